@@ -1,0 +1,1 @@
+//! EIP-712 spend permissions (being written).

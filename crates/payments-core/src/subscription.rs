@@ -1,0 +1,1 @@
+//! Subscription schedule and fee math (being written).
