@@ -1,13 +1,30 @@
 //! Pure domain of the merchant payments platform.
 //!
 //! No I/O, no clock, no randomness: callers pass `now` and ids in. Money is integer cents ([`Cents`]),
-//! rates are exact decimals, and every rule that decides money or state lives here so the server, the
-//! client and tests share one definition.
+//! rates are exact decimals ([`TaxRate`], [`FeePct`]), and every rule that decides money or state lives
+//! here so the server, the client and the tests share one definition.
 
 mod money;
+mod money_serde;
+mod pricing;
+mod rate;
 mod spend_permission;
+mod split;
 mod subscription;
+mod tax;
+mod wallet;
 
-pub use money::{Cents, MoneyError, TokenAmount};
+pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
+pub use pricing::{
+    FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError, PricingItem,
+    TAX_LINE_LABEL, price_order, price_terminal,
+};
+pub use rate::{FeePct, RateError, TaxRate};
 pub use spend_permission::*;
+pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::*;
+pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
+pub use wallet::{Wallet, WalletError};
+
+/// Exact decimals used by the rate types, re-exported so callers need no direct dependency.
+pub use rust_decimal::Decimal;
