@@ -1,0 +1,137 @@
+//! The typed body of a `receipt.status_updated` webhook.
+
+use std::error::Error;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::status::{FailureCategory, ReceiptStatus};
+
+/// The `event` value of the only event the service sends.
+pub const RECEIPT_STATUS_UPDATED: &str = "receipt.status_updated";
+
+/// Amounts below this many dollars convert to cents exactly (`2^53 / 100`, rounded down).
+const MAX_EXACT_USD: f64 = 90_071_992_547_409.0;
+
+/// The body of a `receipt.status_updated` webhook, sent whenever a receipt's payment status changes.
+///
+/// Field names are camelCase on the wire. Only `event`, `receiptId` and `status` are required; every other
+/// field may be absent or `null` and is then `None`. Unknown fields are ignored, and unknown statuses or
+/// failure categories land in an `Other` variant instead of failing.
+///
+/// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse), which checks the
+/// signature first: never act on a body you have not verified.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ReceiptStatusUpdated {
+    /// Always [`RECEIPT_STATUS_UPDATED`].
+    pub event: String,
+    /// The receipt whose status changed.
+    pub receipt_id: String,
+    /// The current status.
+    pub status: ReceiptStatus,
+    /// The status before this change.
+    pub previous_status: Option<ReceiptStatus>,
+    /// Failure code of a failed payment, of the form `PORTAL_<...>` (e.g. `PORTAL_PAY_INSUFFICIENT_FUNDS`).
+    pub failure_code: Option<String>,
+    /// Failure category of a failed payment.
+    pub failure_category: Option<FailureCategory>,
+    /// Human-readable failure reason.
+    pub failure_reason: Option<String>,
+    /// Remediation advice for a failed payment.
+    pub failure_action: Option<String>,
+    /// On-chain transaction hash, when paid or completed.
+    pub transaction_hash: Option<String>,
+    /// The buyer's wallet, when known.
+    pub buyer_wallet: Option<String>,
+    /// The merchant's wallet.
+    pub merchant_wallet: Option<String>,
+    /// Receipt total in USD as sent; see [`ReceiptStatusUpdated::total_cents`] for exact arithmetic.
+    pub total_usd: Option<f64>,
+    /// Payment token symbol.
+    pub token: Option<String>,
+    /// Card-onramp session id.
+    pub onramp_session_id: Option<String>,
+    /// Whether the onramp session id belongs to this receipt only.
+    pub is_onramp_session_unique: Option<bool>,
+    /// Your own reference, supplied when the order was created.
+    pub transaction_id: Option<String>,
+    /// Your own metadata object, supplied when the order was created.
+    pub metadata: Option<serde_json::Value>,
+    /// When the status changed, Unix milliseconds.
+    pub timestamp: Option<u64>,
+    /// Brand key of the merchant.
+    pub brand_key: Option<String>,
+}
+
+impl ReceiptStatusUpdated {
+    /// The total in integer cents, when `totalUsd` is present and has at most two decimals.
+    ///
+    /// ```
+    /// # let event: webhook_verify::ReceiptStatusUpdated = serde_json::from_str(
+    /// #     r#"{"event":"receipt.status_updated","receiptId":"R-1","status":"paid","totalUsd":7635.81}"#)?;
+    /// assert_eq!(event.total_cents(), Some(763_581));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn total_cents(&self) -> Option<i64> {
+        let usd = self.total_usd?;
+        if !usd.is_finite() || usd.abs() >= MAX_EXACT_USD {
+            return None;
+        }
+        let cents = (usd * 100.0).round();
+        // Exact: both sides are the correctly rounded double of the same two-decimal number.
+        (cents / 100.0 == usd).then_some(cents as i64)
+    }
+}
+
+/// The signature held but the body is not a `receipt.status_updated` event.
+#[derive(Debug)]
+pub struct BodyError(BodyErrorKind);
+
+#[derive(Debug)]
+enum BodyErrorKind {
+    Json(serde_json::Error),
+    UnexpectedEvent(String),
+}
+
+impl BodyError {
+    /// The `event` value when the body is well formed but announces another event; answer those with 2xx
+    /// and ignore them rather than making the service retry.
+    pub fn unexpected_event(&self) -> Option<&str> {
+        match &self.0 {
+            BodyErrorKind::UnexpectedEvent(event) => Some(event),
+            BodyErrorKind::Json(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for BodyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            BodyErrorKind::Json(err) => write!(f, "invalid event JSON: {err}"),
+            BodyErrorKind::UnexpectedEvent(event) => {
+                write!(f, "unexpected event {event:?}, expected {RECEIPT_STATUS_UPDATED:?}")
+            }
+        }
+    }
+}
+
+impl Error for BodyError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match &self.0 {
+            BodyErrorKind::Json(err) => Some(err),
+            BodyErrorKind::UnexpectedEvent(_) => None,
+        }
+    }
+}
+
+/// Parses an already verified body.
+pub(crate) fn parse(body: &[u8]) -> Result<ReceiptStatusUpdated, BodyError> {
+    let event: ReceiptStatusUpdated =
+        serde_json::from_slice(body).map_err(|err| BodyError(BodyErrorKind::Json(err)))?;
+    if event.event != RECEIPT_STATUS_UPDATED {
+        return Err(BodyError(BodyErrorKind::UnexpectedEvent(event.event)));
+    }
+    Ok(event)
+}
