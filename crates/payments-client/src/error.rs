@@ -1,0 +1,183 @@
+//! What can go wrong talking to the service: the server's typed refusals and everything around them.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Everything a client call can fail with.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The service answered with an error status and (usually) the spec's `{error, message}` body.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// The request did not complete: connection refused, DNS, TLS, a timeout, a broken body stream.
+    #[error("transport error: {source}")]
+    Transport {
+        /// The underlying HTTP client error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The service answered with success, but the body is not the documented shape.
+    #[error("could not decode the {status} response: {source}")]
+    Decode {
+        /// HTTP status of the response.
+        status: u16,
+        /// Why the body did not parse.
+        #[source]
+        source: serde_json::Error,
+        /// The `X-Correlation-Id` of the response, for support requests.
+        correlation_id: Option<String>,
+    },
+    /// The client was configured with something unusable (a base URL that cannot be a base, a user agent
+    /// that is not a valid header value, ...).
+    #[error("invalid client configuration: {0}")]
+    Config(String),
+}
+
+impl Error {
+    /// The spec error code when the service refused the request.
+    pub fn code(&self) -> Option<&ErrorCode> {
+        match self {
+            Error::Api(api) => Some(&api.code),
+            Error::Transport { .. } | Error::Decode { .. } | Error::Config(_) => None,
+        }
+    }
+
+    /// Whether the request timed out (connect or whole-request timeout).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Transport { source } if source.is_timeout())
+    }
+}
+
+impl From<reqwest::Error> for Error {
+    fn from(source: reqwest::Error) -> Self {
+        Error::Transport { source }
+    }
+}
+
+/// An error response of the service: the HTTP status plus the spec's error envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{code}: {message}")]
+pub struct ApiError {
+    /// HTTP status code (400, 401, 403, 404, 429, 500, ...).
+    pub status: u16,
+    /// The spec error code from the body's `error` field.
+    pub code: ErrorCode,
+    /// The human-readable `message` (empty when the body carried none).
+    pub message: String,
+    /// On 429: when the quota resets, Unix milliseconds (body `resetAt`, else `X-RateLimit-Reset`).
+    pub reset_at: Option<u64>,
+    /// The `X-Correlation-Id` response header, for support requests.
+    pub correlation_id: Option<String>,
+}
+
+/// The error codes of the spec (the `error` field of an error body).
+///
+/// Codes this version does not know are kept verbatim in [`ErrorCode::Other`]. A response without the
+/// envelope (a proxy's HTML page, an empty 502) is reported as `Other("http_<status>")`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// 401: missing or invalid subscription key.
+    Unauthorized,
+    /// 403: missing scope, disallowed action, ownership failure.
+    Forbidden,
+    /// 403: an order or terminal receipt without a configured split.
+    SplitRequired,
+    /// 400: missing fields, wrong types, out-of-range values.
+    InvalidInput,
+    /// 400: an order with no items.
+    ItemsRequired,
+    /// 400: a SKU or id that is not in the inventory.
+    InventoryItemNotFound,
+    /// 404: the resource does not exist.
+    NotFound,
+    /// 410: a deprecated route.
+    Deprecated,
+    /// 429: quota exhausted; see [`ApiError::reset_at`].
+    RateLimited,
+    /// 500: the service failed.
+    Failed,
+    /// Any other code, verbatim.
+    Other(String),
+}
+
+impl ErrorCode {
+    /// Reads a code from the wire.
+    pub fn parse(code: &str) -> ErrorCode {
+        match code {
+            "unauthorized" => ErrorCode::Unauthorized,
+            "forbidden" => ErrorCode::Forbidden,
+            "split_required" => ErrorCode::SplitRequired,
+            "invalid_input" => ErrorCode::InvalidInput,
+            "items_required" => ErrorCode::ItemsRequired,
+            "inventory_item_not_found" => ErrorCode::InventoryItemNotFound,
+            "not_found" => ErrorCode::NotFound,
+            "deprecated" => ErrorCode::Deprecated,
+            "rate_limited" => ErrorCode::RateLimited,
+            "failed" => ErrorCode::Failed,
+            other => ErrorCode::Other(other.to_owned()),
+        }
+    }
+
+    /// The code as it appears on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::SplitRequired => "split_required",
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::ItemsRequired => "items_required",
+            ErrorCode::InventoryItemNotFound => "inventory_item_not_found",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::Deprecated => "deprecated",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::Failed => "failed",
+            ErrorCode::Other(code) => code,
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn known_codes_round_trip_through_the_wire_form() {
+        for code in [
+            "unauthorized",
+            "forbidden",
+            "split_required",
+            "invalid_input",
+            "items_required",
+            "inventory_item_not_found",
+            "not_found",
+            "deprecated",
+            "rate_limited",
+            "failed",
+        ] {
+            let parsed = ErrorCode::parse(code);
+            assert!(
+                !matches!(parsed, ErrorCode::Other(_)),
+                "{code} should be a known code"
+            );
+            assert_eq!(parsed.as_str(), code);
+        }
+    }
+
+    #[test]
+    fn unknown_codes_are_kept_verbatim() {
+        assert_eq!(
+            ErrorCode::parse("missing_status"),
+            ErrorCode::Other("missing_status".to_owned())
+        );
+        assert_eq!(ErrorCode::parse("missing_status").to_string(), "missing_status");
+    }
+}

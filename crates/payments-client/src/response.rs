@@ -1,0 +1,151 @@
+//! Turning an HTTP response into a typed value or a typed [`ApiError`].
+
+use reqwest::header::HeaderMap;
+use reqwest::{Response, StatusCode};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{ApiError, Error, ErrorCode};
+
+const CORRELATION_ID: &str = "x-correlation-id";
+const RATE_LIMIT_RESET: &str = "x-ratelimit-reset";
+/// Longest excerpt of a non-JSON error body kept as the message.
+const MAX_MESSAGE_CHARS: usize = 200;
+
+/// The spec's error envelope; every field optional so that a partial body still yields the code.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ErrorBody {
+    error: Option<String>,
+    message: Option<String>,
+    reset_at: Option<u64>,
+}
+
+/// Reads the body: the success type on 2xx, an [`ApiError`] otherwise.
+pub(crate) async fn read_json<T: DeserializeOwned>(response: Response) -> Result<T, Error> {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.bytes().await?;
+    if status.is_success() {
+        serde_json::from_slice(&body).map_err(|source| Error::Decode {
+            status: status.as_u16(),
+            source,
+            correlation_id: correlation_id(&headers),
+        })
+    } else {
+        Err(Error::Api(api_error(status, &headers, &body)))
+    }
+}
+
+/// Builds the typed error of a non-success response, whatever its body.
+pub(crate) fn api_error(status: StatusCode, headers: &HeaderMap, body: &[u8]) -> ApiError {
+    let envelope = serde_json::from_slice::<ErrorBody>(body).ok();
+    let (code, message, reset_at) = match envelope {
+        Some(ErrorBody {
+            error: Some(code),
+            message,
+            reset_at,
+        }) => (ErrorCode::parse(&code), message.unwrap_or_default(), reset_at),
+        Some(ErrorBody {
+            error: None,
+            message,
+            reset_at,
+        }) => (
+            fallback_code(status),
+            message.unwrap_or_else(|| excerpt(body)),
+            reset_at,
+        ),
+        None => (fallback_code(status), excerpt(body), None),
+    };
+    ApiError {
+        status: status.as_u16(),
+        code,
+        message,
+        reset_at: reset_at.or_else(|| header_reset_ms(headers)),
+        correlation_id: correlation_id(headers),
+    }
+}
+
+pub(crate) fn correlation_id(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(CORRELATION_ID)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// `X-RateLimit-Reset`, read as Unix milliseconds, or Unix seconds when it is too small to be ms.
+fn header_reset_ms(headers: &HeaderMap) -> Option<u64> {
+    let value: u64 = headers
+        .get(RATE_LIMIT_RESET)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    // Unix seconds stay below 10^11 until the year 5138; Unix ms passed that in 1973.
+    Some(if value < 100_000_000_000 {
+        value.saturating_mul(1000)
+    } else {
+        value
+    })
+}
+
+/// A code for a response that carries none: 429 is still `rate_limited`, the rest `http_<status>`.
+fn fallback_code(status: StatusCode) -> ErrorCode {
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        ErrorCode::RateLimited
+    } else {
+        ErrorCode::Other(format!("http_{}", status.as_u16()))
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    match text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reqwest::StatusCode;
+    use reqwest::header::{HeaderMap, HeaderValue};
+
+    use super::api_error;
+    use crate::error::ErrorCode;
+
+    #[test]
+    fn the_envelope_gives_code_message_and_reset() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-correlation-id", HeaderValue::from_static("c-1"));
+        let body = br#"{"error":"rate_limited","message":"slow down","resetAt":1700000000000}"#;
+        let error = api_error(StatusCode::TOO_MANY_REQUESTS, &headers, body);
+        assert_eq!(error.status, 429);
+        assert_eq!(error.code, ErrorCode::RateLimited);
+        assert_eq!(error.message, "slow down");
+        assert_eq!(error.reset_at, Some(1_700_000_000_000));
+        assert_eq!(error.correlation_id.as_deref(), Some("c-1"));
+    }
+
+    #[test]
+    fn a_body_without_the_envelope_is_named_by_its_status() {
+        let error = api_error(
+            StatusCode::BAD_GATEWAY,
+            &HeaderMap::new(),
+            b"<html>bad gateway</html>",
+        );
+        assert_eq!(error.code, ErrorCode::Other("http_502".to_owned()));
+        assert_eq!(error.message, "<html>bad gateway</html>");
+    }
+
+    #[test]
+    fn the_reset_header_in_seconds_is_read_as_milliseconds() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-ratelimit-reset", HeaderValue::from_static("1700000000"));
+        let error = api_error(StatusCode::TOO_MANY_REQUESTS, &headers, b"");
+        assert_eq!(error.code, ErrorCode::RateLimited);
+        assert_eq!(error.reset_at, Some(1_700_000_000_000));
+    }
+}
