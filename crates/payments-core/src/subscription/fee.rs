@@ -1,0 +1,148 @@
+//! The 0.5% platform fee on every subscription charge, and what the merchant keeps.
+
+use crate::Cents;
+
+/// 0.5% is one part in 200.
+const FEE_DIVISOR: i64 = 200;
+
+/// The platform fee on a subscription charge of `price`: 0.5% of the price, rounded to the cent with half
+/// a cent rounding up, in integer arithmetic only.
+///
+/// The rule is `fee = round_half_up(price_cents * 5 / 1000)`, computed as `floor((price_cents + 100) / 200)`
+/// without the intermediate sum, so no input overflows. For example:
+///
+/// | price (cents) | exact fee (cents) | fee |
+/// |---------------|-------------------|-----|
+/// | 1             | 0.005             | 0   |
+/// | 100           | 0.5               | 1   |
+/// | 999           | 4.995             | 5   |
+/// | 1000          | 5                 | 5   |
+///
+/// Prices are never negative; for a negative input the same formula applies (halves round towards
+/// positive infinity) and nothing panics.
+///
+/// ```
+/// # use payments_core::{Cents, subscription_platform_fee};
+/// assert_eq!(subscription_platform_fee(Cents::new(999)), Cents::new(5));
+/// ```
+pub fn subscription_platform_fee(price: Cents) -> Cents {
+    let cents = price.as_i64();
+    let whole = cents.div_euclid(FEE_DIVISOR);
+    let remainder = cents.rem_euclid(FEE_DIVISOR);
+    let round_up = i64::from(remainder * 2 >= FEE_DIVISOR);
+    Cents::new(whole + round_up)
+}
+
+/// What the merchant receives from a subscription charge of `price`: the price minus
+/// [`subscription_platform_fee`].
+///
+/// The subtraction saturates, but for every `i64` price the fee lies between zero and the price, so it
+/// never actually does.
+pub fn subscription_merchant_net(price: Cents) -> Cents {
+    let fee = subscription_platform_fee(price);
+    Cents::new(price.as_i64().saturating_sub(fee.as_i64()))
+}
+
+/// One subscription charge split into the platform fee and the merchant's part, as recorded in the
+/// billing event. `platform_fee + merchant_net == price` always.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubscriptionCharge {
+    /// The plan price charged to the subscriber.
+    pub price: Cents,
+    /// The 0.5% platform fee ([`subscription_platform_fee`]).
+    pub platform_fee: Cents,
+    /// The rest, for the merchant ([`subscription_merchant_net`]).
+    pub merchant_net: Cents,
+}
+
+impl SubscriptionCharge {
+    /// Splits a charge of `price`.
+    pub fn for_price(price: Cents) -> SubscriptionCharge {
+        SubscriptionCharge {
+            price,
+            platform_fee: subscription_platform_fee(price),
+            merchant_net: subscription_merchant_net(price),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fee(cents: i64) -> i64 {
+        subscription_platform_fee(Cents::new(cents)).as_i64()
+    }
+
+    #[test]
+    fn half_a_cent_of_fee_rounds_up() {
+        assert_eq!(fee(100), 1);
+    }
+
+    #[test]
+    fn a_fee_just_under_five_cents_rounds_to_five() {
+        assert_eq!(fee(999), 5);
+    }
+
+    #[test]
+    fn an_exact_fee_is_not_rounded() {
+        assert_eq!(fee(1000), 5);
+    }
+
+    #[test]
+    fn a_fee_under_half_a_cent_rounds_to_zero() {
+        assert_eq!(fee(1), 0);
+        assert_eq!(fee(99), 0);
+    }
+
+    #[test]
+    fn a_free_plan_pays_no_fee() {
+        assert_eq!(fee(0), 0);
+    }
+
+    #[test]
+    fn a_typical_price_gives_the_expected_fee_and_net() {
+        let charge = SubscriptionCharge::for_price(Cents::new(2_500));
+
+        assert_eq!(charge.platform_fee, Cents::new(13));
+        assert_eq!(charge.merchant_net, Cents::new(2_487));
+    }
+
+    #[test]
+    fn the_largest_price_does_not_overflow() {
+        let charge = SubscriptionCharge::for_price(Cents::new(i64::MAX));
+
+        assert_eq!(charge.platform_fee, Cents::new(46_116_860_184_273_879));
+        assert_eq!(charge.merchant_net, Cents::new(9_177_255_176_670_501_928));
+    }
+
+    #[test]
+    fn the_smallest_price_does_not_overflow() {
+        let charge = SubscriptionCharge::for_price(Cents::new(i64::MIN));
+
+        assert_eq!(charge.platform_fee, Cents::new(-46_116_860_184_273_879));
+        assert_eq!(charge.merchant_net, Cents::new(-9_177_255_176_670_501_929));
+    }
+
+    proptest! {
+        #[test]
+        fn the_fee_is_within_half_a_cent_of_half_a_percent(price in 0_i64..=i64::MAX) {
+            let fee = i128::from(fee(price));
+
+            prop_assert!(fee >= 0);
+            prop_assert!(fee <= i128::from(price));
+            prop_assert!((fee * 1000 - i128::from(price) * 5).abs() <= 500);
+        }
+
+        #[test]
+        fn fee_and_net_always_sum_to_the_price(price in any::<i64>()) {
+            let charge = SubscriptionCharge::for_price(Cents::new(price));
+
+            prop_assert_eq!(
+                i128::from(charge.platform_fee.as_i64()) + i128::from(charge.merchant_net.as_i64()),
+                i128::from(price)
+            );
+        }
+    }
+}
