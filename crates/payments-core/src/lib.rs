@@ -8,10 +8,13 @@ mod money;
 mod money_serde;
 mod pricing;
 mod rate;
+mod receipt_status;
+mod receipt_transition;
 mod spend_permission;
 mod split;
 mod subscription;
 mod tax;
+mod webhook;
 mod wallet;
 
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
@@ -20,10 +23,18 @@ pub use pricing::{
     TAX_LINE_LABEL, price_order, price_terminal,
 };
 pub use rate::{FeePct, RateError, TaxRate};
+pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
+pub use receipt_transition::{
+    PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
+};
 pub use spend_permission::*;
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::*;
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
+pub use webhook::{
+    RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,
+    StandardWebhooksSecret, x_service_signature,
+};
 pub use wallet::{Wallet, WalletError};
 
 /// Exact decimals used by the rate types, re-exported so callers need no direct dependency.

@@ -1,0 +1,276 @@
+//! The receipt state machine: one function decides every (state, event) pair.
+//!
+//! Rules, in words (the tests enumerate every pair against a literal table):
+//! - Progress events (payment initiated, tracking, checkout success, tx mined, recipient validated) move
+//!   forward only: before payment, to a later step of the flow, or from `failed`/`tx_mismatch` (a new
+//!   attempt); a step that is not later, or that arrives after settlement, is acknowledged and ignored.
+//! - `paid` needs [`PaymentProof`]: it is the only way to build a payment-confirmed event. Any
+//!   pre-payment state may become paid (money that arrived is never refused); a second confirmation of
+//!   a settled receipt is ignored.
+//! - `failed` applies only before payment; after settlement it is refused.
+//! - Split executed: paid -> completed; reconciled: paid/completed -> reconciled.
+//! - Refunds apply only to settled receipts and are bounded by what was paid, across all refunds:
+//!   short of it the status is `refund_partial`, reaching it `refunded`; past it they are refused.
+
+use thiserror::Error;
+
+use crate::money::Cents;
+use crate::receipt_status::{Failure, ReceiptStatus};
+use crate::wallet::Wallet;
+
+/// Evidence that a receipt was paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentProof {
+    /// A transfer the server verified on chain.
+    OnChain {
+        /// The verified transaction.
+        transaction_hash: String,
+        /// The paying wallet.
+        buyer: Option<Wallet>,
+    },
+    /// An admin, signed in with a session, attested the payment.
+    AdminAttestation {
+        /// The admin's wallet.
+        admin: Wallet,
+        /// A transaction hash the admin supplied, if any.
+        transaction_hash: Option<String>,
+    },
+}
+
+/// The tracking statuses a buyer's page may post with a subscription key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackingStatus {
+    /// `link_opened`.
+    LinkOpened,
+    /// `buyer_logged_in`.
+    BuyerLoggedIn,
+    /// `checkout_initialized`.
+    CheckoutInitialized,
+}
+
+/// Something that happens to a receipt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReceiptEvent {
+    /// Payment initiated -> `pending`.
+    PaymentInitiated,
+    /// A tracking status.
+    Tracking(TrackingStatus),
+    /// The buyer submitted payment -> `checkout_success`.
+    CheckoutSucceeded,
+    /// A payment transaction was mined -> `tx_mined`.
+    TransactionMined,
+    /// The transaction pays the right recipient -> `recipient_validated`.
+    RecipientValidated,
+    /// A transaction that does not match -> `tx_mismatch`.
+    TransactionMismatch,
+    /// Payment confirmed, with proof and the amount received -> `paid`.
+    PaymentConfirmed {
+        /// The evidence.
+        proof: PaymentProof,
+        /// What was received.
+        amount: Cents,
+    },
+    /// The split executed -> `completed`.
+    SplitExecuted,
+    /// Funds reconciled -> `reconciled`.
+    Reconciled,
+    /// The attempt failed -> `failed`.
+    Failed(Failure),
+    /// A refund was requested -> `refund_requested`.
+    RefundRequested,
+    /// An amount was refunded -> `refund_partial` or `refunded`.
+    Refunded {
+        /// The amount of this refund.
+        amount: Cents,
+    },
+}
+
+/// What the machine needs to know about a receipt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReceiptState {
+    /// Current status.
+    pub status: ReceiptStatus,
+    /// Amount received (zero before payment).
+    pub paid: Cents,
+    /// Sum of all refunds so far.
+    pub refunded: Cents,
+}
+
+impl ReceiptState {
+    /// A new receipt in `status` with nothing paid.
+    pub const fn new(status: ReceiptStatus) -> ReceiptState {
+        ReceiptState { status, paid: Cents::ZERO, refunded: Cents::ZERO }
+    }
+}
+
+/// The result of an accepted event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transition {
+    /// The receipt changes: record history and send one webhook.
+    Moved {
+        /// The status before.
+        from: ReceiptStatus,
+        /// The new state.
+        to: ReceiptState,
+    },
+    /// Acknowledged, nothing changes (late or repeated progress).
+    Ignored {
+        /// The unchanged status.
+        current: ReceiptStatus,
+    },
+}
+
+/// Why an event was refused; the receipt is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TransitionError {
+    /// The event needs a paid receipt.
+    #[error("receipt is {status}, not paid")]
+    NotPaid {
+        /// Current status.
+        status: ReceiptStatus,
+    },
+    /// The event cannot follow settlement (e.g. failing a paid receipt).
+    #[error("receipt is already {status}")]
+    AlreadySettled {
+        /// Current status.
+        status: ReceiptStatus,
+    },
+    /// The event does not apply in this status.
+    #[error("cannot go from {from} to {to}")]
+    NotAllowed {
+        /// Current status.
+        from: ReceiptStatus,
+        /// The status the event leads to.
+        to: ReceiptStatus,
+    },
+    /// A refund of zero or less.
+    #[error("refund amount must be greater than 0")]
+    NonPositiveRefund,
+    /// A refund past what remains of the paid amount.
+    #[error("refund of {requested} exceeds the {remaining} still refundable")]
+    RefundExceedsPaid {
+        /// This refund.
+        requested: Cents,
+        /// Paid minus refunded so far.
+        remaining: Cents,
+    },
+}
+
+/// Position in the pre-payment flow; `None` for states outside the forward-only ladder.
+const fn flow_rank(status: ReceiptStatus) -> Option<u8> {
+    match status {
+        ReceiptStatus::Generated => Some(0),
+        ReceiptStatus::Pending => Some(1),
+        ReceiptStatus::LinkOpened => Some(2),
+        ReceiptStatus::BuyerLoggedIn => Some(3),
+        ReceiptStatus::CheckoutInitialized => Some(4),
+        ReceiptStatus::CheckoutSuccess => Some(5),
+        ReceiptStatus::TxMined => Some(6),
+        ReceiptStatus::RecipientValidated => Some(7),
+        _ => None,
+    }
+}
+
+impl ReceiptEvent {
+    /// The status this event leads to when accepted (refunds: the full-refund status).
+    pub const fn target(&self) -> ReceiptStatus {
+        match self {
+            ReceiptEvent::PaymentInitiated => ReceiptStatus::Pending,
+            ReceiptEvent::Tracking(TrackingStatus::LinkOpened) => ReceiptStatus::LinkOpened,
+            ReceiptEvent::Tracking(TrackingStatus::BuyerLoggedIn) => ReceiptStatus::BuyerLoggedIn,
+            ReceiptEvent::Tracking(TrackingStatus::CheckoutInitialized) => ReceiptStatus::CheckoutInitialized,
+            ReceiptEvent::CheckoutSucceeded => ReceiptStatus::CheckoutSuccess,
+            ReceiptEvent::TransactionMined => ReceiptStatus::TxMined,
+            ReceiptEvent::RecipientValidated => ReceiptStatus::RecipientValidated,
+            ReceiptEvent::TransactionMismatch => ReceiptStatus::TxMismatch,
+            ReceiptEvent::PaymentConfirmed { .. } => ReceiptStatus::Paid,
+            ReceiptEvent::SplitExecuted => ReceiptStatus::Completed,
+            ReceiptEvent::Reconciled => ReceiptStatus::Reconciled,
+            ReceiptEvent::Failed(_) => ReceiptStatus::Failed,
+            ReceiptEvent::RefundRequested => ReceiptStatus::RefundRequested,
+            ReceiptEvent::Refunded { .. } => ReceiptStatus::Refunded,
+        }
+    }
+}
+
+/// Decides what `event` does to a receipt in `state`.
+///
+/// # Errors
+/// A [`TransitionError`] when the event is refused; nothing about the receipt may change then.
+pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transition, TransitionError> {
+    use ReceiptStatus as S;
+    let current = state.status;
+    let target = event.target();
+    let moved = |to: ReceiptState| Ok(Transition::Moved { from: current, to });
+    let to_status = |status: ReceiptStatus| ReceiptState { status, ..state };
+    let ignored = Ok(Transition::Ignored { current });
+    match event {
+        ReceiptEvent::PaymentInitiated
+        | ReceiptEvent::Tracking(_)
+        | ReceiptEvent::CheckoutSucceeded
+        | ReceiptEvent::TransactionMined
+        | ReceiptEvent::RecipientValidated => match (flow_rank(current), flow_rank(target)) {
+            (Some(now), Some(next)) if next > now => moved(to_status(target)),
+            _ if matches!(current, S::Failed | S::TxMismatch) => moved(to_status(target)),
+            _ => ignored,
+        },
+        ReceiptEvent::TransactionMismatch => match current {
+            S::TxMismatch => ignored,
+            _ if current.is_settled() => ignored,
+            _ => moved(to_status(target)),
+        },
+        ReceiptEvent::PaymentConfirmed { amount, .. } => match current {
+            _ if current.is_settled() => ignored,
+            _ => moved(ReceiptState { status: S::Paid, paid: *amount, refunded: Cents::ZERO }),
+        },
+        ReceiptEvent::SplitExecuted => match current {
+            S::Paid => moved(to_status(target)),
+            S::Completed | S::Reconciled => ignored,
+            _ => Err(refused(current, target)),
+        },
+        ReceiptEvent::Reconciled => match current {
+            S::Paid | S::Completed => moved(to_status(target)),
+            S::Reconciled => ignored,
+            _ => Err(refused(current, target)),
+        },
+        ReceiptEvent::Failed(_) => match current {
+            _ if current.is_settled() => Err(TransitionError::AlreadySettled { status: current }),
+            // A repeated failure carries new details: it is recorded and sent.
+            _ => moved(to_status(target)),
+        },
+        ReceiptEvent::RefundRequested => match current {
+            S::Paid | S::Completed | S::Reconciled | S::RefundPartial => moved(to_status(target)),
+            S::RefundRequested => ignored,
+            _ => Err(refused(current, target)),
+        },
+        ReceiptEvent::Refunded { amount } => refund(state, *amount),
+    }
+}
+
+fn refused(current: ReceiptStatus, target: ReceiptStatus) -> TransitionError {
+    if current.is_settled() {
+        TransitionError::NotAllowed { from: current, to: target }
+    } else {
+        TransitionError::NotPaid { status: current }
+    }
+}
+
+fn refund(state: ReceiptState, amount: Cents) -> Result<Transition, TransitionError> {
+    if !state.status.is_settled() {
+        return Err(TransitionError::NotPaid { status: state.status });
+    }
+    if amount <= Cents::ZERO {
+        return Err(TransitionError::NonPositiveRefund);
+    }
+    let remaining = Cents::new(state.paid.as_i64().saturating_sub(state.refunded.as_i64()));
+    if amount > remaining {
+        return Err(TransitionError::RefundExceedsPaid { requested: amount, remaining });
+    }
+    let refunded = Cents::new(state.refunded.as_i64() + amount.as_i64());
+    let status = if refunded == state.paid { ReceiptStatus::Refunded } else { ReceiptStatus::RefundPartial };
+    Ok(Transition::Moved { from: state.status, to: ReceiptState { status, refunded, ..state } })
+}
+
+#[cfg(test)]
+#[path = "receipt_transition_tests.rs"]
+mod tests;
