@@ -94,7 +94,10 @@ impl fmt::Display for VerifyError {
                 write!(f, "timestamp is {age:?} old, tolerance is {tolerance:?}")
             }
             Self::FromTheFuture { ahead, tolerance } => {
-                write!(f, "timestamp is {ahead:?} in the future, tolerance is {tolerance:?}")
+                write!(
+                    f,
+                    "timestamp is {ahead:?} in the future, tolerance is {tolerance:?}"
+                )
             }
             #[cfg(feature = "serde")]
             Self::InvalidBody(err) => write!(f, "signature holds but the body is not a valid event: {err}"),

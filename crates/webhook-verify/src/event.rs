@@ -111,7 +111,10 @@ impl fmt::Display for BodyError {
         match &self.0 {
             BodyErrorKind::Json(err) => write!(f, "invalid event JSON: {err}"),
             BodyErrorKind::UnexpectedEvent(event) => {
-                write!(f, "unexpected event {event:?}, expected {RECEIPT_STATUS_UPDATED:?}")
+                write!(
+                    f,
+                    "unexpected event {event:?}, expected {RECEIPT_STATUS_UPDATED:?}"
+                )
             }
         }
     }

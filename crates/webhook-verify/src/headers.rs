@@ -77,7 +77,10 @@ impl<K: AsRef<str>, V: AsRef<[u8]>> Headers for BTreeMap<K, V> {
 impl Headers for http::HeaderMap {
     fn get_all(&self, name: &str) -> Vec<&[u8]> {
         // `HeaderMap` lookups by `&str` are case-insensitive and return nothing for an invalid name.
-        http::HeaderMap::get_all(self, name).iter().map(http::HeaderValue::as_bytes).collect()
+        http::HeaderMap::get_all(self, name)
+            .iter()
+            .map(http::HeaderValue::as_bytes)
+            .collect()
     }
 }
 
@@ -87,7 +90,10 @@ where
     K: AsRef<str> + 'a,
     V: AsRef<[u8]> + 'a,
 {
-    pairs.filter(|(k, _)| k.as_ref().eq_ignore_ascii_case(name)).map(|(_, v)| v.as_ref()).collect()
+    pairs
+        .filter(|(k, _)| k.as_ref().eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_ref())
+        .collect()
 }
 
 /// The one value of `name`, `None` when absent, an error when it appears more than once.
@@ -114,7 +120,9 @@ pub(crate) fn required_text<'h, H: Headers + ?Sized>(
 
 /// A header value as text without the optional whitespace HTTP allows around it.
 pub(crate) fn text<'v>(value: &'v [u8], name: &'static str) -> Result<&'v str, VerifyError> {
-    let text = std::str::from_utf8(value)
-        .map_err(|_| VerifyError::MalformedHeader { name, reason: "value is not UTF-8" })?;
+    let text = std::str::from_utf8(value).map_err(|_| VerifyError::MalformedHeader {
+        name,
+        reason: "value is not UTF-8",
+    })?;
     Ok(text.trim_matches([' ', '\t']))
 }

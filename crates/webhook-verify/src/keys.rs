@@ -102,8 +102,13 @@ impl WebhookSecret {
     /// key passed by mistake), [`KeyError::InvalidBase64`] when the rest is not standard base64, and
     /// [`KeyError::Empty`] when it decodes to nothing.
     pub fn new(secret: impl AsRef<str>) -> Result<Self, KeyError> {
-        let encoded = secret.as_ref().strip_prefix(WHSEC_PREFIX).ok_or(KeyError::MissingWhsecPrefix)?;
-        let key = SECRET_BASE64.decode(encoded).map_err(|_| KeyError::InvalidBase64)?;
+        let encoded = secret
+            .as_ref()
+            .strip_prefix(WHSEC_PREFIX)
+            .ok_or(KeyError::MissingWhsecPrefix)?;
+        let key = SECRET_BASE64
+            .decode(encoded)
+            .map_err(|_| KeyError::InvalidBase64)?;
         if key.is_empty() {
             return Err(KeyError::Empty);
         }

@@ -4,6 +4,8 @@
 //! you received, with the API key that created the receipt:
 //!
 //! ```
+//! # #[cfg(feature = "serde")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::{Duration, UNIX_EPOCH};
 //! use webhook_verify::{ApiKey, ReceiptStatus, Verifier};
 //!
@@ -23,7 +25,10 @@
 //! # */
 //! assert_eq!(event.receipt_id, "R-000123");
 //! assert_eq!(event.status, ReceiptStatus::Paid);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "serde"))]
+//! # fn main() {}
 //! ```
 //!
 //! # The two schemes

@@ -26,7 +26,10 @@ pub(crate) fn verify<H: Headers + ?Sized>(
     let timestamp = match tolerance {
         Tolerance::Disabled => None,
         Tolerance::Within(_) => {
-            let millis = parse_digits(headers::required_text(headers, X_SERVICE_TIMESTAMP)?, X_SERVICE_TIMESTAMP)?;
+            let millis = parse_digits(
+                headers::required_text(headers, X_SERVICE_TIMESTAMP)?,
+                X_SERVICE_TIMESTAMP,
+            )?;
             Some(Duration::from_millis(millis))
         }
     };
@@ -52,8 +55,13 @@ pub(crate) fn verify<H: Headers + ?Sized>(
 
 /// Parses `sha256=<64 lowercase hex>`; anything else is malformed, never "probably fine".
 fn parse_signature(text: &str) -> Result<[u8; TAG_LEN], VerifyError> {
-    let malformed = |reason| VerifyError::MalformedHeader { name: X_SERVICE_SIGNATURE, reason };
-    let hex_tag = text.strip_prefix(PREFIX).ok_or(malformed("expected `sha256=<hex>`"))?;
+    let malformed = |reason| VerifyError::MalformedHeader {
+        name: X_SERVICE_SIGNATURE,
+        reason,
+    };
+    let hex_tag = text
+        .strip_prefix(PREFIX)
+        .ok_or(malformed("expected `sha256=<hex>`"))?;
     if hex_tag.len() != 2 * TAG_LEN {
         return Err(malformed("expected 64 hex characters after `sha256=`"));
     }
@@ -61,7 +69,8 @@ fn parse_signature(text: &str) -> Result<[u8; TAG_LEN], VerifyError> {
         return Err(malformed("expected lowercase hex after `sha256=`"));
     }
     let mut tag = [0; TAG_LEN];
-    hex::decode_to_slice(hex_tag, &mut tag).map_err(|_| malformed("expected lowercase hex after `sha256=`"))?;
+    hex::decode_to_slice(hex_tag, &mut tag)
+        .map_err(|_| malformed("expected lowercase hex after `sha256=`"))?;
     Ok(tag)
 }
 

@@ -35,7 +35,10 @@ pub(crate) fn verify<H: Headers + ?Sized>(
 ) -> Result<Verified, VerifyError> {
     let id = headers::required_text(headers, WEBHOOK_ID)?;
     if id.is_empty() {
-        return Err(VerifyError::MalformedHeader { name: WEBHOOK_ID, reason: "value is empty" });
+        return Err(VerifyError::MalformedHeader {
+            name: WEBHOOK_ID,
+            reason: "value is empty",
+        });
     }
     let timestamp_text = headers::required_text(headers, WEBHOOK_TIMESTAMP)?;
     let timestamp = Duration::from_secs(parse_digits(timestamp_text, WEBHOOK_TIMESTAMP)?);
@@ -43,7 +46,9 @@ pub(crate) fn verify<H: Headers + ?Sized>(
 
     let signed_by_any = secrets.iter().any(|secret| {
         let tag = signed_content_mac(secret, id, timestamp_text, body);
-        candidates.iter().any(|candidate| tag.clone().verify_slice(candidate).is_ok())
+        candidates
+            .iter()
+            .any(|candidate| tag.clone().verify_slice(candidate).is_ok())
     });
     if !signed_by_any {
         return Err(VerifyError::SignatureMismatch);
@@ -78,7 +83,10 @@ fn parse_signatures(text: &str) -> Result<Vec<[u8; TAG_LEN]>, VerifyError> {
     if saw_v1 {
         Ok(tags)
     } else {
-        Err(VerifyError::MalformedHeader { name: WEBHOOK_SIGNATURE, reason: "no `v1,<base64>` signature" })
+        Err(VerifyError::MalformedHeader {
+            name: WEBHOOK_SIGNATURE,
+            reason: "no `v1,<base64>` signature",
+        })
     }
 }
 
@@ -96,6 +104,11 @@ fn signed_content_mac(secret: &WebhookSecret, id: &str, timestamp: &str, body: &
 /// The header value `v1,<base64>` for `body` with this id and timestamp (unix seconds).
 #[cfg(feature = "test-helpers")]
 pub(crate) fn sign(secret: &WebhookSecret, id: &str, timestamp_secs: u64, body: &[u8]) -> String {
-    let tag = signed_content_mac(secret, id, &timestamp_secs.to_string(), body).finalize().into_bytes();
-    format!("{VERSION},{}", base64::engine::general_purpose::STANDARD.encode(tag))
+    let tag = signed_content_mac(secret, id, &timestamp_secs.to_string(), body)
+        .finalize()
+        .into_bytes();
+    format!(
+        "{VERSION},{}",
+        base64::engine::general_purpose::STANDARD.encode(tag)
+    )
 }

@@ -23,8 +23,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::event::RECEIPT_STATUS_UPDATED;
 use crate::headers::{
-    WEBHOOK_ID, WEBHOOK_SIGNATURE, WEBHOOK_TIMESTAMP, X_SERVICE_DELIVERY, X_SERVICE_EVENT, X_SERVICE_SIGNATURE,
-    X_SERVICE_TIMESTAMP,
+    WEBHOOK_ID, WEBHOOK_SIGNATURE, WEBHOOK_TIMESTAMP, X_SERVICE_DELIVERY, X_SERVICE_EVENT,
+    X_SERVICE_SIGNATURE, X_SERVICE_TIMESTAMP,
 };
 use crate::keys::{ApiKey, WebhookSecret};
 use crate::{signature, standard};
@@ -48,12 +48,19 @@ pub fn sign_standard_webhooks(
 ///
 /// Contains `X-Service-Signature`, `X-Service-Timestamp`, `X-Service-Event` and an `X-Service-Delivery`
 /// derived from the signature (the same key and body give the same delivery id, like a retry).
-pub fn x_service_headers(api_key: &ApiKey, body: &[u8], timestamp: SystemTime) -> Vec<(&'static str, String)> {
+pub fn x_service_headers(
+    api_key: &ApiKey,
+    body: &[u8],
+    timestamp: SystemTime,
+) -> Vec<(&'static str, String)> {
     let signature = sign_x_service(api_key, body);
     let delivery = delivery_id(&signature);
     vec![
         (X_SERVICE_SIGNATURE, signature),
-        (X_SERVICE_TIMESTAMP, since_epoch(timestamp).as_millis().to_string()),
+        (
+            X_SERVICE_TIMESTAMP,
+            since_epoch(timestamp).as_millis().to_string(),
+        ),
         (X_SERVICE_EVENT, RECEIPT_STATUS_UPDATED.to_owned()),
         (X_SERVICE_DELIVERY, delivery),
     ]
@@ -70,7 +77,10 @@ pub fn standard_webhooks_headers(
     vec![
         (WEBHOOK_ID, webhook_id.to_owned()),
         (WEBHOOK_TIMESTAMP, secs.to_string()),
-        (WEBHOOK_SIGNATURE, sign_standard_webhooks(secret, webhook_id, secs, body)),
+        (
+            WEBHOOK_SIGNATURE,
+            sign_standard_webhooks(secret, webhook_id, secs, body),
+        ),
     ]
 }
 
@@ -81,7 +91,12 @@ fn since_epoch(timestamp: SystemTime) -> Duration {
 /// A UUID-shaped id made of the signature's first 32 hex digits.
 fn delivery_id(signature: &str) -> String {
     let mut id = String::with_capacity(36);
-    for (i, digit) in signature.trim_start_matches("sha256=").chars().take(32).enumerate() {
+    for (i, digit) in signature
+        .trim_start_matches("sha256=")
+        .chars()
+        .take(32)
+        .enumerate()
+    {
         if matches!(i, 8 | 12 | 16 | 20) {
             id.push('-');
         }

@@ -58,7 +58,13 @@ impl Default for Tolerance {
 /// Parses a non-negative decimal integer made of ASCII digits only (no sign, no spaces, no fraction).
 pub(crate) fn parse_digits(text: &str, name: &'static str) -> Result<u64, VerifyError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(VerifyError::MalformedHeader { name, reason: "expected a decimal integer" });
+        return Err(VerifyError::MalformedHeader {
+            name,
+            reason: "expected a decimal integer",
+        });
     }
-    text.parse().map_err(|_| VerifyError::MalformedHeader { name, reason: "integer is too large" })
+    text.parse().map_err(|_| VerifyError::MalformedHeader {
+        name,
+        reason: "integer is too large",
+    })
 }

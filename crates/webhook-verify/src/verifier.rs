@@ -74,7 +74,10 @@ pub struct Verified {
 impl Verifier {
     /// A verifier of `X-Service-Signature` with one API key and the default five-minute tolerance.
     pub fn new(api_key: ApiKey) -> Self {
-        Self { keys: Keys::XService(vec![api_key]), tolerance: Tolerance::DEFAULT }
+        Self {
+            keys: Keys::XService(vec![api_key]),
+            tolerance: Tolerance::DEFAULT,
+        }
     }
 
     /// A verifier of `X-Service-Signature` that accepts a signature made with any of `api_keys`, for key
@@ -88,12 +91,18 @@ impl Verifier {
         if keys.is_empty() {
             return Err(KeyError::NoKeys);
         }
-        Ok(Self { keys: Keys::XService(keys), tolerance: Tolerance::DEFAULT })
+        Ok(Self {
+            keys: Keys::XService(keys),
+            tolerance: Tolerance::DEFAULT,
+        })
     }
 
     /// A verifier of the Standard Webhooks headers with one `whsec_` secret and the default tolerance.
     pub fn standard_webhooks(secret: WebhookSecret) -> Self {
-        Self { keys: Keys::StandardWebhooks(vec![secret]), tolerance: Tolerance::DEFAULT }
+        Self {
+            keys: Keys::StandardWebhooks(vec![secret]),
+            tolerance: Tolerance::DEFAULT,
+        }
     }
 
     /// A verifier of the Standard Webhooks headers that accepts a signature made with any of `secrets`.
@@ -106,7 +115,10 @@ impl Verifier {
         if secrets.is_empty() {
             return Err(KeyError::NoKeys);
         }
-        Ok(Self { keys: Keys::StandardWebhooks(secrets), tolerance: Tolerance::DEFAULT })
+        Ok(Self {
+            keys: Keys::StandardWebhooks(secrets),
+            tolerance: Tolerance::DEFAULT,
+        })
     }
 
     /// Replaces the freshness tolerance (default: [`Tolerance::DEFAULT`], five minutes).
