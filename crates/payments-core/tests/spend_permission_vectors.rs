@@ -1,6 +1,11 @@
 //! The shared EIP-712 spend permission vectors: every valid vector hashes to its digest and recovers its
 //! signer; the tampered one fails verification with a signer mismatch.
 
+#![allow(
+    clippy::expect_used,
+    reason = "helpers outside #[test] fns fail loudly on broken vector data"
+)]
+
 use alloy_primitives::{Address, B256};
 use alloy_sol_types::SolStruct;
 use payments_core::{

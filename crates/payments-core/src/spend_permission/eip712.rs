@@ -8,8 +8,6 @@ use alloy_sol_types::{Eip712Domain, SolStruct};
 // `SpendPermission(address account,address spender,address token,uint160 allowance,uint48 period,
 // uint48 start,uint48 end,uint256 salt,bytes extraData)`; changing either changes every digest.
 mod typed {
-    #![allow(unreachable_pub)] // `sol!` declares its items `pub`; they stay private to this module tree.
-
     alloy_sol_types::sol! {
         #[derive(Debug)]
         struct SpendPermission {
