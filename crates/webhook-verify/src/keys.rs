@@ -55,14 +55,7 @@ impl ApiKey {
     /// [`KeyError::Empty`] for an empty key and [`KeyError::Whitespace`] when the key starts or ends with
     /// whitespace (a stray newline from a file or an env var would silently make every signature fail).
     pub fn new(api_key: impl AsRef<str>) -> Result<Self, KeyError> {
-        let api_key = api_key.as_ref();
-        if api_key.is_empty() {
-            return Err(KeyError::Empty);
-        }
-        if api_key.trim() != api_key {
-            return Err(KeyError::Whitespace);
-        }
-        keyed_mac(api_key.as_bytes()).map(|mac| Self(Redacted(mac)))
+        api_key_mac(api_key.as_ref()).map(|mac| Self(Redacted(mac)))
     }
 
     /// A fresh HMAC keyed with this API key.
@@ -115,6 +108,18 @@ impl WebhookSecret {
         keyed_mac(&key).map(|mac| Self(Redacted(mac)))
     }
 
+    /// The secret the service derives from an API key: `whsec_` followed by the base64 of the key's bytes.
+    ///
+    /// The service keys its Standard Webhooks signatures with the same API key as `X-Service-Signature`, so
+    /// when you hold only an API key, this is your Standard Webhooks secret.
+    ///
+    /// # Errors
+    ///
+    /// As [`ApiKey::new`]: [`KeyError::Empty`] or [`KeyError::Whitespace`].
+    pub fn from_api_key(api_key: impl AsRef<str>) -> Result<Self, KeyError> {
+        api_key_mac(api_key.as_ref()).map(|mac| Self(Redacted(mac)))
+    }
+
     /// A fresh HMAC keyed with the decoded secret.
     pub(crate) fn mac(&self) -> HmacSha256 {
         self.0.0.clone()
@@ -127,6 +132,17 @@ impl FromStr for WebhookSecret {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::new(s)
     }
+}
+
+/// An HMAC keyed with an API key's UTF-8 bytes, once the key passed the checks of [`ApiKey::new`].
+fn api_key_mac(api_key: &str) -> Result<HmacSha256, KeyError> {
+    if api_key.is_empty() {
+        return Err(KeyError::Empty);
+    }
+    if api_key.trim() != api_key {
+        return Err(KeyError::Whitespace);
+    }
+    keyed_mac(api_key.as_bytes())
 }
 
 /// HMAC accepts keys of any length; the error arm only exists because the trait is generic.

@@ -46,8 +46,9 @@
 //! also sends `webhook-id`, `webhook-timestamp` (Unix **seconds**) and `webhook-signature: v1,<base64>`, an
 //! HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of your `whsec_...` secret.
 //! Because id and timestamp are signed, a replay cannot refresh the timestamp and the id is a trustworthy
-//! deduplication key ([`Verified::webhook_id`]). Prefer this scheme when you have a secret. The header may
-//! carry several space-separated signatures; one valid signature is enough.
+//! deduplication key ([`Verified::webhook_id`]). Prefer this scheme. The service keys it with your API key
+//! too, so [`WebhookSecret::from_api_key`] gives the matching secret when you have no `whsec_` text. The
+//! header may carry several space-separated signatures; one valid signature is enough.
 //!
 //! # Key rotation
 //!

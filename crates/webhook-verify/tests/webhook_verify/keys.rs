@@ -88,3 +88,13 @@ fn a_mismatch_error_does_not_reveal_the_expected_signature() {
         "signature does not match the body and any candidate key"
     );
 }
+
+#[test]
+fn a_secret_derived_from_an_api_key_checks_the_key_like_api_key_new() {
+    assert_eq!(WebhookSecret::from_api_key("").err(), Some(KeyError::Empty));
+    assert_eq!(
+        WebhookSecret::from_api_key("sk_abc\n").err(),
+        Some(KeyError::Whitespace)
+    );
+    assert!(WebhookSecret::from_api_key("sk_abc").is_ok());
+}

@@ -7,6 +7,7 @@ mod common;
 
 #[cfg(feature = "serde")]
 mod event;
+mod freshness;
 mod headers;
 mod keys;
 mod no_panic;

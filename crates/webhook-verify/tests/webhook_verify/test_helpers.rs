@@ -77,3 +77,19 @@ fn a_retried_delivery_keeps_its_delivery_id() {
     assert_eq!(first.as_deref().map(str::len), Some(36));
     assert_eq!(first, retry);
 }
+
+#[test]
+fn the_secret_derived_from_an_api_key_is_the_whsec_form_of_that_key() {
+    let api_key = "sk_test";
+    // base64("sk_test") = "c2tfdGVzdA=="
+    let written = webhook_verify::WebhookSecret::new("whsec_c2tfdGVzdA==").unwrap();
+    let derived = webhook_verify::WebhookSecret::from_api_key(api_key).unwrap();
+    let body = b"{}";
+    let headers = testing::standard_webhooks_headers(&written, "msg_1", body, SystemTime::now());
+
+    assert!(
+        Verifier::standard_webhooks(derived)
+            .verify(&headers, body)
+            .is_ok()
+    );
+}

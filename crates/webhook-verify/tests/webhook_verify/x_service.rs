@@ -1,12 +1,8 @@
-//! The X-Service-Signature scheme: the negative matrix, freshness and key rotation.
+//! The X-Service-Signature scheme: the negative matrix and key rotation (freshness is in `freshness.rs`).
 
-use std::time::Duration;
+use webhook_verify::{ApiKey, KeyError, Verifier, VerifyError};
 
-use webhook_verify::{ApiKey, KeyError, Tolerance, Verifier, VerifyError};
-
-use crate::common::{
-    SENT_AT_MS, SENT_AT_MS_TEXT, at_millis, vector, with_header, without_header, x_service_now,
-};
+use crate::common::{SENT_AT_MS_TEXT, vector, with_header, without_header, x_service_now};
 
 /// Verifies vector 0's body with vector 0's key at one second after sending.
 fn verify_vector0(headers: &[(String, String)]) -> Result<webhook_verify::Verified, VerifyError> {
@@ -257,109 +253,6 @@ fn an_empty_body_fails_against_the_signature_of_a_non_empty_one() {
         matches!(result, Err(VerifyError::SignatureMismatch)),
         "{result:?}"
     );
-}
-
-#[test]
-fn a_timestamp_older_than_five_minutes_is_stale() {
-    let v = vector(0);
-    let now = at_millis(SENT_AT_MS + 300_001);
-
-    let result = Verifier::new(v.api_key()).verify_at(&v.x_service_headers(), &v.body(), now);
-
-    match result {
-        Err(VerifyError::Stale { age, tolerance }) => {
-            assert_eq!(age, Duration::from_millis(300_001));
-            assert_eq!(tolerance, Duration::from_secs(300));
-        }
-        other => panic!("expected stale, got {other:?}"),
-    }
-}
-
-#[test]
-fn a_timestamp_exactly_five_minutes_old_is_still_fresh() {
-    let v = vector(0);
-
-    let result = Verifier::new(v.api_key()).verify_at(
-        &v.x_service_headers(),
-        &v.body(),
-        at_millis(SENT_AT_MS + 300_000),
-    );
-
-    assert!(result.is_ok(), "{result:?}");
-}
-
-#[test]
-fn a_timestamp_more_than_five_minutes_ahead_is_from_the_future() {
-    let v = vector(0);
-    let now = at_millis(SENT_AT_MS - 300_001);
-
-    let result = Verifier::new(v.api_key()).verify_at(&v.x_service_headers(), &v.body(), now);
-
-    assert!(
-        matches!(result, Err(VerifyError::FromTheFuture { ahead, .. }) if ahead == Duration::from_millis(300_001)),
-        "{result:?}"
-    );
-}
-
-#[test]
-fn a_custom_tolerance_replaces_the_default() {
-    let v = vector(0);
-    let verifier = Verifier::new(v.api_key()).with_tolerance(Tolerance::Within(Duration::from_secs(60)));
-
-    let fresh = verifier.verify_at(&v.x_service_headers(), &v.body(), at_millis(SENT_AT_MS + 60_000));
-    let stale = verifier.verify_at(&v.x_service_headers(), &v.body(), at_millis(SENT_AT_MS + 60_001));
-
-    assert!(fresh.is_ok(), "{fresh:?}");
-    assert!(matches!(stale, Err(VerifyError::Stale { .. })), "{stale:?}");
-}
-
-#[test]
-fn a_disabled_tolerance_accepts_an_old_timestamp_and_a_missing_one() {
-    let v = vector(0);
-    let verifier = Verifier::new(v.api_key()).with_tolerance(Tolerance::Disabled);
-    let headers = without_header(&v.x_service_headers(), "x-service-timestamp");
-
-    assert!(
-        verifier
-            .verify_at(&v.x_service_headers(), &v.body(), at_millis(SENT_AT_MS * 2))
-            .is_ok()
-    );
-    assert!(verifier.verify_at(&headers, &v.body(), x_service_now()).is_ok());
-}
-
-#[test]
-fn a_timestamp_that_is_not_a_plain_integer_is_malformed() {
-    for timestamp in [
-        "",
-        "-1",
-        "+1767599992000",
-        "1767599992000.5",
-        "1.767e12",
-        "abc",
-        "99999999999999999999999",
-    ] {
-        let headers = with_header(&vector(0).x_service_headers(), "x-service-timestamp", timestamp);
-
-        let result = verify_vector0(&headers);
-
-        assert!(
-            matches!(
-                result,
-                Err(VerifyError::MalformedHeader {
-                    name: "x-service-timestamp",
-                    ..
-                })
-            ),
-            "{timestamp:?}: {result:?}"
-        );
-    }
-}
-
-#[test]
-fn the_verified_timestamp_is_the_header_value() {
-    let verified = verify_vector0(&vector(0).x_service_headers()).unwrap();
-
-    assert_eq!(verified.timestamp, Some(at_millis(SENT_AT_MS)));
 }
 
 #[test]
