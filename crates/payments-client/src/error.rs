@@ -66,6 +66,9 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// The human-readable `message` (empty when the body carried none).
     pub message: String,
+    /// On 400 `invalid_input`: the offending field's path (e.g. `shippingConfig.dimensions.unit`), when
+    /// the service names it.
+    pub field: Option<String>,
     /// On 429: when the quota resets, Unix milliseconds (body `resetAt`, else `X-RateLimit-Reset`).
     pub reset_at: Option<u64>,
     /// The `X-Correlation-Id` response header, for support requests.
@@ -95,6 +98,12 @@ pub enum ErrorCode {
     NotFound,
     /// 410: a deprecated route.
     Deprecated,
+    /// 409: the request conflicts with stored state (e.g. a SKU already used by another product).
+    Conflict,
+    /// 405: the route does not take this method.
+    MethodNotAllowed,
+    /// 413: the body (e.g. an image) is too large.
+    PayloadTooLarge,
     /// 429: quota exhausted; see [`ApiError::reset_at`].
     RateLimited,
     /// 500: the service failed.
@@ -115,6 +124,9 @@ impl ErrorCode {
             "inventory_item_not_found" => ErrorCode::InventoryItemNotFound,
             "not_found" => ErrorCode::NotFound,
             "deprecated" => ErrorCode::Deprecated,
+            "conflict" => ErrorCode::Conflict,
+            "method_not_allowed" => ErrorCode::MethodNotAllowed,
+            "payload_too_large" => ErrorCode::PayloadTooLarge,
             "rate_limited" => ErrorCode::RateLimited,
             "failed" => ErrorCode::Failed,
             other => ErrorCode::Other(other.to_owned()),
@@ -132,6 +144,9 @@ impl ErrorCode {
             ErrorCode::InventoryItemNotFound => "inventory_item_not_found",
             ErrorCode::NotFound => "not_found",
             ErrorCode::Deprecated => "deprecated",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Failed => "failed",
             ErrorCode::Other(code) => code,
@@ -160,6 +175,9 @@ mod tests {
             "inventory_item_not_found",
             "not_found",
             "deprecated",
+            "conflict",
+            "method_not_allowed",
+            "payload_too_large",
             "rate_limited",
             "failed",
         ] {

@@ -26,10 +26,18 @@ pub struct InventoryItem {
     /// `-1` unlimited, `0` out of stock, `> 0` available quantity.
     pub stock_qty: i64,
     /// Category, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "empty_as_none"
+    )]
     pub category: Option<String>,
     /// Description, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "empty_as_none"
+    )]
     pub description: Option<String>,
     /// Tags (at most 24).
     #[serde(default, deserialize_with = "null_as_default")]
@@ -47,10 +55,18 @@ pub struct InventoryItem {
     #[serde(default, deserialize_with = "null_as_default")]
     pub taxable: bool,
     /// Tax jurisdiction, e.g. `US-CA`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "empty_as_none"
+    )]
     pub jurisdiction_code: Option<String>,
     /// Industry pack (`general` unless set).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "empty_as_none"
+    )]
     pub industry_pack: Option<String>,
     /// Whether the product needs physical shipping.
     #[serde(default, deserialize_with = "null_as_default")]
@@ -66,9 +82,9 @@ pub struct InventoryItem {
 
 /// How a product ships.
 ///
-/// Properties the spec names are typed; the others it mentions without names (free-shipping threshold,
-/// handling days, country, flags) are kept verbatim in [`ShippingConfig::extra`] so nothing is lost on a
-/// read-modify-write.
+/// The spec's named properties and the ones the reference server names for the rest (free-shipping
+/// threshold, handling days, origin country, flags) are typed; anything else a server sends is kept
+/// verbatim in [`ShippingConfig::extra`] so nothing is lost on a read-modify-write.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShippingConfig {
@@ -98,6 +114,24 @@ pub struct ShippingConfig {
         deserialize_with = "null_as_default"
     )]
     pub method_pricing: BTreeMap<String, Cents>,
+    /// Cart total from which shipping is free.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_shipping_threshold_usd: Option<Cents>,
+    /// Handling days before shipping.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handling_days: Option<u32>,
+    /// 2-letter ISO country the product ships from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin_country: Option<String>,
+    /// Ships only within the origin country.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domestic_only: Option<bool>,
+    /// Delivery needs a signature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature_required: Option<bool>,
+    /// Ships insured only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insured_only: Option<bool>,
     /// Further properties, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -129,6 +163,11 @@ where
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
+/// An empty string reads as `None`, like `null` or an absent field.
+fn empty_as_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(deserializer)?.filter(|text| !text.is_empty()))
+}
+
 fn null_as_default_currency<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_else(default_currency))
 }
@@ -143,7 +182,7 @@ mod tests {
     fn a_minimal_item_reads_with_documented_defaults() {
         let item: InventoryItem = serde_json::from_str(
             r#"{"id":"p1","wallet":"0x00000000000000000000000000000000000000aa","sku":"A-1","name":"Mug",
-                "priceUsd":12.5,"stockQty":-1,"tags":null,"createdAt":1,"updatedAt":2}"#,
+                "priceUsd":12.5,"stockQty":-1,"tags":null,"category":"","createdAt":1,"updatedAt":2}"#,
         )
         .unwrap();
         assert_eq!(item.price_usd, Cents::new(1250));
@@ -151,14 +190,16 @@ mod tests {
         assert!(item.tags.is_empty());
         assert!(!item.taxable);
         assert_eq!(item.cost_usd, None);
+        assert_eq!(item.category, None);
     }
 
     #[test]
     fn unnamed_shipping_properties_survive_a_round_trip() {
-        let json = r#"{"enabled":true,"weightLbs":1.5,"methodPricing":{"express":9.99},"handlingDays":2}"#;
+        let json = r#"{"enabled":true,"weightLbs":1.5,"methodPricing":{"express":9.99},"handlingDays":2,"giftWrap":true}"#;
         let config: super::ShippingConfig = serde_json::from_str(json).unwrap();
         assert_eq!(config.method_pricing["express"], Cents::new(999));
-        assert_eq!(config.extra["handlingDays"], 2);
+        assert_eq!(config.handling_days, Some(2));
+        assert_eq!(config.extra["giftWrap"], true);
         let back = serde_json::to_value(&config).unwrap();
         assert_eq!(back, serde_json::from_str::<serde_json::Value>(json).unwrap());
     }

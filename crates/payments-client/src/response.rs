@@ -18,6 +18,7 @@ const MAX_MESSAGE_CHARS: usize = 200;
 struct ErrorBody {
     error: Option<String>,
     message: Option<String>,
+    field: Option<String>,
     reset_at: Option<u64>,
 }
 
@@ -39,28 +40,27 @@ pub(crate) async fn read_json<T: DeserializeOwned>(response: Response) -> Result
 
 /// Builds the typed error of a non-success response, whatever its body.
 pub(crate) fn api_error(status: StatusCode, headers: &HeaderMap, body: &[u8]) -> ApiError {
-    let envelope = serde_json::from_slice::<ErrorBody>(body).ok();
-    let (code, message, reset_at) = match envelope {
-        Some(ErrorBody {
-            error: Some(code),
-            message,
-            reset_at,
-        }) => (ErrorCode::parse(&code), message.unwrap_or_default(), reset_at),
-        Some(ErrorBody {
-            error: None,
-            message,
-            reset_at,
-        }) => (
-            fallback_code(status),
-            message.unwrap_or_else(|| excerpt(body)),
-            reset_at,
-        ),
-        None => (fallback_code(status), excerpt(body), None),
+    let envelope = serde_json::from_slice::<ErrorBody>(body).unwrap_or(ErrorBody {
+        error: None,
+        message: None,
+        field: None,
+        reset_at: None,
+    });
+    let code = envelope
+        .error
+        .as_deref()
+        .map_or_else(|| fallback_code(status), ErrorCode::parse);
+    let message = match (envelope.message, &envelope.error) {
+        (Some(message), _) => message,
+        (None, Some(_)) => String::new(),
+        (None, None) => excerpt(body),
     };
+    let (field, reset_at) = (envelope.field, envelope.reset_at);
     ApiError {
         status: status.as_u16(),
         code,
         message,
+        field,
         reset_at: reset_at.or_else(|| header_reset_ms(headers)),
         correlation_id: correlation_id(headers),
     }
@@ -73,7 +73,8 @@ pub(crate) fn correlation_id(headers: &HeaderMap) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// `X-RateLimit-Reset`, read as Unix milliseconds, or Unix seconds when it is too small to be ms.
+/// `X-RateLimit-Reset`, read as Unix milliseconds (the reference server's unit), or as Unix seconds when
+/// it is too small to be milliseconds (some gateways send seconds).
 fn header_reset_ms(headers: &HeaderMap) -> Option<u64> {
     let value: u64 = headers
         .get(RATE_LIMIT_RESET)?
