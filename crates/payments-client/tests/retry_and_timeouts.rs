@@ -1,5 +1,6 @@
 //! Retry and timeout behaviour of the client, against a scripted server.
 
+#[cfg(test)]
 #[path = "support/scripted_server.rs"]
 mod scripted_server;
 

@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// Status and JSON body.
     Json(u16, String),
     /// Accept the request and never answer.
@@ -18,14 +18,14 @@ pub enum Reply {
 }
 
 #[derive(Debug)]
-pub struct ScriptedServer {
-    pub base_url: String,
+pub(crate) struct ScriptedServer {
+    pub(crate) base_url: String,
     requests: Arc<AtomicUsize>,
 }
 
 impl ScriptedServer {
     /// Serves `replies` in order; after the last, repeats the last.
-    pub async fn start(replies: Vec<Reply>) -> ScriptedServer {
+    pub(crate) async fn start(replies: Vec<Reply>) -> ScriptedServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicUsize::new(0));
@@ -57,7 +57,7 @@ impl ScriptedServer {
         ScriptedServer { base_url, requests }
     }
 
-    pub fn requests(&self) -> usize {
+    pub(crate) fn requests(&self) -> usize {
         self.requests.load(Ordering::SeqCst)
     }
 }
@@ -89,6 +89,6 @@ async fn read_request(socket: &mut tokio::net::TcpStream) {
 }
 
 /// Unix ms `offset` from now.
-pub fn unix_ms_in(offset: Duration) -> u128 {
+pub(crate) fn unix_ms_in(offset: Duration) -> u128 {
     (SystemTime::now().duration_since(UNIX_EPOCH).unwrap() + offset).as_millis()
 }
