@@ -1,1 +1,36 @@
-//! placeholder
+//! Reference HTTP/JSON server of the merchant payments platform: hyper 1.x + tokio + SQLite.
+//!
+//! ```text
+//! serve -> App::handle -> router (one match) -> handler (thin) -> service -> core + Store
+//! ```
+//!
+//! Library API: [`ServerConfig`] + [`App::open`] + [`serve`] run a server on a bound listener; [`KeyAdmin`]
+//! manages subscription keys; [`Clock`] is injected so tests control time. With the `testing` feature,
+//! [`testing::spawn_app`] starts an in-process server on a temporary database.
+
+mod app;
+mod clock;
+mod config;
+mod domain;
+mod handlers;
+mod http;
+mod secret;
+mod server;
+mod services;
+mod store;
+mod telemetry;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use app::App;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE, ServerConfig};
+pub use domain::api_key::SubscriptionId;
+pub use domain::scope::{Scope, ScopeError, Scopes};
+pub use domain::subscription::Subscription;
+pub use secret::Secret;
+pub use server::{serve, shutdown_signal};
+pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};
+pub use store::StoreError;
+pub use telemetry::{LogFormat, init_tracing};

@@ -1,1 +1,215 @@
-fn main() {}
+//! `payments-server`: run the HTTP server (default) or administer subscription keys.
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::{Args, Parser, Subcommand};
+use payments_core::Wallet;
+use payments_server::{
+    App, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription, SubscriptionId,
+    SystemClock,
+};
+use serde_json::json;
+use url::Url;
+
+/// Merchant payments server. Without a subcommand it runs `serve`.
+#[derive(Debug, Parser)]
+#[command(version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP server (the default).
+    Serve(ServeArgs),
+    /// Create, list, revoke and rotate subscription keys.
+    Keys(KeysArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PAYMENTS_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// SQLite database file (created with its schema if missing).
+    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db")]
+    db: PathBuf,
+    /// Public base URL used in payment links [default: http://<listen>].
+    #[arg(long, env = "PAYMENTS_BASE_URL")]
+    base_url: Option<Url>,
+    /// Development mode: on a fresh database, create the development merchant and print a key with every scope.
+    /// On by default when listening on a loopback address; `--dev=false` turns it off.
+    #[arg(long, env = "PAYMENTS_DEV", num_args = 0..=1, default_missing_value = "true", require_equals = true)]
+    dev: Option<bool>,
+    /// Log line format.
+    #[arg(long, env = "PAYMENTS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// Requests per minute allowed per subscription key.
+    #[arg(long, env = "PAYMENTS_RATE_LIMIT_PER_MINUTE", default_value_t = payments_server::DEFAULT_RATE_LIMIT_PER_MINUTE)]
+    rate_limit_per_minute: NonZeroU32,
+    /// Shared secret of a trusted edge proxy: `x-edge-secret` + `x-subscription-id` then identify the caller.
+    #[arg(long, env = "PAYMENTS_EDGE_SECRET", hide_env_values = true)]
+    edge_secret: Option<String>,
+    /// Largest accepted request body in bytes (413 payload_too_large above it).
+    #[arg(long, env = "PAYMENTS_MAX_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_BODY_BYTES)]
+    max_body_bytes: usize,
+}
+
+#[derive(Debug, Args)]
+struct KeysArgs {
+    /// SQLite database file.
+    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", global = true)]
+    db: PathBuf,
+    #[command(subcommand)]
+    command: KeysCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysCommand {
+    /// Issue a key; prints {subscriptionId, key, wallet, scopes} as JSON. The key is shown only this once.
+    Create {
+        /// Merchant wallet (0x + 40 hex digits) the key acts for.
+        #[arg(long, env = "PAYMENTS_KEY_WALLET")]
+        wallet: Wallet,
+        /// Comma-separated scopes [default: all: inventory:read, inventory:write, orders:create,
+        /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read].
+        #[arg(long, env = "PAYMENTS_KEY_SCOPES")]
+        scopes: Option<Scopes>,
+        /// A label for the key.
+        #[arg(long, env = "PAYMENTS_KEY_NAME")]
+        name: Option<String>,
+    },
+    /// List subscriptions as a JSON array (never the keys: only their hashes are stored).
+    List,
+    /// Revoke a key by subscription id; it stops working at once.
+    Revoke {
+        /// Subscription id (sub_...).
+        id: String,
+    },
+    /// Revoke a key and print a new one for the same wallet and scopes.
+    Rotate {
+        /// Subscription id (sub_...).
+        id: String,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => serve(cli.serve),
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Keys(args)) => keys(args),
+    }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    payments_server::init_tracing(args.log_format).map_err(|error| anyhow::anyhow!(error))?;
+    let base_url = match args.base_url {
+        Some(url) => url,
+        None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
+    };
+    let db_display = args.db.display().to_string();
+    let mut config = ServerConfig::new(args.db, base_url);
+    config.dev_mode = args.dev.unwrap_or(args.listen.ip().is_loopback());
+    config.rate_limit_per_minute = args.rate_limit_per_minute;
+    config.edge_secret = args.edge_secret.map(Secret::new);
+    config.max_body_bytes = args.max_body_bytes;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let app = App::open(config, Arc::new(SystemClock))
+            .with_context(|| format!("opening the database {db_display}"))?;
+        if app.config().dev_mode
+            && let Some(issued) = app
+                .key_admin()
+                .bootstrap_dev_merchant()
+                .context("creating the development merchant")?
+        {
+            print_dev_key(&issued, app.config());
+        }
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("binding {}", args.listen))?;
+        tracing::info!(listen = %args.listen, dev = app.config().dev_mode, "payments-server listening");
+        payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
+        Ok(())
+    })
+}
+
+fn print_dev_key(issued: &IssuedKey, config: &ServerConfig) {
+    let base = config.base_url.as_str().trim_end_matches('/');
+    println!(
+        "Development merchant {} created with a key that has every scope.",
+        issued.wallet
+    );
+    println!("This key is shown once; keep it:");
+    println!();
+    println!("  {}", issued.key.expose());
+    println!();
+    println!("Try it:");
+    println!(
+        "  curl -H 'X-Gateway-Subscription-Key: {}' {base}/api/inventory",
+        issued.key.expose()
+    );
+}
+
+fn keys(args: KeysArgs) -> anyhow::Result<()> {
+    let admin = KeyAdmin::open(&args.db, Arc::new(SystemClock))
+        .with_context(|| format!("opening the database {}", args.db.display()))?;
+    let output = match args.command {
+        KeysCommand::Create { wallet, scopes, name } => {
+            let issued = admin
+                .create(wallet, scopes.unwrap_or_else(Scopes::all), name)
+                .context("creating a key")?;
+            issued_json(&issued)
+        }
+        KeysCommand::List => {
+            let subscriptions = admin.list().context("listing keys")?;
+            serde_json::Value::Array(subscriptions.iter().map(subscription_json).collect())
+        }
+        KeysCommand::Revoke { id } => {
+            let id = SubscriptionId::new(id);
+            admin.revoke(&id).with_context(|| format!("revoking {id}"))?;
+            json!({"subscriptionId": id.as_str(), "revoked": true})
+        }
+        KeysCommand::Rotate { id } => {
+            let issued = admin
+                .rotate(&SubscriptionId::new(id.as_str()))
+                .with_context(|| format!("rotating {id}"))?;
+            issued_json(&issued)
+        }
+    };
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&output).context("rendering the output")?
+    );
+    Ok(())
+}
+
+fn issued_json(issued: &IssuedKey) -> serde_json::Value {
+    json!({
+        "subscriptionId": issued.subscription_id.as_str(),
+        "key": issued.key.expose(),
+        "wallet": issued.wallet,
+        "scopes": issued.scopes,
+        "name": issued.name,
+    })
+}
+
+fn subscription_json(subscription: &Subscription) -> serde_json::Value {
+    json!({
+        "subscriptionId": subscription.id.as_str(),
+        "wallet": subscription.wallet,
+        "scopes": subscription.scopes,
+        "name": subscription.name,
+        "createdAt": subscription.created_at,
+        "revokedAt": subscription.revoked_at,
+        "active": subscription.revoked_at.is_none(),
+    })
+}

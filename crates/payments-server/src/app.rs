@@ -1,0 +1,121 @@
+//! The application: shared state plus the per-request pipeline (correlation id and span, body limit,
+//! routing, error rendering, rate-limit headers).
+
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::FutureExt;
+use hyper::Request;
+use hyper::body::Body;
+use tracing::Instrument;
+
+use crate::clock::Clock;
+use crate::config::ServerConfig;
+use crate::http::body;
+use crate::http::context::Ctx;
+use crate::http::correlation::{self, CorrelationId};
+use crate::http::error::ApiError;
+use crate::http::rate_limit::RateLimits;
+use crate::http::response::HttpResponse;
+use crate::http::router;
+use crate::services::keys::KeyAdmin;
+use crate::store::{SqliteStore, Store, StoreError};
+
+/// Everything a request may use; shared by all connections.
+#[derive(Debug)]
+pub(crate) struct AppState {
+    pub(crate) config: ServerConfig,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) rate_limits: RateLimits,
+}
+
+/// The HTTP application; cheap to clone (one shared state).
+#[derive(Debug, Clone)]
+pub struct App {
+    state: Arc<AppState>,
+}
+
+impl App {
+    /// Opens the SQLite database named by the config (applying migrations) and builds the app.
+    ///
+    /// # Errors
+    /// When the database cannot be opened or migrated.
+    pub fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
+        let store = SqliteStore::open(&config.db_path, clock.now_ms())?;
+        Ok(App::with_store(config, Arc::new(store), clock))
+    }
+
+    pub(crate) fn with_store(config: ServerConfig, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> App {
+        let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
+        App { state: Arc::new(AppState { config, store, clock, rate_limits }) }
+    }
+
+    /// The configuration the app runs with.
+    pub fn config(&self) -> &ServerConfig {
+        &self.state.config
+    }
+
+    /// Key administration on the app's own datastore (dev bootstrap, tests).
+    pub fn key_admin(&self) -> KeyAdmin {
+        KeyAdmin::new(Arc::clone(&self.state.store), Arc::clone(&self.state.clock))
+    }
+
+    /// Answers one request. Never fails and never panics outward: every failure becomes an error envelope.
+    pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
+    where
+        B: Body<Data = Bytes>,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let correlation_id = CorrelationId::from_headers(request.headers());
+        let span = tracing::info_span!(
+            "request",
+            method = %request.method(),
+            path = %request.uri().path(),
+            correlation_id = %correlation_id,
+        );
+        async move {
+            let started = Instant::now();
+            let (parts, body) = request.into_parts();
+            let mut response = match body::read_limited(&parts.headers, body, self.state.config.max_body_bytes).await {
+                Ok(bytes) => self.dispatch(Request::from_parts(parts, bytes)).await,
+                Err(error) => error.into_response(),
+            };
+            if let Some(value) = correlation_id.header_value() {
+                response.headers_mut().insert(correlation::HEADER, value);
+            }
+            let elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            tracing::info!(status = response.status().as_u16(), elapsed_us, "request finished");
+            response
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn dispatch(&self, request: Request<Bytes>) -> HttpResponse {
+        let ctx = Ctx::new(&self.state, &request);
+        let routed = AssertUnwindSafe(router::route(&ctx, request.method(), request.uri().path()))
+            .catch_unwind()
+            .await;
+        let mut response = match routed {
+            Ok(Ok(response)) => response,
+            Ok(Err(error)) => error.into_response(),
+            Err(panic) => ApiError::internal(format!("handler panicked: {}", panic_message(&*panic))).into_response(),
+        };
+        if let Some(status) = ctx.rate_status() {
+            status.write_headers(response.headers_mut());
+        }
+        response
+    }
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("non-string panic payload")
+}

@@ -1,0 +1,93 @@
+//! Subscription keys and their ids.
+//!
+//! A key is `sk_live_` followed by 32 random bytes in unpadded base64url (43 characters). Only its SHA-256
+//! (hex) is stored: a key carries 256 bits of entropy, so a fast unsalted hash cannot be brute-forced and
+//! lets a request find its subscription with one indexed lookup.
+
+use std::fmt;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::secret::Secret;
+
+const KEY_PREFIX: &str = "sk_live_";
+const SUBSCRIPTION_ID_PREFIX: &str = "sub_";
+
+/// A freshly generated subscription key; shown to its owner once, then only its hash is kept.
+#[derive(Debug, Clone)]
+pub(crate) struct NewApiKey {
+    pub(crate) key: Secret,
+    pub(crate) hash: KeyHash,
+}
+
+impl NewApiKey {
+    pub(crate) fn generate() -> Self {
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        let key = Secret::new(format!("{KEY_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes)));
+        let hash = KeyHash::of(key.expose());
+        NewApiKey { key, hash }
+    }
+}
+
+/// Hex SHA-256 of a presented or issued key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyHash(String);
+
+impl KeyHash {
+    pub(crate) fn of(key: &str) -> Self {
+        KeyHash(hex::encode(Sha256::digest(key.as_bytes())))
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Public id of a subscription: `sub_` + 32 hex digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SubscriptionId(String);
+
+impl SubscriptionId {
+    pub(crate) fn generate() -> Self {
+        SubscriptionId(format!("{SUBSCRIPTION_ID_PREFIX}{}", uuid::Uuid::new_v4().simple()))
+    }
+
+    /// Wraps an id read from a header, the command line or the store; unknown ids simply match nothing.
+    pub fn new(id: impl Into<String>) -> Self {
+        SubscriptionId(id.into())
+    }
+
+    /// The id text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SubscriptionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_keys_have_the_documented_shape() {
+        let key = NewApiKey::generate();
+
+        assert!(key.key.expose().starts_with("sk_live_"));
+        assert_eq!(key.key.expose().len(), 51);
+        assert_eq!(key.hash, KeyHash::of(key.key.expose()));
+    }
+
+    #[test]
+    fn key_hashes_are_hex_sha256() {
+        assert_eq!(KeyHash::of("abc").as_str(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}

@@ -1,0 +1,189 @@
+//! GET /api/inventory query parameters, parsed into a filter the store can run.
+
+use payments_core::Cents;
+
+use crate::domain::field_error::FieldError;
+use crate::domain::inventory::item::InventoryItem;
+
+pub(crate) const DEFAULT_PAGE_SIZE: u32 = 100;
+pub(crate) const MAX_PAGE_SIZE: u32 = 200;
+/// Bounds the OFFSET so it cannot overflow; no merchant has this many pages.
+const MAX_PAGE: u32 = 1_000_000;
+
+/// `tagsMode`: whether an item needs all listed tags or any one of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagsMode {
+    All,
+    Any,
+}
+
+/// `stock`: `in` (stockQty -1 or > 0), `out` (stockQty 0) or `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StockFilter {
+    All,
+    In,
+    Out,
+}
+
+/// `sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SortField {
+    Name,
+    PriceUsd,
+    StockQty,
+    CreatedAt,
+    UpdatedAt,
+}
+
+/// `order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SortOrder {
+    Asc,
+    Desc,
+}
+
+/// A parsed inventory listing request. Text filters are lower-cased here; the store compares lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct InventoryQuery {
+    pub(crate) q: Option<String>,
+    pub(crate) category: Option<String>,
+    pub(crate) price_min: Option<Cents>,
+    pub(crate) price_max: Option<Cents>,
+    pub(crate) tags: Vec<String>,
+    pub(crate) tags_mode: TagsMode,
+    pub(crate) industry_pack: Option<String>,
+    pub(crate) taxable: Option<bool>,
+    pub(crate) stock: StockFilter,
+    pub(crate) sort: SortField,
+    pub(crate) order: SortOrder,
+    pub(crate) page: u32,
+    pub(crate) page_size: u32,
+}
+
+/// One page of a listing.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct InventoryPage {
+    pub(crate) items: Vec<InventoryItem>,
+    pub(crate) total: u64,
+}
+
+impl InventoryQuery {
+    /// `param(name)` returns the parameter's value; empty values count as absent.
+    pub(crate) fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, FieldError> {
+        let get = |name: &str| param(name).map(str::trim).filter(|value| !value.is_empty());
+        let query = InventoryQuery {
+            q: get("q").map(str::to_lowercase),
+            category: get("category").map(str::to_lowercase),
+            price_min: get("priceMin").map(|text| usd("priceMin", text)).transpose()?,
+            price_max: get("priceMax").map(|text| usd("priceMax", text)).transpose()?,
+            tags: get("tags").map(tag_list).unwrap_or_default(),
+            tags_mode: get("tagsMode").map_or(Ok(TagsMode::All), tags_mode)?,
+            industry_pack: get("industryPack").map(str::to_lowercase),
+            taxable: get("taxable").map(|text| boolean("taxable", text)).transpose()?,
+            stock: get("stock").map_or(Ok(StockFilter::All), stock)?,
+            sort: get("sort").map_or(Ok(SortField::UpdatedAt), sort)?,
+            order: get("order").map_or(Ok(SortOrder::Desc), order)?,
+            page: get("page").map_or(Ok(0), |text| number("page", text, 0, MAX_PAGE))?,
+            page_size: get("pageSize")
+                .map_or(Ok(DEFAULT_PAGE_SIZE), |text| number("pageSize", text, 1, MAX_PAGE_SIZE))?,
+        };
+        if let (Some(min), Some(max)) = (query.price_min, query.price_max)
+            && min > max
+        {
+            return Err(FieldError::new("priceMin", "must not be greater than priceMax"));
+        }
+        Ok(query)
+    }
+}
+
+fn usd(field: &str, text: &str) -> Result<Cents, FieldError> {
+    Cents::parse_usd(text).map_err(|error| FieldError::new(field, error.to_string()))
+}
+
+fn tag_list(text: &str) -> Vec<String> {
+    let mut tags: Vec<String> =
+        text.split(',').map(|tag| tag.trim().to_lowercase()).filter(|tag| !tag.is_empty()).collect();
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
+fn tags_mode(text: &str) -> Result<TagsMode, FieldError> {
+    match text {
+        "all" => Ok(TagsMode::All),
+        "any" => Ok(TagsMode::Any),
+        _ => Err(FieldError::new("tagsMode", "must be all or any")),
+    }
+}
+
+fn boolean(field: &str, text: &str) -> Result<bool, FieldError> {
+    match text {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(FieldError::new(field, "must be true or false")),
+    }
+}
+
+fn stock(text: &str) -> Result<StockFilter, FieldError> {
+    match text {
+        "all" => Ok(StockFilter::All),
+        "in" => Ok(StockFilter::In),
+        "out" => Ok(StockFilter::Out),
+        _ => Err(FieldError::new("stock", "must be in, out or all")),
+    }
+}
+
+fn sort(text: &str) -> Result<SortField, FieldError> {
+    match text {
+        "name" => Ok(SortField::Name),
+        "priceUsd" => Ok(SortField::PriceUsd),
+        "stockQty" => Ok(SortField::StockQty),
+        "createdAt" => Ok(SortField::CreatedAt),
+        "updatedAt" => Ok(SortField::UpdatedAt),
+        _ => Err(FieldError::new("sort", "must be name, priceUsd, stockQty, createdAt or updatedAt")),
+    }
+}
+
+fn order(text: &str) -> Result<SortOrder, FieldError> {
+    match text {
+        "asc" => Ok(SortOrder::Asc),
+        "desc" => Ok(SortOrder::Desc),
+        _ => Err(FieldError::new("order", "must be asc or desc")),
+    }
+}
+
+fn number(field: &str, text: &str, min: u32, max: u32) -> Result<u32, FieldError> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|value| (min..=max).contains(value))
+        .ok_or_else(|| FieldError::new(field, format!("must be an integer from {min} to {max}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(pairs: &[(&'static str, &'static str)]) -> Result<InventoryQuery, FieldError> {
+        InventoryQuery::parse(|name| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| *value))
+    }
+
+    #[test]
+    fn defaults_are_updated_at_descending_first_page_of_100() {
+        let query = parse(&[]).unwrap();
+
+        assert_eq!((query.sort, query.order, query.page, query.page_size), (SortField::UpdatedAt, SortOrder::Desc, 0, 100));
+        assert_eq!((query.tags_mode, query.stock), (TagsMode::All, StockFilter::All));
+    }
+
+    #[test]
+    fn out_of_range_page_sizes_name_the_parameter() {
+        assert_eq!(parse(&[("pageSize", "201")]).unwrap_err().field, "pageSize");
+        assert_eq!(parse(&[("pageSize", "0")]).unwrap_err().field, "pageSize");
+        assert_eq!(parse(&[("page", "-1")]).unwrap_err().field, "page");
+    }
+
+    #[test]
+    fn tags_are_split_lower_cased_and_deduplicated() {
+        assert_eq!(parse(&[("tags", "Red, blue,red,,")]).unwrap().tags, vec!["blue".to_owned(), "red".to_owned()]);
+    }
+}

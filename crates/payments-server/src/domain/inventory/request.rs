@@ -1,0 +1,121 @@
+//! The POST /api/inventory body and its conversion into a validated draft.
+
+use payments_core::{Cents, Wallet};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::domain::field_error::FieldError;
+use crate::domain::inventory::attributes;
+use crate::domain::inventory::image::{ImageDataUrl, MAX_IMAGES};
+use crate::domain::inventory::item::{ItemDraft, ItemFields, ProductId, Sku};
+use crate::domain::inventory::shipping::ShippingConfig;
+use crate::domain::inventory::text;
+
+/// Wire form. Unknown top-level properties (e.g. `createdAt` echoed back from a GET) are ignored; types are
+/// checked by serde so errors name the field.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct InventoryItemRequest {
+    id: Option<String>,
+    wallet: Option<Wallet>,
+    sku: String,
+    name: String,
+    price_usd: Cents,
+    stock_qty: i64,
+    currency: Option<String>,
+    category: Option<String>,
+    description: Option<String>,
+    tags: Option<Vec<String>>,
+    images: Option<Vec<String>>,
+    attributes: Option<Map<String, Value>>,
+    cost_usd: Option<Cents>,
+    taxable: Option<bool>,
+    jurisdiction_code: Option<String>,
+    industry_pack: Option<String>,
+    shipping_enabled: Option<bool>,
+    shipping_config: Option<ShippingConfig>,
+}
+
+impl TryFrom<InventoryItemRequest> for ItemDraft {
+    type Error = FieldError;
+
+    fn try_from(request: InventoryItemRequest) -> Result<Self, Self::Error> {
+        let keep_existing_images = request.images.is_none();
+        let fields = ItemFields {
+            sku: Sku::parse("sku", &request.sku)?,
+            name: text::printable("name", &request.name, text::NAME_MAX_CHARS)?,
+            price_usd: request.price_usd,
+            currency: text::currency(request.currency.as_deref())?,
+            stock_qty: text::stock_qty(request.stock_qty)?,
+            category: text::optional("category", request.category.as_deref(), text::CATEGORY_MAX_CHARS, false)?,
+            description: text::optional(
+                "description",
+                request.description.as_deref(),
+                text::DESCRIPTION_MAX_CHARS,
+                true,
+            )?,
+            tags: text::tags(request.tags.unwrap_or_default())?,
+            images: images(request.images.unwrap_or_default())?,
+            attributes: attributes::validate(request.attributes.unwrap_or_default())?,
+            cost_usd: request.cost_usd.unwrap_or(Cents::ZERO),
+            taxable: request.taxable.unwrap_or(false),
+            jurisdiction_code: request
+                .jurisdiction_code
+                .map(|code| text::jurisdiction_code("jurisdictionCode", &code))
+                .transpose()?,
+            industry_pack: text::industry_pack("industryPack", request.industry_pack.as_deref())?,
+            shipping_enabled: request.shipping_enabled.unwrap_or(false),
+            shipping_config: request.shipping_config.map(ShippingConfig::validated).transpose()?.unwrap_or_default(),
+        };
+        Ok(ItemDraft {
+            id: request.id.map(|id| ProductId::parse("id", &id)).transpose()?,
+            claimed_wallet: request.wallet,
+            keep_existing_images,
+            fields,
+        })
+    }
+}
+
+fn images(urls: Vec<String>) -> Result<Vec<String>, FieldError> {
+    if urls.len() > MAX_IMAGES {
+        return Err(FieldError::new("images", format!("at most {MAX_IMAGES} images are allowed")));
+    }
+    urls.iter()
+        .enumerate()
+        .map(|(index, url)| {
+            ImageDataUrl::parse(url)
+                .map(ImageDataUrl::into_string)
+                .map_err(|error| FieldError::new(format!("images[{index}]"), error.to_string()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn draft(body: Value) -> Result<ItemDraft, FieldError> {
+        let request: InventoryItemRequest = serde_json::from_value(body).unwrap();
+        ItemDraft::try_from(request)
+    }
+
+    #[test]
+    fn optional_fields_take_their_defaults() {
+        let draft = draft(json!({"sku": " A-1 ", "name": "Mug", "priceUsd": 12.5, "stockQty": -1})).unwrap();
+
+        assert_eq!(draft.fields.sku.as_str(), "A-1");
+        assert_eq!(draft.fields.currency, "USD");
+        assert_eq!(draft.fields.industry_pack, "general");
+        assert!(draft.keep_existing_images);
+        assert!(!draft.fields.taxable);
+    }
+
+    #[test]
+    fn a_stock_below_minus_one_names_stock_qty() {
+        let error = draft(json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": -2})).unwrap_err();
+
+        assert_eq!(error.field, "stockQty");
+    }
+}

@@ -1,0 +1,8 @@
+//! Server-side domain types: parsed at the edge, so services never see raw strings.
+
+pub(crate) mod api_key;
+pub(crate) mod field_error;
+pub(crate) mod inventory;
+pub(crate) mod scope;
+pub(crate) mod shop;
+pub(crate) mod subscription;

@@ -1,0 +1,30 @@
+//! GET /healthz (no auth). Always 200: `{"status":"ok","datastore":"ok"}`, or
+//! `{"status":"degraded","datastore":"unavailable"}` when the datastore does not answer, so load balancers keep
+//! a degraded instance (it can still answer some routes) while monitors see the problem.
+
+use serde::Serialize;
+
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+use crate::services::health;
+
+#[derive(Debug, Serialize)]
+struct HealthResponse {
+    status: &'static str,
+    datastore: &'static str,
+}
+
+impl HealthResponse {
+    fn from_datastore(available: bool) -> Self {
+        match available {
+            true => HealthResponse { status: "ok", datastore: "ok" },
+            false => HealthResponse { status: "degraded", datastore: "unavailable" },
+        }
+    }
+}
+
+pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let available = health::datastore_available(ctx.state).await;
+    Ok(response::ok(&HealthResponse::from_datastore(available)))
+}

@@ -1,0 +1,53 @@
+//! /api/inventory: list (GET), upsert (POST), delete (DELETE ?id=).
+
+use serde::Serialize;
+
+use crate::domain::inventory::{InventoryItem, InventoryItemRequest, InventoryQuery, ItemDraft, ProductId};
+use crate::domain::scope::Scope;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+use crate::services::inventory;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InventoryListResponse<'a> {
+    items: &'a [InventoryItem],
+    total: u64,
+    page: u32,
+    page_size: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct UpsertResponse<'a> {
+    ok: bool,
+    item: &'a InventoryItem,
+}
+
+#[derive(Debug, Serialize)]
+struct OkResponse {
+    ok: bool,
+}
+
+pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::InventoryRead).await?;
+    let query = InventoryQuery::parse(|name| ctx.query(name))?;
+    let (page, page_size) = (query.page, query.page_size);
+    let found = inventory::list(ctx.state, caller.wallet, query).await?;
+    Ok(response::ok(&InventoryListResponse { items: &found.items, total: found.total, page, page_size }))
+}
+
+pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
+    let request: InventoryItemRequest = ctx.json()?;
+    let draft = ItemDraft::try_from(request)?;
+    let item = inventory::upsert(ctx.state, &caller, draft).await?;
+    Ok(response::ok(&UpsertResponse { ok: true, item: &item }))
+}
+
+pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
+    let id = ProductId::parse("id", ctx.required_query("id")?)?;
+    inventory::delete(ctx.state, caller.wallet, id).await?;
+    Ok(response::ok(&OkResponse { ok: true }))
+}

@@ -1,0 +1,32 @@
+//! GET /api/status/ping: key diagnostics, with the key as `x-api-key` or `Authorization: Bearer`.
+
+use payments_core::Wallet;
+use serde::Serialize;
+
+use crate::domain::scope::Scopes;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PingResponse<'a> {
+    ok: bool,
+    merchant: Wallet,
+    subscription_id: &'a str,
+    scopes: &'a Scopes,
+    server_time: i64,
+    version: &'static str,
+}
+
+pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.api_key_caller().await?;
+    Ok(response::ok(&PingResponse {
+        ok: true,
+        merchant: caller.wallet,
+        subscription_id: caller.subscription_id.as_str(),
+        scopes: &caller.scopes,
+        server_time: ctx.state.clock.now_ms(),
+        version: env!("CARGO_PKG_VERSION"),
+    }))
+}

@@ -1,0 +1,52 @@
+//! Reading the request body under the size limit, and JSON decoding that names the offending field.
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::HeaderMap;
+use hyper::body::Body;
+use hyper::header::CONTENT_LENGTH;
+use serde::de::DeserializeOwned;
+
+use crate::http::error::ApiError;
+
+const BODY: &str = "the request body";
+
+/// Reads the whole body, refusing more than `limit` bytes with 413 (early, from Content-Length, when declared).
+pub(crate) async fn read_limited<B>(headers: &HeaderMap, body: B, limit: usize) -> Result<Bytes, ApiError>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::PayloadTooLarge { subject: BODY, limit });
+    }
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.is::<http_body_util::LengthLimitError>() => Err(ApiError::PayloadTooLarge { subject: BODY, limit }),
+        Err(error) => Err(ApiError::invalid_input(None, format!("could not read the request body: {error}"))),
+    }
+}
+
+/// Decodes a JSON body. Errors name the field by its path (`shippingConfig.dimensions.unit`); missing fields
+/// are named by serde's own message (`missing field `sku``).
+pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::invalid_input(None, "the request body must be a JSON object".to_owned()));
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let message = error.inner().to_string();
+        let field = (path != ".").then_some(path);
+        let text = field.as_ref().map_or_else(|| message.clone(), |field| format!("{field}: {message}"));
+        ApiError::invalid_input(field, text)
+    })?;
+    deserializer
+        .end()
+        .map_err(|error| ApiError::invalid_input(None, format!("unexpected data after the JSON value: {error}")))?;
+    Ok(value)
+}

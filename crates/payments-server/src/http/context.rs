@@ -1,0 +1,89 @@
+//! What a handler gets: the app state and the request, plus the steps every Dev handler shares
+//! (authenticate, rate-limit, check the scope, decode the body).
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use hyper::{HeaderMap, Request};
+use serde::de::DeserializeOwned;
+
+use crate::app::AppState;
+use crate::domain::scope::Scope;
+use crate::domain::subscription::Caller;
+use crate::http::credentials;
+use crate::http::error::ApiError;
+use crate::http::rate_limit::RateStatus;
+use crate::http::body;
+use crate::services::auth::{self, Credentials};
+
+#[derive(Debug)]
+pub(crate) struct Ctx<'a> {
+    pub(crate) state: &'a AppState,
+    request: &'a Request<Bytes>,
+    query: Vec<(String, String)>,
+    /// Set once the caller is known, so the rate-limit headers go on the response whatever it is.
+    rate: OnceLock<RateStatus>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(state: &'a AppState, request: &'a Request<Bytes>) -> Self {
+        let query = request
+            .uri()
+            .query()
+            .map(|query| url::form_urlencoded::parse(query.as_bytes()).into_owned().collect())
+            .unwrap_or_default();
+        Ctx { state, request, query, rate: OnceLock::new() }
+    }
+
+    pub(crate) fn headers(&self) -> &HeaderMap {
+        self.request.headers()
+    }
+
+    pub(crate) fn body(&self) -> &Bytes {
+        self.request.body()
+    }
+
+    /// The first value of a query parameter.
+    pub(crate) fn query(&self, name: &str) -> Option<&str> {
+        self.query.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+
+    /// A required query parameter (e.g. `id` of DELETE /api/inventory).
+    pub(crate) fn required_query(&self, name: &str) -> Result<&str, ApiError> {
+        self.query(name)
+            .filter(|value| !value.trim().is_empty())
+            .ok_or_else(|| ApiError::invalid_input(Some(name.to_owned()), format!("{name}: is required")))
+    }
+
+    pub(crate) fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        body::json(self.body())
+    }
+
+    pub(crate) fn rate_status(&self) -> Option<&RateStatus> {
+        self.rate.get()
+    }
+
+    /// A Dev route: subscription key (or edge path), then the rate limit, then the scope.
+    pub(crate) async fn dev_caller(&self, scope: Scope) -> Result<Caller, ApiError> {
+        let edge_configured = self.state.config.edge_secret.is_some();
+        let caller = self.caller(credentials::dev(self.headers(), edge_configured)).await?;
+        auth::require_scope(&caller, scope)?;
+        Ok(caller)
+    }
+
+    /// The status ping: the same keys, presented as `x-api-key` or Bearer; no scope needed.
+    pub(crate) async fn api_key_caller(&self) -> Result<Caller, ApiError> {
+        self.caller(credentials::api_key(self.headers())).await
+    }
+
+    async fn caller(&self, credentials: Credentials) -> Result<Caller, ApiError> {
+        let caller = auth::authenticate(self.state, credentials).await?;
+        let checked = self.state.rate_limits.check(&caller.subscription_id);
+        let status = match checked {
+            Ok(status) | Err(status) => status,
+        };
+        self.rate.set(status).ok();
+        checked.map_err(|status| ApiError::RateLimited { reset_at_ms: status.reset_at_ms })?;
+        Ok(caller)
+    }
+}

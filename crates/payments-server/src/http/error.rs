@@ -1,0 +1,138 @@
+//! The one API error type: owns the mapping to HTTP status and spec error code, and renders the envelope
+//! `{"error": code, "message": text}` (plus `field` on invalid input, `resetAt` on 429).
+
+use std::error::Error as StdError;
+
+use hyper::header::{ALLOW, HeaderValue};
+use hyper::{Method, StatusCode};
+use serde::Serialize;
+
+use crate::http::response::{self, HttpResponse};
+
+pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
+
+#[derive(Debug)]
+pub(crate) enum ApiError {
+    Unauthorized,
+    Forbidden { message: String },
+    InvalidInput { field: Option<String>, message: String },
+    NotFound { message: String },
+    /// A write that would break a uniqueness rule (a SKU moved onto another product's SKU).
+    Conflict { message: String },
+    MethodNotAllowed { allow: &'static [Method] },
+    /// `subject` says what was too large: the request body, or an uploaded image.
+    PayloadTooLarge { subject: &'static str, limit: usize },
+    RateLimited { reset_at_ms: i64 },
+    /// Anything unexpected; the source is logged, never sent.
+    Internal { source: BoxError },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a> {
+    error: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reset_at: Option<i64>,
+}
+
+impl ApiError {
+    pub(crate) fn invalid_input(field: Option<String>, message: String) -> Self {
+        ApiError::InvalidInput { field, message }
+    }
+
+    pub(crate) fn internal(source: impl Into<BoxError>) -> Self {
+        ApiError::Internal { source: source.into() }
+    }
+
+    pub(crate) fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            ApiError::InvalidInput { .. } => StatusCode::BAD_REQUEST,
+            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub(crate) fn code(&self) -> &'static str {
+        match self {
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::Forbidden { .. } => "forbidden",
+            ApiError::InvalidInput { .. } => "invalid_input",
+            ApiError::NotFound { .. } => "not_found",
+            ApiError::Conflict { .. } => "conflict",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
+            ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Internal { .. } => "failed",
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            ApiError::Unauthorized => "missing or invalid subscription key".to_owned(),
+            ApiError::Forbidden { message }
+            | ApiError::InvalidInput { message, .. }
+            | ApiError::NotFound { message }
+            | ApiError::Conflict { message } => message.clone(),
+            ApiError::MethodNotAllowed { allow } => {
+                format!("method not allowed; allowed: {}", allow_list(allow))
+            }
+            ApiError::PayloadTooLarge { subject, limit } => format!("{subject} is larger than {limit} bytes"),
+            ApiError::RateLimited { .. } => "rate limit exceeded; retry after resetAt".to_owned(),
+            ApiError::Internal { .. } => "internal server error".to_owned(),
+        }
+    }
+
+    /// Renders the envelope and logs the error: this is the one place errors are logged.
+    pub(crate) fn into_response(self) -> HttpResponse {
+        let status = self.status();
+        let message = self.message();
+        if let ApiError::Internal { source } = &self {
+            tracing::error!(status = status.as_u16(), error = %source_chain(source.as_ref()), "request failed");
+        } else {
+            tracing::debug!(status = status.as_u16(), code = self.code(), message = %message, "request refused");
+        }
+        let envelope = Envelope {
+            error: self.code(),
+            message: &message,
+            field: match &self {
+                ApiError::InvalidInput { field, .. } => field.as_deref(),
+                _ => None,
+            },
+            reset_at: match &self {
+                ApiError::RateLimited { reset_at_ms } => Some(*reset_at_ms),
+                _ => None,
+            },
+        };
+        let mut response = response::json(status, &envelope);
+        if let ApiError::MethodNotAllowed { allow } = &self
+            && let Ok(value) = HeaderValue::from_str(&allow_list(allow))
+        {
+            response.headers_mut().insert(ALLOW, value);
+        }
+        response
+    }
+}
+
+fn allow_list(methods: &[Method]) -> String {
+    methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ")
+}
+
+fn source_chain(error: &(dyn StdError + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,98 @@
+//! Per-subscription rate limits (GCRA via `governor`), driven by the app's [`Clock`] so tests move time
+//! instead of sleeping.
+//!
+//! Headers on Dev responses: `X-RateLimit-Limit` (requests per minute), `X-RateLimit-Remaining` (requests
+//! that may follow right now) and `X-RateLimit-Reset` (Unix ms when the full quota is available again; on a
+//! 429, when the next request is allowed, the same instant as the body's `resetAt`).
+
+use std::fmt;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use governor::clock::Clock as GovernorClockTrait;
+use governor::middleware::StateInformationMiddleware;
+use governor::nanos::Nanos;
+use governor::state::keyed::HashMapStateStore;
+use governor::{Quota, RateLimiter};
+use hyper::HeaderMap;
+use hyper::header::HeaderValue;
+
+use crate::clock::Clock;
+use crate::domain::api_key::SubscriptionId;
+
+const NANOS_PER_MS: u64 = 1_000_000;
+
+/// Adapts the app clock to governor's clock.
+#[derive(Debug, Clone)]
+struct GovernorClock(Arc<dyn Clock>);
+
+impl GovernorClockTrait for GovernorClock {
+    type Instant = Nanos;
+
+    fn now(&self) -> Nanos {
+        let ms = u64::try_from(self.0.now_ms()).unwrap_or(0);
+        Nanos::new(ms.saturating_mul(NANOS_PER_MS))
+    }
+}
+
+type KeyedLimiter =
+    RateLimiter<SubscriptionId, HashMapStateStore<SubscriptionId>, GovernorClock, StateInformationMiddleware>;
+
+/// The quota state reported to a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RateStatus {
+    pub(crate) limit: u32,
+    pub(crate) remaining: u32,
+    pub(crate) reset_at_ms: i64,
+}
+
+impl RateStatus {
+    pub(crate) fn write_headers(&self, headers: &mut HeaderMap) {
+        headers.insert("x-ratelimit-limit", HeaderValue::from(self.limit));
+        headers.insert("x-ratelimit-remaining", HeaderValue::from(self.remaining));
+        headers.insert("x-ratelimit-reset", HeaderValue::from(self.reset_at_ms));
+    }
+}
+
+pub(crate) struct RateLimits {
+    limiter: KeyedLimiter,
+    clock: Arc<dyn Clock>,
+    limit: u32,
+    /// Time for one request's worth of quota to come back.
+    replenish_ms: i64,
+}
+
+impl fmt::Debug for RateLimits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RateLimits").field("limit", &self.limit).finish_non_exhaustive()
+    }
+}
+
+impl RateLimits {
+    pub(crate) fn per_minute(limit: NonZeroU32, clock: Arc<dyn Clock>) -> Self {
+        let quota = Quota::per_minute(limit);
+        let replenish_ms = i64::try_from(quota.replenish_interval().as_millis()).unwrap_or(i64::MAX);
+        let limiter = RateLimiter::hashmap_with_clock(quota, GovernorClock(Arc::clone(&clock)))
+            .with_middleware::<StateInformationMiddleware>();
+        RateLimits { limiter, clock, limit: limit.get(), replenish_ms }
+    }
+
+    /// Counts one request; `Err` carries the status to report with the 429.
+    pub(crate) fn check(&self, subscription: &SubscriptionId) -> Result<RateStatus, RateStatus> {
+        let now_ms = self.clock.now_ms();
+        match self.limiter.check_key(subscription) {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity();
+                let used = i64::from(self.limit.saturating_sub(remaining));
+                let reset_at_ms = now_ms.saturating_add(used.saturating_mul(self.replenish_ms));
+                Ok(RateStatus { limit: self.limit, remaining, reset_at_ms })
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(GovernorClock(Arc::clone(&self.clock)).now());
+                // Round up: reporting a reset one millisecond early would invite a retry that fails again.
+                let wait_ms = i64::try_from(wait.as_nanos().div_ceil(u128::from(NANOS_PER_MS))).unwrap_or(i64::MAX);
+                Err(RateStatus { limit: self.limit, remaining: 0, reset_at_ms: now_ms.saturating_add(wait_ms) })
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! JSON responses.
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::{Response, StatusCode};
+use serde::Serialize;
+
+pub(crate) type HttpResponse = Response<Full<Bytes>>;
+
+/// Fallback when a body cannot be serialized: our own types always serialize, so this is never expected.
+const SERIALIZATION_FAILED: &str = r#"{"error":"failed","message":"internal server error"}"#;
+
+pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
+    let (status, bytes) = match serde_json::to_vec(body) {
+        Ok(bytes) => (status, Bytes::from(bytes)),
+        Err(error) => {
+            tracing::error!(error = %error, "response serialization failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, Bytes::from_static(SERIALIZATION_FAILED.as_bytes()))
+        }
+    };
+    let mut response = Response::new(Full::new(bytes));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+pub(crate) fn ok(body: &impl Serialize) -> HttpResponse {
+    json(StatusCode::OK, body)
+}

@@ -1,0 +1,88 @@
+//! Serving an [`App`] on an already-bound listener, with graceful shutdown.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::pin;
+use std::time::Duration;
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+
+use crate::app::App;
+
+/// Slow or idle clients get this long to send their request headers.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// After a shutdown signal, in-flight requests get this long to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// Pause after a failed accept (e.g. out of file descriptors) so the loop does not spin.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
+
+/// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets in-flight requests finish
+/// (up to 30 s) and returns. Tests pass a listener bound to port 0.
+pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output = ()>) {
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let app = app.clone();
+                    let service = service_fn(move |request| {
+                        let app = app.clone();
+                        async move { Ok::<_, Infallible>(app.handle(request).await) }
+                    });
+                    let mut builder = http1::Builder::new();
+                    builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+                    let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+                    tokio::spawn(async move {
+                        if let Err(error) = connection.await {
+                            tracing::debug!(%peer, error = %error, "connection closed with an error");
+                        }
+                    });
+                }
+                Err(error) => {
+                    tracing::warn!(error = %error, "accepting a connection failed");
+                    tokio::time::sleep(ACCEPT_ERROR_PAUSE).await;
+                }
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    tracing::info!(connections = graceful.count(), "shutting down; finishing in-flight requests");
+    tokio::select! {
+        () = graceful.shutdown() => tracing::info!("all connections closed"),
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => tracing::warn!("grace period over; dropping open connections"),
+    }
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %error, "cannot listen for SIGINT");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(error = %error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("SIGINT received"),
+        () = terminate => tracing::info!("SIGTERM received"),
+    }
+}

@@ -1,0 +1,174 @@
+//! Inventory rows: the item mapper and the writes.
+
+use payments_core::{Cents, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
+
+use crate::domain::inventory::{ImageDataUrl, InventoryItem, ItemFields, MAX_IMAGES, ProductId, Sku};
+use crate::store::sqlite::rows;
+use crate::store::{AttachOutcome, ItemUpsert, UpsertOutcome};
+
+/// Columns read by [`item_from_row`], in its order.
+pub(super) const ITEM_COLUMNS: &str = "public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
+    shipping_enabled, shipping_config_json, created_at, updated_at";
+
+const FETCH_BY_ROWID: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
+    shipping_enabled, shipping_config_json, created_at, updated_at
+    FROM inventory_items WHERE id = ?1";
+const FIND_BY_ID: &str =
+    "SELECT id, sku, images_json FROM inventory_items WHERE wallet = :wallet AND public_id = :public_id";
+const FIND_BY_SKU: &str = "SELECT id, sku, images_json FROM inventory_items WHERE wallet = :wallet AND sku = :sku";
+const INSERT: &str = "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty,
+    category, description, tags_json, tag_keys_json, search_text, images_json, attributes_json, cost_cents, taxable,
+    jurisdiction_code, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
+    VALUES (:public_id, :wallet, :sku, :name, :price_cents, :currency, :stock_qty, :category, :description,
+    :tags_json, :tag_keys_json, :search_text, :images_json, :attributes_json, :cost_cents, :taxable,
+    :jurisdiction_code, :industry_pack, :shipping_enabled, :shipping_config_json, :now, :now)";
+/// `id` and `created_at` are never updated: an upsert keeps the product's identity and age.
+const UPDATE: &str = "UPDATE inventory_items SET sku = :sku, name = :name, price_cents = :price_cents,
+    currency = :currency, stock_qty = :stock_qty, category = :category, description = :description,
+    tags_json = :tags_json, tag_keys_json = :tag_keys_json, search_text = :search_text, images_json = :images_json,
+    attributes_json = :attributes_json, cost_cents = :cost_cents, taxable = :taxable,
+    jurisdiction_code = :jurisdiction_code, industry_pack = :industry_pack, shipping_enabled = :shipping_enabled,
+    shipping_config_json = :shipping_config_json, updated_at = :now
+    WHERE id = :rowid";
+const DELETE: &str = "DELETE FROM inventory_items WHERE wallet = ?1 AND public_id = ?2";
+const SET_IMAGES: &str = "UPDATE inventory_items SET images_json = ?2, updated_at = ?3 WHERE id = ?1";
+
+pub(super) fn item_from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
+    Ok(InventoryItem {
+        id: ProductId::from_stored(row.get(0)?),
+        wallet: rows::parsed(row, 1, Wallet::parse)?,
+        fields: ItemFields {
+            sku: Sku::from_stored(row.get(2)?),
+            name: row.get(3)?,
+            price_usd: Cents::new(row.get(4)?),
+            currency: row.get(5)?,
+            stock_qty: row.get(6)?,
+            category: row.get(7)?,
+            description: row.get(8)?,
+            tags: rows::json(row, 9)?,
+            images: rows::json(row, 10)?,
+            attributes: rows::json(row, 11)?,
+            cost_usd: Cents::new(row.get(12)?),
+            taxable: row.get(13)?,
+            jurisdiction_code: row.get(14)?,
+            industry_pack: row.get(15)?,
+            shipping_enabled: row.get(16)?,
+            shipping_config: rows::json(row, 17)?,
+        },
+        created_at: row.get(18)?,
+        updated_at: row.get(19)?,
+    })
+}
+
+/// The few columns an upsert or image upload needs to decide.
+struct Existing {
+    rowid: i64,
+    sku: String,
+    images: Vec<String>,
+}
+
+fn existing_from_row(row: &Row<'_>) -> rusqlite::Result<Existing> {
+    Ok(Existing { rowid: row.get(0)?, sku: row.get(1)?, images: rows::json(row, 2)? })
+}
+
+fn find_by_sku(conn: &Connection, wallet: Wallet, sku: &Sku) -> rusqlite::Result<Option<Existing>> {
+    let params = named_params! {":wallet": wallet.to_string(), ":sku": sku.as_str()};
+    conn.query_row(FIND_BY_SKU, params, existing_from_row).optional()
+}
+
+fn find_by_id(conn: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Result<Option<Existing>> {
+    let params = named_params! {":wallet": wallet.to_string(), ":public_id": id.as_str()};
+    conn.query_row(FIND_BY_ID, params, existing_from_row).optional()
+}
+
+/// Lower-cased text `q` searches: name, SKU, description, category and tags, one per line so a search
+/// cannot match across two fields.
+fn search_text(fields: &ItemFields) -> String {
+    let mut parts = vec![fields.name.as_str(), fields.sku.as_str(), fields.description.as_str(), &fields.category];
+    parts.extend(fields.tags.iter().map(String::as_str));
+    parts.join("\n").to_lowercase()
+}
+
+pub(super) fn upsert(tx: &Transaction<'_>, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
+    let ItemUpsert { wallet, draft, new_id, now_ms } = upsert;
+    let fields = &draft.fields;
+    let existing = match &draft.id {
+        Some(id) => match find_by_id(tx, *wallet, id)? {
+            Some(existing) => Some(existing),
+            None => return Ok(UpsertOutcome::UnknownId),
+        },
+        None => find_by_sku(tx, *wallet, &fields.sku)?,
+    };
+    if let Some(existing) = &existing
+        && existing.sku != fields.sku.as_str()
+        && find_by_sku(tx, *wallet, &fields.sku)?.is_some()
+    {
+        return Ok(UpsertOutcome::SkuTaken);
+    }
+    let images = match &existing {
+        Some(existing) if draft.keep_existing_images => &existing.images,
+        _ => &fields.images,
+    };
+    let tag_keys: Vec<String> = fields.tags.iter().map(|tag| tag.to_lowercase()).collect();
+    let (tags_json, tag_keys_json) = (rows::to_json(&fields.tags)?, rows::to_json(&tag_keys)?);
+    let (images_json, attributes_json) = (rows::to_json(images)?, rows::to_json(&fields.attributes)?);
+    let shipping_config_json = rows::to_json(&fields.shipping_config)?;
+    let search_text = search_text(fields);
+    let rowid = match &existing {
+        Some(existing) => {
+            let params = named_params! {
+                ":rowid": existing.rowid, ":sku": fields.sku.as_str(), ":name": fields.name,
+                ":price_cents": fields.price_usd.as_i64(), ":currency": fields.currency, ":stock_qty": fields.stock_qty,
+                ":category": fields.category, ":description": fields.description, ":tags_json": tags_json,
+                ":tag_keys_json": tag_keys_json, ":search_text": search_text, ":images_json": images_json,
+                ":attributes_json": attributes_json, ":cost_cents": fields.cost_usd.as_i64(), ":taxable": fields.taxable,
+                ":jurisdiction_code": fields.jurisdiction_code, ":industry_pack": fields.industry_pack,
+                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": shipping_config_json,
+                ":now": now_ms,
+            };
+            tx.execute(UPDATE, params)?;
+            existing.rowid
+        }
+        None => {
+            let params = named_params! {
+                ":public_id": new_id.as_str(), ":wallet": wallet.to_string(), ":sku": fields.sku.as_str(),
+                ":name": fields.name, ":price_cents": fields.price_usd.as_i64(), ":currency": fields.currency,
+                ":stock_qty": fields.stock_qty, ":category": fields.category, ":description": fields.description,
+                ":tags_json": tags_json, ":tag_keys_json": tag_keys_json, ":search_text": search_text,
+                ":images_json": images_json, ":attributes_json": attributes_json,
+                ":cost_cents": fields.cost_usd.as_i64(), ":taxable": fields.taxable,
+                ":jurisdiction_code": fields.jurisdiction_code, ":industry_pack": fields.industry_pack,
+                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": shipping_config_json,
+                ":now": now_ms,
+            };
+            tx.execute(INSERT, params)?;
+            tx.last_insert_rowid()
+        }
+    };
+    tx.query_row(FETCH_BY_ROWID, [rowid], item_from_row).map(UpsertOutcome::Saved)
+}
+
+pub(super) fn delete(tx: &Transaction<'_>, wallet: Wallet, id: &ProductId) -> rusqlite::Result<bool> {
+    tx.execute(DELETE, [wallet.to_string(), id.as_str().to_owned()]).map(|deleted| deleted == 1)
+}
+
+pub(super) fn attach_image(
+    tx: &Transaction<'_>,
+    wallet: Wallet,
+    sku: &Sku,
+    image: &ImageDataUrl,
+    now_ms: i64,
+) -> rusqlite::Result<AttachOutcome> {
+    let Some(mut existing) = find_by_sku(tx, wallet, sku)? else {
+        return Ok(AttachOutcome::UnknownSku);
+    };
+    if existing.images.len() >= MAX_IMAGES {
+        return Ok(AttachOutcome::TooManyImages);
+    }
+    existing.images.push(image.as_str().to_owned());
+    tx.execute(SET_IMAGES, rusqlite::params![existing.rowid, rows::to_json(&existing.images)?, now_ms])?;
+    Ok(AttachOutcome::Attached)
+}
