@@ -4,6 +4,7 @@
 //! rates are exact decimals ([`TaxRate`], [`FeePct`]), and every rule that decides money or state lives
 //! here so the server, the client and the tests share one definition.
 
+mod admin_login;
 mod money;
 mod money_serde;
 mod pricing;
@@ -14,13 +15,17 @@ mod spend_permission;
 mod split;
 mod subscription;
 mod tax;
-mod webhook;
+mod tax_catalog;
 mod wallet;
+mod webhook;
 
+pub use admin_login::{
+    ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
+};
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
 pub use pricing::{
-    FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError, PricingItem,
-    TAX_LINE_LABEL, price_order, price_terminal,
+    FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError,
+    PricingItem, TAX_LINE_LABEL, price_order, price_terminal,
 };
 pub use rate::{FeePct, RateError, TaxRate};
 pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
@@ -31,11 +36,12 @@ pub use spend_permission::*;
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::*;
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
+pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
+pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,
     StandardWebhooksSecret, x_service_signature,
 };
-pub use wallet::{Wallet, WalletError};
 
 /// Exact decimals used by the rate types, re-exported so callers need no direct dependency.
 pub use rust_decimal::Decimal;
