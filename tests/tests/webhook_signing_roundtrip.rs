@@ -1,4 +1,5 @@
 //! The server signs with `payments-core`; merchants verify with `webhook-verify`. The two must agree.
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly on broken fixtures")]
 
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -55,7 +56,11 @@ fn a_body_signed_by_the_core_verifies_and_parses_with_webhook_verify() {
     assert_eq!(event.receipt_id, "R-000123");
     assert_eq!(event.status.as_str(), "paid");
     assert_eq!(
-        event.previous_status.as_ref().map(|s| s.as_str().to_owned()).as_deref(),
+        event
+            .previous_status
+            .as_ref()
+            .map(|s| s.as_str().to_owned())
+            .as_deref(),
         Some("checkout_initialized")
     );
     assert_eq!(event.total_cents(), Some(2608));
@@ -82,7 +87,7 @@ fn the_standard_webhooks_signature_made_by_the_core_verifies_with_the_whsec_form
     let verifier = Verifier::standard_webhooks(WebhookSecret::new(secret.to_whsec()).unwrap());
 
     assert!(verifier.verify_at(&headers[..], &body, now()).is_ok());
-    let mut tampered = body.clone();
+    let mut tampered = body;
     tampered[10] ^= 1;
     assert!(verifier.verify_at(&headers[..], &tampered, now()).is_err());
 }
@@ -114,7 +119,11 @@ fn a_failed_event_carries_its_failure_fields_to_the_merchant() {
         Some("PORTAL_PAY_INSUFFICIENT_FUNDS")
     );
     assert_eq!(
-        parsed.failure_category.as_ref().map(|c| c.as_str().to_owned()).as_deref(),
+        parsed
+            .failure_category
+            .as_ref()
+            .map(|c| c.as_str().to_owned())
+            .as_deref(),
         Some("card_decline")
     );
     assert_eq!(parsed.transaction_hash, None);

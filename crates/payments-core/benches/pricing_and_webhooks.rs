@@ -2,7 +2,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use payments_core::{
-    Cents, FeePct, FeeSchedule, PricingItem, StandardWebhooksSecret, TaxRate, price_order, x_service_signature,
+    Cents, FeePct, FeeSchedule, PricingItem, StandardWebhooksSecret, TaxRate, price_order,
+    x_service_signature,
 };
 use std::hint::black_box;
 
@@ -40,7 +41,13 @@ fn signing(c: &mut Criterion) {
     });
     let secret = StandardWebhooksSecret::from_key_bytes(key);
     c.bench_function("standard webhooks v1 signature (1 KiB body)", |b| {
-        b.iter(|| secret.sign(black_box("msg_0123456789"), black_box(1_767_599_992), black_box(&body)))
+        b.iter(|| {
+            secret.sign(
+                black_box("msg_0123456789"),
+                black_box(1_767_599_992),
+                black_box(&body),
+            )
+        })
     });
 }
 

@@ -10,7 +10,11 @@ const SIGNATURE_8453: &str = "0x4fa227237c0e49207c071ccab4eb97ce92d6315102168f02
 const ISSUED_AT: u64 = 1_767_599_992;
 
 fn login() -> AdminLogin {
-    AdminLogin { wallet: Wallet::parse(SIGNER).unwrap(), nonce: "n-7f3a9c".into(), issued_at_secs: ISSUED_AT }
+    AdminLogin {
+        wallet: Wallet::parse(SIGNER).unwrap(),
+        nonce: "n-7f3a9c".into(),
+        issued_at_secs: ISSUED_AT,
+    }
 }
 
 #[test]
@@ -21,7 +25,10 @@ fn the_signing_hash_matches_an_independent_implementation() {
 
 #[test]
 fn a_login_signed_by_the_wallet_verifies() {
-    assert_eq!(login().verify(SIGNATURE_8453, 8453, ISSUED_AT + 30), Ok(login().wallet));
+    assert_eq!(
+        login().verify(SIGNATURE_8453, 8453, ISSUED_AT + 30),
+        Ok(login().wallet)
+    );
 }
 
 #[test]
@@ -44,13 +51,25 @@ fn a_signature_for_another_chain_or_nonce_does_not_verify() {
 
 #[test]
 fn a_login_issued_more_than_five_minutes_away_is_refused() {
-    assert_eq!(login().verify(SIGNATURE_8453, 8453, ISSUED_AT + 301), Err(LoginError::OutsideClockSkew));
-    assert_eq!(login().verify(SIGNATURE_8453, 8453, ISSUED_AT - 301), Err(LoginError::OutsideClockSkew));
+    assert_eq!(
+        login().verify(SIGNATURE_8453, 8453, ISSUED_AT + 301),
+        Err(LoginError::OutsideClockSkew)
+    );
+    assert_eq!(
+        login().verify(SIGNATURE_8453, 8453, ISSUED_AT - 301),
+        Err(LoginError::OutsideClockSkew)
+    );
     assert!(login().verify(SIGNATURE_8453, 8453, ISSUED_AT - 300).is_ok());
 }
 
 #[test]
 fn malformed_signatures_get_typed_errors() {
-    assert!(matches!(login().verify("0x1234", 8453, ISSUED_AT), Err(LoginError::Signature(_))));
-    assert!(matches!(login().verify("not hex", 8453, ISSUED_AT), Err(LoginError::Signature(_))));
+    assert!(matches!(
+        login().verify("0x1234", 8453, ISSUED_AT),
+        Err(LoginError::Signature(_))
+    ));
+    assert!(matches!(
+        login().verify("not hex", 8453, ISSUED_AT),
+        Err(LoginError::Signature(_))
+    ));
 }

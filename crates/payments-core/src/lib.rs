@@ -32,9 +32,16 @@ pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, 
 pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
 };
-pub use spend_permission::*;
+pub use spend_permission::{
+    BASE_MAINNET_CHAIN_ID, PermissionError, PermissionField, RecoverableSignature,
+    SPEND_PERMISSION_DOMAIN_NAME, SPEND_PERMISSION_DOMAIN_VERSION, SPEND_PERMISSION_MANAGER, SignatureError,
+    SpendPermission, SpendPermissionData, SpendPermissionDomain, eip712_signing_hash, recover_address,
+};
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
-pub use subscription::*;
+pub use subscription::{
+    BillingPeriod, PlanFitError, PlanTerms, SpendingConfig, SubscriptionCharge, check_permission_fits_plan,
+    due_slot, next_charge_at, slot_at, subscription_merchant_net, subscription_platform_fee,
+};
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
 pub use wallet::{Wallet, WalletError};

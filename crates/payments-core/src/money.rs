@@ -87,7 +87,9 @@ impl Cents {
     /// [`MoneyError::Negative`] or [`MoneyError::TooLarge`].
     pub fn parse_usd(text: &str) -> Result<Cents, MoneyError> {
         let trimmed = text.trim();
-        let not_a_number = || MoneyError::NotANumber { text: text.to_owned() };
+        let not_a_number = || MoneyError::NotANumber {
+            text: text.to_owned(),
+        };
         let is_plain_number = !trimmed.is_empty()
             && trimmed
                 .chars()
@@ -104,7 +106,9 @@ impl Cents {
             // rust_decimal refuses values beyond ~7.9e28 the same way as garbage; tell them apart.
             let digits = trimmed.trim_start_matches(['-', '+']);
             if digits.chars().next().is_some_and(|c| c.is_ascii_digit()) && trimmed.parse::<f64>().is_ok() {
-                MoneyError::TooLarge { text: text.to_owned() }
+                MoneyError::TooLarge {
+                    text: text.to_owned(),
+                }
             } else {
                 not_a_number()
             }
@@ -130,18 +134,26 @@ impl Cents {
     pub fn from_json_value(value: &serde_json::Value) -> Result<Cents, MoneyError> {
         match value {
             serde_json::Value::Number(number) => Cents::from_json_number(number),
-            other => Err(MoneyError::NotANumber { text: other.to_string() }),
+            other => Err(MoneyError::NotANumber {
+                text: other.to_string(),
+            }),
         }
     }
 
     fn from_decimal_usd(value: Decimal, text: &str) -> Result<Cents, MoneyError> {
         if value.is_sign_negative() && !value.is_zero() {
-            return Err(MoneyError::Negative { text: text.to_owned() });
+            return Err(MoneyError::Negative {
+                text: text.to_owned(),
+            });
         }
         if value.normalize().scale() > 2 {
-            return Err(MoneyError::TooPrecise { text: text.to_owned() });
+            return Err(MoneyError::TooPrecise {
+                text: text.to_owned(),
+            });
         }
-        let too_large = || MoneyError::TooLarge { text: text.to_owned() };
+        let too_large = || MoneyError::TooLarge {
+            text: text.to_owned(),
+        };
         let cents = value.checked_mul(Decimal::ONE_HUNDRED).ok_or_else(too_large)?;
         let cents = i64::try_from(cents.normalize()).map_err(|_| too_large())?;
         if cents > MAX_USD_CENTS {
@@ -186,7 +198,10 @@ impl Cents {
     /// # Errors
     /// [`MoneyError::Overflow`].
     pub fn checked_mul(self, quantity: i64) -> Result<Cents, MoneyError> {
-        self.0.checked_mul(quantity).map(Cents).ok_or(MoneyError::Overflow)
+        self.0
+            .checked_mul(quantity)
+            .map(Cents)
+            .ok_or(MoneyError::Overflow)
     }
 
     /// Sums amounts, refusing overflow.
@@ -202,7 +217,9 @@ impl Cents {
     /// # Errors
     /// [`MoneyError::Negative`] for a negative amount.
     pub fn to_token_amount(self) -> Result<TokenAmount, MoneyError> {
-        let cents = u128::try_from(self.0).map_err(|_| MoneyError::Negative { text: self.to_string() })?;
+        let cents = u128::try_from(self.0).map_err(|_| MoneyError::Negative {
+            text: self.to_string(),
+        })?;
         Ok(TokenAmount(cents * TOKEN_UNITS_PER_CENT as u128))
     }
 }
@@ -245,10 +262,12 @@ impl TokenAmount {
     /// [`MoneyError::Overflow`] when it does not fit in cents.
     pub fn to_cents_exact(self) -> Result<Cents, MoneyError> {
         let per_cent = TOKEN_UNITS_PER_CENT as u128;
-        if self.0 % per_cent != 0 {
+        if !self.0.is_multiple_of(per_cent) {
             return Err(MoneyError::NotWholeCents { units: self.0 });
         }
-        i64::try_from(self.0 / per_cent).map(Cents).map_err(|_| MoneyError::Overflow)
+        i64::try_from(self.0 / per_cent)
+            .map(Cents)
+            .map_err(|_| MoneyError::Overflow)
     }
 
     /// Parses a decimal string of base units (`"1000000"`), as token amounts travel in JSON.
@@ -257,11 +276,15 @@ impl TokenAmount {
     /// [`MoneyError::NotANumber`] unless the text is all ASCII digits and fits in a `u128`.
     pub fn parse_base_units(text: &str) -> Result<TokenAmount, MoneyError> {
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(MoneyError::NotANumber { text: text.to_owned() });
+            return Err(MoneyError::NotANumber {
+                text: text.to_owned(),
+            });
         }
         text.parse::<u128>()
             .map(TokenAmount)
-            .map_err(|_| MoneyError::NotANumber { text: text.to_owned() })
+            .map_err(|_| MoneyError::NotANumber {
+                text: text.to_owned(),
+            })
     }
 }
 

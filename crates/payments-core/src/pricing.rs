@@ -49,7 +49,10 @@ pub struct FeeSchedule {
 
 impl Default for FeeSchedule {
     fn default() -> Self {
-        FeeSchedule { platform_base: FeePct::PLATFORM_BASE, merchant_add_on: FeePct::ZERO }
+        FeeSchedule {
+            platform_base: FeePct::PLATFORM_BASE,
+            merchant_add_on: FeePct::ZERO,
+        }
     }
 }
 
@@ -170,13 +173,20 @@ pub fn price_order(
         return Err(PricingError::NoItems);
     }
     if items.len() > MAX_ORDER_ITEMS {
-        return Err(PricingError::TooManyItems { count: items.len(), max: MAX_ORDER_ITEMS });
+        return Err(PricingError::TooManyItems {
+            count: items.len(),
+            max: MAX_ORDER_ITEMS,
+        });
     }
     let mut lines = Vec::with_capacity(items.len() + 2);
     let (mut subtotal, mut taxable) = (Cents::ZERO, Cents::ZERO);
     for (index, item) in items.iter().enumerate() {
         if item.qty == 0 || item.qty > MAX_QUANTITY {
-            return Err(PricingError::InvalidQuantity { index, qty: item.qty.into(), max: MAX_QUANTITY });
+            return Err(PricingError::InvalidQuantity {
+                index,
+                qty: item.qty.into(),
+                max: MAX_QUANTITY,
+            });
         }
         let line_total = item.unit_price.checked_mul(i64::from(item.qty))?;
         subtotal = subtotal.checked_add(line_total)?;
@@ -224,7 +234,9 @@ fn finish(
 ) -> Result<PricedOrder, PricingError> {
     let tax = tax_rate.apply(taxable).ok_or(PricingError::Overflow)?;
     let fee_pct = fees.effective();
-    let fee = fee_pct.apply(subtotal.checked_add(tax)?).ok_or(PricingError::Overflow)?;
+    let fee = fee_pct
+        .apply(subtotal.checked_add(tax)?)
+        .ok_or(PricingError::Overflow)?;
     let total = Cents::checked_sum([subtotal, tax, fee])?;
     if tax > Cents::ZERO {
         lines.push(LineItem::charge(TAX_LINE_LABEL, tax));
@@ -232,7 +244,15 @@ fn finish(
     if fee > Cents::ZERO {
         lines.push(LineItem::charge(FEE_LINE_LABEL, fee));
     }
-    Ok(PricedOrder { line_items: lines, subtotal, tax, fee, total, tax_rate, fee_pct })
+    Ok(PricedOrder {
+        line_items: lines,
+        subtotal,
+        tax,
+        fee,
+        total,
+        tax_rate,
+        fee_pct,
+    })
 }
 
 #[cfg(test)]

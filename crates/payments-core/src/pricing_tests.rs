@@ -15,7 +15,10 @@ fn item(label: &str, cents: i64, qty: u32, taxable: bool) -> PricingItem {
 }
 
 fn fees(add_on: &str) -> FeeSchedule {
-    FeeSchedule { platform_base: FeePct::PLATFORM_BASE, merchant_add_on: FeePct::parse(add_on).unwrap() }
+    FeeSchedule {
+        platform_base: FeePct::PLATFORM_BASE,
+        merchant_add_on: FeePct::parse(add_on).unwrap(),
+    }
 }
 
 #[test]
@@ -28,31 +31,44 @@ fn an_order_gets_product_tax_and_fee_lines_in_that_order() {
     assert_eq!(priced.line_items[0].unit_price_usd, Some(Cents::new(350)));
     assert_eq!(priced.line_items[0].qty, Some(2));
     assert_eq!(priced.line_items[2].qty, None);
-    assert_eq!((priced.subtotal, priced.tax, priced.fee, priced.total), (
-        Cents::new(1150),
-        Cents::new(109),
-        Cents::new(6),
-        Cents::new(1265)
-    ));
+    assert_eq!(
+        (priced.subtotal, priced.tax, priced.fee, priced.total),
+        (Cents::new(1150), Cents::new(109), Cents::new(6), Cents::new(1265))
+    );
 }
 
 #[test]
 fn zero_tax_and_zero_fee_lines_are_omitted() {
-    let fee_free = FeeSchedule { platform_base: FeePct::ZERO, merchant_add_on: FeePct::ZERO };
-    let priced = price_order(&[item("Gift", 1000, 1, false)], TaxRate::parse("0.2").unwrap(), fee_free).unwrap();
+    let fee_free = FeeSchedule {
+        platform_base: FeePct::ZERO,
+        merchant_add_on: FeePct::ZERO,
+    };
+    let priced = price_order(
+        &[item("Gift", 1000, 1, false)],
+        TaxRate::parse("0.2").unwrap(),
+        fee_free,
+    )
+    .unwrap();
     assert_eq!(priced.line_items.len(), 1);
     assert_eq!(priced.total, Cents::new(1000));
 }
 
 #[test]
 fn empty_orders_and_bad_quantities_are_refused() {
-    assert_eq!(price_order(&[], TaxRate::ZERO, fees("0")), Err(PricingError::NoItems));
+    assert_eq!(
+        price_order(&[], TaxRate::ZERO, fees("0")),
+        Err(PricingError::NoItems)
+    );
     assert!(matches!(
         price_order(&[item("A", 100, 0, true)], TaxRate::ZERO, fees("0")),
         Err(PricingError::InvalidQuantity { index: 0, qty: 0, .. })
     ));
     assert!(matches!(
-        price_order(&[item("A", 100, MAX_QUANTITY + 1, true)], TaxRate::ZERO, fees("0")),
+        price_order(
+            &[item("A", 100, MAX_QUANTITY + 1, true)],
+            TaxRate::ZERO,
+            fees("0")
+        ),
         Err(PricingError::InvalidQuantity { .. })
     ));
 }
@@ -60,16 +76,30 @@ fn empty_orders_and_bad_quantities_are_refused() {
 #[test]
 fn huge_orders_overflow_into_an_error_not_a_panic() {
     let items = [item("A", i64::MAX / 2, 3, true)];
-    assert_eq!(price_order(&items, TaxRate::ZERO, fees("0")), Err(PricingError::Overflow));
+    assert_eq!(
+        price_order(&items, TaxRate::ZERO, fees("0")),
+        Err(PricingError::Overflow)
+    );
 }
 
 #[test]
 fn a_terminal_sale_is_taxed_and_charged_like_an_order() {
-    let priced =
-        price_terminal(Cents::new(10000), "Walk-in", TaxRate::parse("0.095").unwrap(), fees("1.5")).unwrap();
-    assert_eq!((priced.tax, priced.fee, priced.total), (Cents::new(950), Cents::new(219), Cents::new(11169)));
+    let priced = price_terminal(
+        Cents::new(10000),
+        "Walk-in",
+        TaxRate::parse("0.095").unwrap(),
+        fees("1.5"),
+    )
+    .unwrap();
+    assert_eq!(
+        (priced.tax, priced.fee, priced.total),
+        (Cents::new(950), Cents::new(219), Cents::new(11169))
+    );
     assert_eq!(priced.line_items[0].label, "Walk-in");
-    assert_eq!(price_terminal(Cents::ZERO, "x", TaxRate::ZERO, fees("0")), Err(PricingError::ZeroAmount));
+    assert_eq!(
+        price_terminal(Cents::ZERO, "x", TaxRate::ZERO, fees("0")),
+        Err(PricingError::ZeroAmount)
+    );
 }
 
 proptest! {

@@ -44,12 +44,18 @@ fn parse_decimal(text: &str) -> Result<Decimal, RateError> {
     } else {
         Decimal::from_str_exact(trimmed)
     };
-    parsed.map(|d| d.normalize()).map_err(|_| RateError::NotANumber { text: text.to_owned() })
+    parsed.map(|d| d.normalize()).map_err(|_| RateError::NotANumber {
+        text: text.to_owned(),
+    })
 }
 
 fn in_range(value: Decimal, text: &str, min: Decimal, max: Decimal) -> Result<Decimal, RateError> {
     if value < min || value > max {
-        return Err(RateError::OutOfRange { text: text.to_owned(), min, max });
+        return Err(RateError::OutOfRange {
+            text: text.to_owned(),
+            min,
+            max,
+        });
     }
     Ok(value)
 }
@@ -113,7 +119,13 @@ impl FeePct {
     /// # Errors
     /// [`RateError::NotANumber`] or [`RateError::OutOfRange`].
     pub fn parse_merchant_add_on(text: &str) -> Result<FeePct, RateError> {
-        in_range(parse_decimal(text)?, text, Decimal::ZERO, FeePct::MAX_MERCHANT_ADD_ON.0).map(FeePct)
+        in_range(
+            parse_decimal(text)?,
+            text,
+            Decimal::ZERO,
+            FeePct::MAX_MERCHANT_ADD_ON.0,
+        )
+        .map(FeePct)
     }
 
     /// The exact percentage.
@@ -174,8 +186,14 @@ mod tests {
         assert!(TaxRate::parse("0.0825").is_ok());
         assert!(TaxRate::parse("1").is_ok());
         assert!(TaxRate::parse("0").is_ok());
-        assert!(matches!(TaxRate::parse("1.01"), Err(RateError::OutOfRange { .. })));
-        assert!(matches!(TaxRate::parse("-0.1"), Err(RateError::OutOfRange { .. })));
+        assert!(matches!(
+            TaxRate::parse("1.01"),
+            Err(RateError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            TaxRate::parse("-0.1"),
+            Err(RateError::OutOfRange { .. })
+        ));
         assert!(matches!(TaxRate::parse("x"), Err(RateError::NotANumber { .. })));
     }
 
@@ -183,7 +201,10 @@ mod tests {
     fn tax_rounds_half_up_to_the_cent() {
         let rate = TaxRate::parse("0.095").unwrap();
         assert_eq!(rate.apply(Cents::new(2500)), Some(Cents::new(238)));
-        assert_eq!(TaxRate::parse("0.5").unwrap().apply(Cents::new(1)), Some(Cents::new(1)));
+        assert_eq!(
+            TaxRate::parse("0.5").unwrap().apply(Cents::new(1)),
+            Some(Cents::new(1))
+        );
     }
 
     #[test]

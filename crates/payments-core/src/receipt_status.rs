@@ -189,15 +189,27 @@ impl Failure {
         let tail = failure_code.strip_prefix("PORTAL_").unwrap_or("");
         let well_formed = !tail.is_empty()
             && failure_code.len() <= 64
-            && tail.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            && tail
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
         if !well_formed {
-            return Err(FailureError::MalformedCode(failure_code.chars().take(64).collect()));
+            return Err(FailureError::MalformedCode(
+                failure_code.chars().take(64).collect(),
+            ));
         }
-        for (field, text) in [("failureReason", &failure_reason), ("failureAction", &failure_action)] {
+        for (field, text) in [
+            ("failureReason", &failure_reason),
+            ("failureAction", &failure_action),
+        ] {
             if text.trim().is_empty() || text.chars().count() > 500 {
                 return Err(FailureError::BadText { field });
             }
         }
-        Ok(Failure { failure_code, failure_category, failure_reason, failure_action })
+        Ok(Failure {
+            failure_code,
+            failure_category,
+            failure_reason,
+            failure_action,
+        })
     }
 }

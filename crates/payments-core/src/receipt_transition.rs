@@ -99,7 +99,11 @@ pub struct ReceiptState {
 impl ReceiptState {
     /// A new receipt in `status` with nothing paid.
     pub const fn new(status: ReceiptStatus) -> ReceiptState {
-        ReceiptState { status, paid: Cents::ZERO, refunded: Cents::ZERO }
+        ReceiptState {
+            status,
+            paid: Cents::ZERO,
+            refunded: Cents::ZERO,
+        }
     }
 }
 
@@ -221,7 +225,11 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
         },
         ReceiptEvent::PaymentConfirmed { amount, .. } => match current {
             _ if current.is_settled() => ignored,
-            _ => moved(ReceiptState { status: S::Paid, paid: *amount, refunded: Cents::ZERO }),
+            _ => moved(ReceiptState {
+                status: S::Paid,
+                paid: *amount,
+                refunded: Cents::ZERO,
+            }),
         },
         ReceiptEvent::SplitExecuted => match current {
             S::Paid => moved(to_status(target)),
@@ -249,7 +257,10 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
 
 fn refused(current: ReceiptStatus, target: ReceiptStatus) -> TransitionError {
     if current.is_settled() {
-        TransitionError::NotAllowed { from: current, to: target }
+        TransitionError::NotAllowed {
+            from: current,
+            to: target,
+        }
     } else {
         TransitionError::NotPaid { status: current }
     }
@@ -264,11 +275,25 @@ fn refund(state: ReceiptState, amount: Cents) -> Result<Transition, TransitionEr
     }
     let remaining = Cents::new(state.paid.as_i64().saturating_sub(state.refunded.as_i64()));
     if amount > remaining {
-        return Err(TransitionError::RefundExceedsPaid { requested: amount, remaining });
+        return Err(TransitionError::RefundExceedsPaid {
+            requested: amount,
+            remaining,
+        });
     }
     let refunded = Cents::new(state.refunded.as_i64() + amount.as_i64());
-    let status = if refunded == state.paid { ReceiptStatus::Refunded } else { ReceiptStatus::RefundPartial };
-    Ok(Transition::Moved { from: state.status, to: ReceiptState { status, refunded, ..state } })
+    let status = if refunded == state.paid {
+        ReceiptStatus::Refunded
+    } else {
+        ReceiptStatus::RefundPartial
+    };
+    Ok(Transition::Moved {
+        from: state.status,
+        to: ReceiptState {
+            status,
+            refunded,
+            ..state
+        },
+    })
 }
 
 #[cfg(test)]

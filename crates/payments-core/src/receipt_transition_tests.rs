@@ -27,14 +27,19 @@ fn events() -> Vec<ReceiptEvent> {
         ReceiptEvent::RecipientValidated,
         ReceiptEvent::TransactionMismatch,
         ReceiptEvent::PaymentConfirmed {
-            proof: PaymentProof::AdminAttestation { admin: wallet(), transaction_hash: None },
+            proof: PaymentProof::AdminAttestation {
+                admin: wallet(),
+                transaction_hash: None,
+            },
             amount: Cents::new(1000),
         },
         ReceiptEvent::SplitExecuted,
         ReceiptEvent::Reconciled,
         ReceiptEvent::Failed(failure()),
         ReceiptEvent::RefundRequested,
-        ReceiptEvent::Refunded { amount: Cents::new(100) },
+        ReceiptEvent::Refunded {
+            amount: Cents::new(100),
+        },
     ]
 }
 
@@ -60,19 +65,30 @@ refunded             - - - - - - - - - x x x x x
 ";
 
 fn state_of(status: ReceiptStatus) -> ReceiptState {
-    let paid = if status.is_settled() { Cents::new(1000) } else { Cents::ZERO };
+    let paid = if status.is_settled() {
+        Cents::new(1000)
+    } else {
+        Cents::ZERO
+    };
     let refunded = match status {
         ReceiptStatus::RefundPartial => Cents::new(400),
         ReceiptStatus::Refunded => Cents::new(1000),
         _ => Cents::ZERO,
     };
-    ReceiptState { status, paid, refunded }
+    ReceiptState {
+        status,
+        paid,
+        refunded,
+    }
 }
 
 #[test]
 fn every_state_and_event_pair_matches_the_table() {
-    let rows: Vec<Vec<&str>> =
-        EXPECTED.lines().filter(|l| !l.trim().is_empty()).map(|l| l.split_whitespace().collect()).collect();
+    let rows: Vec<Vec<&str>> = EXPECTED
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
     assert_eq!(rows.len(), ReceiptStatus::ALL.len(), "one row per status");
     let events = events();
     for row in rows {
@@ -95,73 +111,138 @@ fn every_state_and_event_pair_matches_the_table() {
 
 #[test]
 fn a_tracking_status_after_payment_is_ignored_never_a_downgrade() {
-    let outcome = apply_event(state_of(ReceiptStatus::Paid), &ReceiptEvent::Tracking(TrackingStatus::LinkOpened));
-    assert_eq!(outcome, Ok(Transition::Ignored { current: ReceiptStatus::Paid }));
+    let outcome = apply_event(
+        state_of(ReceiptStatus::Paid),
+        &ReceiptEvent::Tracking(TrackingStatus::LinkOpened),
+    );
+    assert_eq!(
+        outcome,
+        Ok(Transition::Ignored {
+            current: ReceiptStatus::Paid
+        })
+    );
 }
 
 #[test]
 fn paying_records_the_amount_received() {
     let event = ReceiptEvent::PaymentConfirmed {
-        proof: PaymentProof::OnChain { transaction_hash: "0xabc".into(), buyer: Some(wallet()) },
+        proof: PaymentProof::OnChain {
+            transaction_hash: "0xabc".into(),
+            buyer: Some(wallet()),
+        },
         amount: Cents::new(2608),
     };
     let outcome = apply_event(ReceiptState::new(ReceiptStatus::CheckoutInitialized), &event).unwrap();
-    let Transition::Moved { from, to } = outcome else { panic!("expected a move, got {outcome:?}") };
+    let Transition::Moved { from, to } = outcome else {
+        panic!("expected a move, got {outcome:?}")
+    };
     assert_eq!(from, ReceiptStatus::CheckoutInitialized);
-    assert_eq!(to, ReceiptState { status: ReceiptStatus::Paid, paid: Cents::new(2608), refunded: Cents::ZERO });
+    assert_eq!(
+        to,
+        ReceiptState {
+            status: ReceiptStatus::Paid,
+            paid: Cents::new(2608),
+            refunded: Cents::ZERO
+        }
+    );
 }
 
 #[test]
 fn refunds_add_up_to_a_full_refund_and_never_past_it() {
     let mut state = state_of(ReceiptStatus::Paid);
-    for (amount, status) in [(300, ReceiptStatus::RefundPartial), (700, ReceiptStatus::Refunded)] {
-        let outcome = apply_event(state, &ReceiptEvent::Refunded { amount: Cents::new(amount) }).unwrap();
-        let Transition::Moved { to, .. } = outcome else { panic!("expected a move") };
+    for (amount, status) in [
+        (300, ReceiptStatus::RefundPartial),
+        (700, ReceiptStatus::Refunded),
+    ] {
+        let outcome = apply_event(
+            state,
+            &ReceiptEvent::Refunded {
+                amount: Cents::new(amount),
+            },
+        )
+        .unwrap();
+        let Transition::Moved { to, .. } = outcome else {
+            panic!("expected a move")
+        };
         assert_eq!(to.status, status);
         state = to;
     }
     assert_eq!(state.refunded, Cents::new(1000));
     assert_eq!(
-        apply_event(state, &ReceiptEvent::Refunded { amount: Cents::new(1) }),
-        Err(TransitionError::RefundExceedsPaid { requested: Cents::new(1), remaining: Cents::ZERO })
+        apply_event(
+            state,
+            &ReceiptEvent::Refunded {
+                amount: Cents::new(1)
+            }
+        ),
+        Err(TransitionError::RefundExceedsPaid {
+            requested: Cents::new(1),
+            remaining: Cents::ZERO
+        })
     );
 }
 
 #[test]
 fn a_refund_larger_than_what_remains_is_refused_with_the_remainder() {
-    let outcome = apply_event(state_of(ReceiptStatus::RefundPartial), &ReceiptEvent::Refunded {
-        amount: Cents::new(601),
-    });
+    let outcome = apply_event(
+        state_of(ReceiptStatus::RefundPartial),
+        &ReceiptEvent::Refunded {
+            amount: Cents::new(601),
+        },
+    );
     assert_eq!(
         outcome,
-        Err(TransitionError::RefundExceedsPaid { requested: Cents::new(601), remaining: Cents::new(600) })
+        Err(TransitionError::RefundExceedsPaid {
+            requested: Cents::new(601),
+            remaining: Cents::new(600)
+        })
     );
 }
 
 #[test]
 fn zero_refunds_and_refunds_before_payment_are_refused() {
     assert_eq!(
-        apply_event(state_of(ReceiptStatus::Paid), &ReceiptEvent::Refunded { amount: Cents::ZERO }),
+        apply_event(
+            state_of(ReceiptStatus::Paid),
+            &ReceiptEvent::Refunded { amount: Cents::ZERO }
+        ),
         Err(TransitionError::NonPositiveRefund)
     );
     assert_eq!(
-        apply_event(state_of(ReceiptStatus::Pending), &ReceiptEvent::Refunded { amount: Cents::new(1) }),
-        Err(TransitionError::NotPaid { status: ReceiptStatus::Pending })
+        apply_event(
+            state_of(ReceiptStatus::Pending),
+            &ReceiptEvent::Refunded {
+                amount: Cents::new(1)
+            }
+        ),
+        Err(TransitionError::NotPaid {
+            status: ReceiptStatus::Pending
+        })
     );
 }
 
 #[test]
 fn failing_a_paid_receipt_is_refused() {
     assert_eq!(
-        apply_event(state_of(ReceiptStatus::Completed), &ReceiptEvent::Failed(failure())),
-        Err(TransitionError::AlreadySettled { status: ReceiptStatus::Completed })
+        apply_event(
+            state_of(ReceiptStatus::Completed),
+            &ReceiptEvent::Failed(failure())
+        ),
+        Err(TransitionError::AlreadySettled {
+            status: ReceiptStatus::Completed
+        })
     );
 }
 
 #[test]
 fn failure_codes_and_texts_are_validated() {
     let make = |code: &str, reason: &str| {
-        Failure::new(code.into(), FailureCategory::System, reason.into(), "retry".into())
+        Failure::new(
+            code.into(),
+            FailureCategory::System,
+            reason.into(),
+            "retry".into(),
+        )
     };
     assert!(make("PORTAL_NETWORK_TIMEOUT", "timeout").is_ok());
     assert!(make("NETWORK_TIMEOUT", "timeout").is_err());
@@ -174,8 +255,14 @@ fn failure_codes_and_texts_are_validated() {
 fn statuses_round_trip_through_their_wire_names() {
     for status in ReceiptStatus::ALL {
         assert_eq!(status.as_str().parse::<ReceiptStatus>(), Ok(status));
-        assert_eq!(serde_json::to_string(&status).unwrap(), format!("\"{}\"", status.as_str()));
+        assert_eq!(
+            serde_json::to_string(&status).unwrap(),
+            format!("\"{}\"", status.as_str())
+        );
     }
     assert!("PAID".parse::<ReceiptStatus>().is_err());
-    assert_eq!(serde_json::to_string(&FailureCategory::CardDecline).unwrap(), "\"card_decline\"");
+    assert_eq!(
+        serde_json::to_string(&FailureCategory::CardDecline).unwrap(),
+        "\"card_decline\""
+    );
 }

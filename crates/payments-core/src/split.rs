@@ -72,14 +72,24 @@ impl Split {
             return Err(SplitError::Empty);
         }
         if recipients.len() > MAX_SPLIT_RECIPIENTS {
-            return Err(SplitError::TooManyRecipients { count: recipients.len(), max: MAX_SPLIT_RECIPIENTS });
+            return Err(SplitError::TooManyRecipients {
+                count: recipients.len(),
+                max: MAX_SPLIT_RECIPIENTS,
+            });
         }
         for (index, recipient) in recipients.iter().enumerate() {
             if recipient.shares_bps == 0 {
-                return Err(SplitError::ZeroShare { address: recipient.address });
+                return Err(SplitError::ZeroShare {
+                    address: recipient.address,
+                });
             }
-            if recipients[..index].iter().any(|earlier| earlier.address == recipient.address) {
-                return Err(SplitError::DuplicateRecipient { address: recipient.address });
+            if recipients[..index]
+                .iter()
+                .any(|earlier| earlier.address == recipient.address)
+            {
+                return Err(SplitError::DuplicateRecipient {
+                    address: recipient.address,
+                });
             }
         }
         let sum: u64 = recipients.iter().map(|r| u64::from(r.shares_bps)).sum();
@@ -96,7 +106,10 @@ impl Split {
 
     /// The share of one address, if it is a recipient.
     pub fn share_of(&self, address: Wallet) -> Option<u32> {
-        self.recipients.iter().find(|r| r.address == address).map(|r| r.shares_bps)
+        self.recipients
+            .iter()
+            .find(|r| r.address == address)
+            .map(|r| r.shares_bps)
     }
 
     /// Divides `amount` (in any indivisible unit: cents or token base units) among the recipients so
@@ -141,7 +154,10 @@ impl Split {
             parts[index].1 += 1;
             leftover -= 1;
         }
-        parts.into_iter().map(|(address, part, _)| (address, part)).collect()
+        parts
+            .into_iter()
+            .map(|(address, part, _)| (address, part))
+            .collect()
     }
 }
 

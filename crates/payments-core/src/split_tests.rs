@@ -3,11 +3,14 @@ use proptest::prelude::*;
 use super::*;
 
 fn wallet(n: u8) -> Wallet {
-    Wallet::parse(&format!("0x{:040x}", n)).unwrap()
+    Wallet::parse(&format!("0x{n:040x}")).unwrap()
 }
 
 fn recipient(n: u8, bps: u32) -> SplitRecipient {
-    SplitRecipient { address: wallet(n), shares_bps: bps }
+    SplitRecipient {
+        address: wallet(n),
+        shares_bps: bps,
+    }
 }
 
 #[test]
@@ -36,7 +39,10 @@ fn each_split_rule_has_its_own_error() {
         Err(SplitError::DuplicateRecipient { address: wallet(1) })
     );
     let many: Vec<_> = (0..51).map(|n| recipient(n, 1)).collect();
-    assert!(matches!(Split::new(many), Err(SplitError::TooManyRecipients { count: 51, .. })));
+    assert!(matches!(
+        Split::new(many),
+        Err(SplitError::TooManyRecipients { count: 51, .. })
+    ));
 }
 
 #[test]
@@ -50,18 +56,24 @@ fn addresses_differing_only_in_case_are_duplicates() {
 fn leftover_units_go_to_the_largest_remainders_then_to_the_first_listed() {
     let split = Split::new(vec![recipient(1, 3333), recipient(2, 3333), recipient(3, 3334)]).unwrap();
     // 100 * bps / 10000 = 33.33, 33.33, 33.34: the one leftover unit goes to the largest fraction (.34).
-    assert_eq!(split.allocate(100), vec![(wallet(1), 33), (wallet(2), 33), (wallet(3), 34)]);
+    assert_eq!(
+        split.allocate(100),
+        vec![(wallet(1), 33), (wallet(2), 33), (wallet(3), 34)]
+    );
     let even = Split::new(vec![recipient(1, 5000), recipient(2, 5000)]).unwrap();
     assert_eq!(even.allocate(1), vec![(wallet(1), 1), (wallet(2), 0)]);
     let platform = Split::new(vec![recipient(1, 9950), recipient(2, 50)]).unwrap();
-    assert_eq!(platform.allocate(11_005), vec![(wallet(1), 10_950), (wallet(2), 55)]);
+    assert_eq!(
+        platform.allocate(11_005),
+        vec![(wallet(1), 10_950), (wallet(2), 55)]
+    );
 }
 
 #[test]
 fn allocation_of_the_largest_amount_does_not_overflow() {
     let split = Split::new(vec![recipient(1, 9999), recipient(2, 1)]).unwrap();
     let parts = split.allocate(u128::MAX);
-    assert_eq!(parts.iter().map(|p| p.1).fold(0u128, |a, b| a + b), u128::MAX);
+    assert_eq!(parts.iter().map(|p| p.1).sum::<u128>(), u128::MAX);
 }
 
 proptest! {

@@ -93,8 +93,10 @@ impl Jurisdiction {
                 }
             }
         }
-        TaxRate::from_decimal(sum)
-            .map_err(|source| TaxError::RateAboveOne { jurisdiction: self.code.clone(), source })
+        TaxRate::from_decimal(sum).map_err(|source| TaxError::RateAboveOne {
+            jurisdiction: self.code.clone(),
+            source,
+        })
     }
 
     fn component(&self, code: &str) -> Option<&TaxComponent> {
@@ -134,8 +136,10 @@ pub fn resolve_tax_rate(
     let Some(code) = selection.jurisdiction_code.or(merchant_default) else {
         return Ok(TaxRate::ZERO);
     };
-    let jurisdiction = find_jurisdiction(jurisdictions, code)
-        .ok_or_else(|| TaxError::UnknownJurisdiction { code: code.to_owned() })?;
+    let jurisdiction =
+        find_jurisdiction(jurisdictions, code).ok_or_else(|| TaxError::UnknownJurisdiction {
+            code: code.to_owned(),
+        })?;
     jurisdiction.rate(selection.component_codes)
 }
 

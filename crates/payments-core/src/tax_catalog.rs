@@ -106,9 +106,18 @@ mod tests {
     #[test]
     fn the_catalog_resolves_state_rates() {
         let catalog = builtin_tax_catalog();
-        let california = TaxSelection { jurisdiction_code: Some("US-CA"), ..Default::default() };
-        assert_eq!(resolve_tax_rate(california, &catalog, None), Ok(TaxRate::parse("0.0725").unwrap()));
-        let oregon = TaxSelection { jurisdiction_code: Some("us-or"), ..Default::default() };
+        let california = TaxSelection {
+            jurisdiction_code: Some("US-CA"),
+            ..Default::default()
+        };
+        assert_eq!(
+            resolve_tax_rate(california, &catalog, None),
+            Ok(TaxRate::parse("0.0725").unwrap())
+        );
+        let oregon = TaxSelection {
+            jurisdiction_code: Some("us-or"),
+            ..Default::default()
+        };
         assert_eq!(resolve_tax_rate(oregon, &catalog, None), Ok(TaxRate::ZERO));
     }
 }

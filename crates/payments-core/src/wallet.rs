@@ -37,8 +37,13 @@ impl Wallet {
     /// # Errors
     /// [`WalletError`] for anything else (no prefix, wrong length, non-hex, surrounding spaces).
     pub fn parse(text: &str) -> Result<Wallet, WalletError> {
-        let error = || WalletError { text: text.chars().take(64).collect() };
-        let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).ok_or_else(error)?;
+        let error = || WalletError {
+            text: text.chars().take(64).collect(),
+        };
+        let digits = text
+            .strip_prefix("0x")
+            .or_else(|| text.strip_prefix("0X"))
+            .ok_or_else(error)?;
         if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(error());
         }
@@ -122,7 +127,10 @@ mod tests {
     #[test]
     fn wallets_serialize_as_lower_case_strings() {
         let wallet: Wallet = serde_json::from_str("\"0xABCDEF0000000000000000000000000000000001\"").unwrap();
-        assert_eq!(serde_json::to_string(&wallet).unwrap(), "\"0xabcdef0000000000000000000000000000000001\"");
+        assert_eq!(
+            serde_json::to_string(&wallet).unwrap(),
+            "\"0xabcdef0000000000000000000000000000000001\""
+        );
         assert!(serde_json::from_str::<Wallet>("\"0x1\"").is_err());
     }
 }

@@ -73,7 +73,9 @@ impl StandardWebhooksSecret {
     /// # Errors
     /// [`SecretError::MissingPrefix`] or [`SecretError::NotBase64`].
     pub fn parse(text: &str) -> Result<Self, SecretError> {
-        let encoded = text.strip_prefix(STANDARD_WEBHOOKS_SECRET_PREFIX).ok_or(SecretError::MissingPrefix)?;
+        let encoded = text
+            .strip_prefix(STANDARD_WEBHOOKS_SECRET_PREFIX)
+            .ok_or(SecretError::MissingPrefix)?;
         let key = BASE64.decode(encoded).map_err(|_| SecretError::NotBase64)?;
         if key.is_empty() {
             return Err(SecretError::NotBase64);
@@ -95,7 +97,10 @@ impl StandardWebhooksSecret {
     /// The `webhook-signature` value `v1,<base64>` over `{id}.{timestamp}.{body}`.
     pub fn sign(&self, webhook_id: &str, timestamp_secs: i64, body: &[u8]) -> String {
         let timestamp = timestamp_secs.to_string();
-        let mac = hmac_sha256(&self.key, &[webhook_id.as_bytes(), b".", timestamp.as_bytes(), b".", body]);
+        let mac = hmac_sha256(
+            &self.key,
+            &[webhook_id.as_bytes(), b".", timestamp.as_bytes(), b".", body],
+        );
         format!("v1,{}", BASE64.encode(mac))
     }
 }

@@ -38,7 +38,10 @@ fn every_x_service_signature_vector_matches() {
     assert!(!vectors.is_empty());
     for vector in vectors {
         let body = BASE64.decode(&vector.body_base64).unwrap();
-        assert_eq!(x_service_signature(vector.api_key.as_bytes(), &body), vector.x_service_signature);
+        assert_eq!(
+            x_service_signature(vector.api_key.as_bytes(), &body),
+            vector.x_service_signature
+        );
     }
 }
 
@@ -49,16 +52,28 @@ fn every_standard_webhooks_vector_matches() {
         let standard = vector.standard_webhooks;
         let secret = StandardWebhooksSecret::parse(&standard.secret).unwrap();
         let timestamp: i64 = standard.webhook_timestamp.parse().unwrap();
-        assert_eq!(secret.sign(&standard.webhook_id, timestamp, &body), standard.webhook_signature);
+        assert_eq!(
+            secret.sign(&standard.webhook_id, timestamp, &body),
+            standard.webhook_signature
+        );
         assert_eq!(secret.to_whsec(), standard.secret);
     }
 }
 
 #[test]
 fn malformed_secrets_are_refused_and_never_printed() {
-    assert_eq!(StandardWebhooksSecret::parse("p72dpiifA9SHEA8J"), Err(SecretError::MissingPrefix));
-    assert_eq!(StandardWebhooksSecret::parse("whsec_"), Err(SecretError::NotBase64));
-    assert_eq!(StandardWebhooksSecret::parse("whsec_!!!"), Err(SecretError::NotBase64));
+    assert_eq!(
+        StandardWebhooksSecret::parse("p72dpiifA9SHEA8J"),
+        Err(SecretError::MissingPrefix)
+    );
+    assert_eq!(
+        StandardWebhooksSecret::parse("whsec_"),
+        Err(SecretError::NotBase64)
+    );
+    assert_eq!(
+        StandardWebhooksSecret::parse("whsec_!!!"),
+        Err(SecretError::NotBase64)
+    );
     let secret = StandardWebhooksSecret::from_key_bytes(b"sk_live_secret");
     assert!(!format!("{secret:?}").contains("sk_live"));
 }
@@ -89,27 +104,30 @@ fn the_body_carries_every_field_of_the_spec_in_camel_case() {
     let json = serde_json::to_value(&body).unwrap();
     let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(keys, [
-        "brandKey",
-        "buyerWallet",
-        "event",
-        "failureAction",
-        "failureCategory",
-        "failureCode",
-        "failureReason",
-        "isOnrampSessionUnique",
-        "merchantWallet",
-        "metadata",
-        "onrampSessionId",
-        "previousStatus",
-        "receiptId",
-        "status",
-        "timestamp",
-        "token",
-        "totalUsd",
-        "transactionHash",
-        "transactionId",
-    ]);
+    assert_eq!(
+        keys,
+        [
+            "brandKey",
+            "buyerWallet",
+            "event",
+            "failureAction",
+            "failureCategory",
+            "failureCode",
+            "failureReason",
+            "isOnrampSessionUnique",
+            "merchantWallet",
+            "metadata",
+            "onrampSessionId",
+            "previousStatus",
+            "receiptId",
+            "status",
+            "timestamp",
+            "token",
+            "totalUsd",
+            "transactionHash",
+            "transactionId",
+        ]
+    );
     assert_eq!(json["totalUsd"], serde_json::json!(25));
     assert_eq!(json["status"], "paid");
     assert_eq!(json["failureCode"], serde_json::Value::Null);

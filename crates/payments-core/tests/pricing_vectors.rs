@@ -38,8 +38,11 @@ struct Expected {
 
 #[test]
 fn every_order_pricing_vector_produces_the_expected_cents() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/order-pricing.json"))
-        .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/order-pricing.json"
+    ))
+    .unwrap();
     let file: VectorFile = serde_json::from_str(&text).unwrap();
     assert_eq!(file.vectors.len(), 40);
     for (index, vector) in file.vectors.iter().enumerate() {
@@ -57,14 +60,28 @@ fn every_order_pricing_vector_produces_the_expected_cents() {
                 thumb: None,
             })
             .collect();
-        let fees =
-            FeeSchedule { platform_base: vector.platform_base_pct, merchant_add_on: vector.merchant_add_on_pct };
+        let fees = FeeSchedule {
+            platform_base: vector.platform_base_pct,
+            merchant_add_on: vector.merchant_add_on_pct,
+        };
         let priced = price_order(&items, vector.tax_rate, fees).unwrap();
         let expected = &vector.expected;
-        assert_eq!(priced.subtotal.as_i64(), expected.subtotal_cents, "vector {index} subtotal");
+        assert_eq!(
+            priced.subtotal.as_i64(),
+            expected.subtotal_cents,
+            "vector {index} subtotal"
+        );
         assert_eq!(priced.tax.as_i64(), expected.tax_cents, "vector {index} tax");
-        assert_eq!(priced.fee.as_i64(), expected.processing_fee_cents, "vector {index} fee");
-        assert_eq!(priced.total.as_i64(), expected.total_cents, "vector {index} total");
+        assert_eq!(
+            priced.fee.as_i64(),
+            expected.processing_fee_cents,
+            "vector {index} fee"
+        );
+        assert_eq!(
+            priced.total.as_i64(),
+            expected.total_cents,
+            "vector {index} total"
+        );
         assert_eq!(priced.total, expected.total_usd, "vector {index} totalUsd");
     }
 }
