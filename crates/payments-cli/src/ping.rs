@@ -28,7 +28,7 @@ async fn ping(args: PingArgs) -> anyhow::Result<ExitCode> {
     } else {
         let mut table = Table::new(["FIELD", "VALUE"]);
         table.row(["ok".to_owned(), ping.ok.to_string()]);
-        table.row(["merchant".to_owned(), ping.merchant]);
+        table.row(["merchant".to_owned(), ping.merchant.to_string()]);
         table.row(["subscription".to_owned(), ping.subscription_id]);
         table.row(["scopes".to_owned(), ping.scopes.join(", ")]);
         table.row(["server time".to_owned(), ping.server_time.to_string()]);

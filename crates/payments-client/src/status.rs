@@ -1,5 +1,6 @@
 //! `GET /healthz` and `GET /api/status/ping`.
 
+use payments_core::Wallet;
 use serde::{Deserialize, Serialize};
 
 use crate::client::{Auth, Client};
@@ -9,9 +10,9 @@ use crate::error::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Health {
-    /// `ok` when the service is healthy.
+    /// `ok` when the service is healthy; `degraded` when it runs without its datastore.
     pub status: String,
-    /// The datastore's state (`ok` when reachable), when the service reports it.
+    /// The datastore's state (`ok` when reachable, `unavailable` when not), when the service reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datastore: Option<String>,
 }
@@ -31,7 +32,7 @@ pub struct Ping {
     /// `true` when the key is valid.
     pub ok: bool,
     /// The merchant wallet the key acts for.
-    pub merchant: String,
+    pub merchant: Wallet,
     /// The subscription the key belongs to.
     pub subscription_id: String,
     /// Scopes granted to the key.
@@ -47,8 +48,9 @@ impl Client {
     /// Checks the service's health (`GET /healthz`, no key needed).
     ///
     /// # Errors
-    /// [`Error::Api`] when the service answers with an error status (an unhealthy service may answer
-    /// 503), [`Error::Transport`] when it cannot be reached, [`Error::Decode`] on an unexpected body.
+    /// [`Error::Api`] when the service answers with an error status (a proxy in front of an unhealthy
+    /// service may answer 502/503), [`Error::Transport`] when it cannot be reached, [`Error::Decode`] on
+    /// an unexpected body. A degraded service answers 200 with [`Health::is_ok`] false.
     pub async fn health(&self) -> Result<Health, Error> {
         self.get_json(self.url("healthz")?, Auth::None).await
     }

@@ -1,0 +1,60 @@
+//! `health()` and `ping()`.
+
+use payments_client::{Client, ErrorCode};
+use payments_server::testing::{TEST_START_MS, spawn_app};
+
+use crate::helpers::{client, client_with_key};
+
+#[tokio::test]
+async fn health_reports_ok_without_a_key() {
+    let app = spawn_app().await;
+    let anonymous = Client::builder(&app.base_url).build().unwrap();
+
+    let health = anonymous.health().await.unwrap();
+
+    assert!(health.is_ok());
+    assert_eq!(health.datastore.as_deref(), Some("ok"));
+}
+
+#[tokio::test]
+async fn health_reports_degraded_when_the_datastore_is_down() {
+    let app = spawn_app().await;
+    app.set_datastore_available(false);
+
+    let health = client(&app).health().await.unwrap();
+
+    assert!(!health.is_ok());
+    assert_eq!(health.status, "degraded");
+    assert_eq!(health.datastore.as_deref(), Some("unavailable"));
+}
+
+#[tokio::test]
+async fn ping_shows_the_merchant_subscription_and_scopes_of_the_key() {
+    let app = spawn_app().await;
+
+    let ping = client(&app).ping().await.unwrap();
+
+    assert!(ping.ok);
+    assert_eq!(ping.merchant, app.wallet);
+    assert_eq!(ping.subscription_id, app.subscription_id);
+    assert!(
+        ping.scopes.iter().any(|scope| scope == "inventory:write"),
+        "{:?}",
+        ping.scopes
+    );
+    assert_eq!(ping.server_time, TEST_START_MS as u64);
+    assert!(!ping.version.is_empty());
+}
+
+#[tokio::test]
+async fn ping_with_an_unknown_key_is_unauthorized() {
+    let app = spawn_app().await;
+
+    let error = client_with_key(&app, "not-a-key").ping().await.unwrap_err();
+
+    let payments_client::Error::Api(api) = error else {
+        panic!("expected an API error, got {error:?}")
+    };
+    assert_eq!(api.status, 401);
+    assert_eq!(api.code, ErrorCode::Unauthorized);
+}
