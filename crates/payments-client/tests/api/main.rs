@@ -2,6 +2,7 @@
 //! typed error mapping. One test binary, so the server is linked once.
 
 mod errors;
+#[cfg(test)]
 mod helpers;
 mod inventory;
 mod status;
