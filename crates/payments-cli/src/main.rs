@@ -6,6 +6,15 @@ use clap::{Parser, Subcommand};
 
 mod webhooks_verify;
 
+mod connection;
+mod import;
+mod inventory;
+mod item_view;
+mod output;
+mod ping;
+mod product_csv;
+mod report;
+
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]
 #[command(name = "payments", version, about)]
@@ -15,12 +24,17 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once at startup; boxing buys nothing")]
 enum Command {
     /// Work with the webhooks the service sends.
     Webhooks {
         #[command(subcommand)]
         command: WebhooksCommand,
     },
+    /// Manage the product catalog (list, upsert, delete, upload-image, import).
+    Inventory(inventory::InventoryArgs),
+    /// Check the key: merchant, subscription and scopes it grants.
+    Ping(ping::PingArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -34,6 +48,8 @@ fn main() -> ExitCode {
         Command::Webhooks {
             command: WebhooksCommand::Verify(args),
         } => webhooks_verify::run(&args),
+        Command::Inventory(args) => inventory::run(args),
+        Command::Ping(args) => ping::run(args),
     }
 }
 
