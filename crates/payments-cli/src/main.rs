@@ -24,7 +24,7 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-#[allow(clippy::large_enum_variant, reason = "parsed once at startup; boxing buys nothing")]
+#[allow(clippy::large_enum_variant, reason = "parsed once at startup")]
 enum Command {
     /// Work with the webhooks the service sends.
     Webhooks {
