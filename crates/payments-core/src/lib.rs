@@ -7,6 +7,7 @@
 mod admin_login;
 mod money;
 mod money_serde;
+mod payment_request;
 mod pricing;
 mod rate;
 mod receipt_status;
@@ -23,12 +24,15 @@ pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
 };
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
+pub use payment_request::PaymentRequest;
 pub use pricing::{
     FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError,
     PricingItem, TAX_LINE_LABEL, price_order, price_terminal,
 };
 pub use rate::{FeePct, RateError, TaxRate};
-pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
+pub use receipt_status::{
+    Failure, FailureCategory, FailureError, PostingAuthority, ReceiptStatus, UnknownStatus,
+};
 pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
 };

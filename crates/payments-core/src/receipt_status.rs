@@ -213,3 +213,42 @@ impl Failure {
         })
     }
 }
+
+/// Who may post a status through `POST /api/receipts/status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PostingAuthority {
+    /// A subscription key is enough: tracking statuses, `pending`, and `failed` (which cannot touch a
+    /// settled receipt).
+    SubscriptionKey,
+    /// An admin session with CSRF: the spec's sensitive statuses and the statuses the chain watcher sets.
+    AdminSession,
+    /// Proof of payment: an admin session's attestation or a server-verified transfer.
+    PaymentProof,
+    /// Not postable: `generated` is only a starting state; `refund_partial`/`refunded` come from the
+    /// refund route, which carries the amount.
+    NotPostable,
+}
+
+impl ReceiptStatus {
+    /// Who may post this status.
+    pub const fn posting_authority(self) -> PostingAuthority {
+        match self {
+            ReceiptStatus::Pending
+            | ReceiptStatus::LinkOpened
+            | ReceiptStatus::BuyerLoggedIn
+            | ReceiptStatus::CheckoutInitialized
+            | ReceiptStatus::Failed => PostingAuthority::SubscriptionKey,
+            ReceiptStatus::CheckoutSuccess
+            | ReceiptStatus::TxMined
+            | ReceiptStatus::RecipientValidated
+            | ReceiptStatus::TxMismatch
+            | ReceiptStatus::Completed
+            | ReceiptStatus::Reconciled
+            | ReceiptStatus::RefundRequested => PostingAuthority::AdminSession,
+            ReceiptStatus::Paid => PostingAuthority::PaymentProof,
+            ReceiptStatus::Generated | ReceiptStatus::RefundPartial | ReceiptStatus::Refunded => {
+                PostingAuthority::NotPostable
+            }
+        }
+    }
+}
