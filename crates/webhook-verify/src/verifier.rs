@@ -1,5 +1,6 @@
 //! [`Verifier`]: the one entry point that checks a webhook request.
 
+use std::fmt;
 use std::time::SystemTime;
 
 use crate::error::{KeyError, VerifyError};
@@ -56,6 +57,15 @@ pub enum Scheme {
     XService,
     /// Standard Webhooks `webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}`.
     StandardWebhooks,
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::XService => "X-Service-Signature",
+            Self::StandardWebhooks => "Standard Webhooks",
+        })
+    }
 }
 
 /// What a successful [`Verifier::verify`] established.
