@@ -1,0 +1,57 @@
+//! Running the built binary against a test server.
+
+use std::process::{Command, Output};
+
+use payments_client::Client;
+use payments_server::testing::TestApp;
+
+/// What a run of the binary produced.
+#[derive(Debug)]
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+/// Runs `payments ARGS` with the app's URL and key in the environment. The binary runs on a blocking
+/// thread so the in-process server keeps serving (tests use the multi-thread runtime).
+pub(crate) async fn payments(app: &TestApp, args: &[&str]) -> Run {
+    payments_with_key(app, Some(&app.key), args).await
+}
+
+/// Like [`payments`], with a chosen key (or none).
+pub(crate) async fn payments_with_key(app: &TestApp, key: Option<&str>, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_payments"));
+    command
+        .args(args)
+        .env("PAYMENTS_URL", &app.base_url)
+        .env_remove("PAYMENTS_KEY");
+    if let Some(key) = key {
+        command.env("PAYMENTS_KEY", key);
+    }
+    let output: Output = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .unwrap()
+        .unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+/// A library client of the same app, to arrange and to check what the binary did.
+pub(crate) fn client(app: &TestApp) -> Client {
+    Client::builder(&app.base_url)
+        .subscription_key(app.key.as_str())
+        .build()
+        .unwrap()
+}
+
+/// A 1x1 transparent PNG.
+pub(crate) const TINY_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00,
+    0x00, 0x00, 0x0b, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00,
+    0x01, 0x7a, 0x5e, 0xab, 0x3f, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];

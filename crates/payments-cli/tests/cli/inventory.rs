@@ -1,0 +1,207 @@
+//! `payments inventory list|upsert|delete|upload-image`.
+
+use payments_client::{InventoryQuery, UpsertInventoryItem};
+use payments_core::Cents;
+use payments_server::testing::spawn_app;
+use serde_json::Value;
+
+use crate::helpers::{TINY_PNG, client, payments};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upsert_prints_the_stored_product() {
+    let app = spawn_app().await;
+
+    let run = payments(
+        &app,
+        &[
+            "inventory",
+            "upsert",
+            "--sku",
+            "MUG-1",
+            "--name",
+            "Blue mug",
+            "--price",
+            "12.99",
+            "--stock",
+            "-1",
+        ],
+    )
+    .await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("sku            MUG-1\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("price          12.99 USD\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("stock          unlimited\n"),
+        "{}",
+        run.stdout
+    );
+    let stored = client(&app).list_inventory(&InventoryQuery::new()).await.unwrap();
+    assert_eq!(stored.items[0].price_usd, Cents::new(1299));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upsert_with_json_prints_the_item_with_optional_fields() {
+    let app = spawn_app().await;
+
+    let run = payments(
+        &app,
+        &[
+            "inventory",
+            "upsert",
+            "--json",
+            "--sku",
+            "TEE-1",
+            "--name",
+            "Tee",
+            "--price",
+            "19",
+            "--stock",
+            "4",
+            "--tags",
+            "cotton,white",
+            "--taxable",
+            "true",
+            "--cost",
+            "7.50",
+            "--category",
+            "apparel",
+        ],
+    )
+    .await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    let body: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(body["ok"], true);
+    assert_eq!(body["item"]["sku"], "TEE-1");
+    assert_eq!(body["item"]["priceUsd"], 19);
+    assert_eq!(body["item"]["costUsd"], 7.5);
+    assert_eq!(body["item"]["tags"], serde_json::json!(["cotton", "white"]));
+    assert_eq!(body["item"]["taxable"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_prints_a_table_with_a_count_line() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    for (sku, name, cents, stock) in [("A-1", "Apple", 150, 3), ("B-22", "Banana bunch", 99, 0)] {
+        let body = UpsertInventoryItem::new(sku, name, Cents::new(cents), stock).category("fruit");
+        client.upsert_inventory_item(&body).await.unwrap();
+    }
+
+    let run = payments(&app, &["inventory", "list", "--sort", "name", "--order", "asc"]).await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("ID"), "{}", run.stdout);
+    assert!(
+        lines[0].contains("SKU   NAME          PRICE  STOCK  CATEGORY"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1].contains("A-1   Apple         1.50   3      fruit"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[2].contains("B-22  Banana bunch  0.99   0      fruit"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines[3], "2 of 2 items (page 0, page size 100)");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_with_json_prints_the_service_page_shape() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    for sku in ["X-1", "X-2", "X-3"] {
+        client
+            .upsert_inventory_item(&UpsertInventoryItem::new(sku, sku, Cents::new(250), 1))
+            .await
+            .unwrap();
+    }
+
+    let run = payments(
+        &app,
+        &[
+            "inventory",
+            "list",
+            "--json",
+            "--page-size",
+            "2",
+            "--sort",
+            "name",
+        ],
+    )
+    .await;
+    let everything = payments(
+        &app,
+        &["inventory", "list", "--json", "--all", "--page-size", "2"],
+    )
+    .await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    let page: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(page["total"], 3);
+    assert_eq!(page["page"], 0);
+    assert_eq!(page["pageSize"], 2);
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert_eq!(page["items"][0]["priceUsd"], 2.5);
+    let all: Value = serde_json::from_str(&everything.stdout).unwrap();
+    assert_eq!(all["items"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn delete_removes_the_product() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    let item = client
+        .upsert_inventory_item(&UpsertInventoryItem::new("D", "D", Cents::new(1), 1))
+        .await;
+    let id = item.unwrap().item.id;
+
+    let run = payments(&app, &["inventory", "delete", &id]).await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, format!("deleted {id}\n"));
+    assert_eq!(
+        client.list_inventory(&InventoryQuery::new()).await.unwrap().total,
+        0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upload_image_prints_the_data_url_and_attaches_it() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    client
+        .upsert_inventory_item(&UpsertInventoryItem::new("PIC", "Pic", Cents::new(1), 1))
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pixel.png");
+    std::fs::write(&file, TINY_PNG).unwrap();
+
+    let run = payments(
+        &app,
+        &[
+            "inventory",
+            "upload-image",
+            "--sku",
+            "PIC",
+            file.to_str().unwrap(),
+        ],
+    )
+    .await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.starts_with("data:image/png;base64,"), "{}", run.stdout);
+    let stored = client.list_inventory(&InventoryQuery::new()).await.unwrap();
+    assert_eq!(stored.items[0].images, [run.stdout.trim_end()]);
+}
