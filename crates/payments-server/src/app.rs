@@ -51,7 +51,14 @@ impl App {
 
     pub(crate) fn with_store(config: ServerConfig, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
-        App { state: Arc::new(AppState { config, store, clock, rate_limits }) }
+        App {
+            state: Arc::new(AppState {
+                config,
+                store,
+                clock,
+                rate_limits,
+            }),
+        }
     }
 
     /// The configuration the app runs with.
@@ -80,15 +87,20 @@ impl App {
         async move {
             let started = Instant::now();
             let (parts, body) = request.into_parts();
-            let mut response = match body::read_limited(&parts.headers, body, self.state.config.max_body_bytes).await {
-                Ok(bytes) => self.dispatch(Request::from_parts(parts, bytes)).await,
-                Err(error) => error.into_response(),
-            };
+            let mut response =
+                match body::read_limited(&parts.headers, body, self.state.config.max_body_bytes).await {
+                    Ok(bytes) => self.dispatch(Request::from_parts(parts, bytes)).await,
+                    Err(error) => error.into_response(),
+                };
             if let Some(value) = correlation_id.header_value() {
                 response.headers_mut().insert(correlation::HEADER, value);
             }
             let elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-            tracing::info!(status = response.status().as_u16(), elapsed_us, "request finished");
+            tracing::info!(
+                status = response.status().as_u16(),
+                elapsed_us,
+                "request finished"
+            );
             response
         }
         .instrument(span)
@@ -103,7 +115,9 @@ impl App {
         let mut response = match routed {
             Ok(Ok(response)) => response,
             Ok(Err(error)) => error.into_response(),
-            Err(panic) => ApiError::internal(format!("handler panicked: {}", panic_message(&*panic))).into_response(),
+            Err(panic) => {
+                ApiError::internal(format!("handler panicked: {}", panic_message(&*panic))).into_response()
+            }
         };
         if let Some(status) = ctx.rate_status() {
             status.write_headers(response.headers_mut());

@@ -30,7 +30,9 @@ pub struct ManualClock {
 impl ManualClock {
     /// A clock standing at `now_ms`.
     pub fn new(now_ms: i64) -> Self {
-        ManualClock { now_ms: AtomicI64::new(now_ms) }
+        ManualClock {
+            now_ms: AtomicI64::new(now_ms),
+        }
     }
 
     /// Moves the clock to `now_ms` (backwards too, to test clock skew).
@@ -42,7 +44,9 @@ impl ManualClock {
     pub fn advance(&self, by: Duration) {
         let by_ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
         self.now_ms
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| Some(now.saturating_add(by_ms)))
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| {
+                Some(now.saturating_add(by_ms))
+            })
             .ok();
     }
 }

@@ -52,7 +52,10 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
         }
     }
     drop(listener);
-    tracing::info!(connections = graceful.count(), "shutting down; finishing in-flight requests");
+    tracing::info!(
+        connections = graceful.count(),
+        "shutting down; finishing in-flight requests"
+    );
     tokio::select! {
         () = graceful.shutdown() => tracing::info!("all connections closed"),
         () = tokio::time::sleep(SHUTDOWN_GRACE) => tracing::warn!("grace period over; dropping open connections"),

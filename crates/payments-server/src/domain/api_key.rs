@@ -53,7 +53,10 @@ pub struct SubscriptionId(String);
 
 impl SubscriptionId {
     pub(crate) fn generate() -> Self {
-        SubscriptionId(format!("{SUBSCRIPTION_ID_PREFIX}{}", uuid::Uuid::new_v4().simple()))
+        SubscriptionId(format!(
+            "{SUBSCRIPTION_ID_PREFIX}{}",
+            uuid::Uuid::new_v4().simple()
+        ))
     }
 
     /// Wraps an id read from a header, the command line or the store; unknown ids simply match nothing.
@@ -88,6 +91,9 @@ mod tests {
 
     #[test]
     fn key_hashes_are_hex_sha256() {
-        assert_eq!(KeyHash::of("abc").as_str(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            KeyHash::of("abc").as_str(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

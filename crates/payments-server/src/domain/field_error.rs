@@ -12,6 +12,9 @@ pub(crate) struct FieldError {
 
 impl FieldError {
     pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { field: field.into(), message: message.into() }
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }

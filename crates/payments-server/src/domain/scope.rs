@@ -67,7 +67,9 @@ impl fmt::Display for Scope {
 
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read)")]
+#[error(
+    "unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read)"
+)]
 pub struct ScopeError(pub String);
 
 impl FromStr for Scope {
@@ -151,6 +153,9 @@ mod tests {
 
     #[test]
     fn unknown_scope_names_are_refused() {
-        assert_eq!("inventory:admin".parse::<Scopes>(), Err(ScopeError("inventory:admin".to_owned())));
+        assert_eq!(
+            "inventory:admin".parse::<Scopes>(),
+            Err(ScopeError("inventory:admin".to_owned()))
+        );
     }
 }

@@ -13,6 +13,10 @@ pub(crate) struct ShopConfig {
 
 impl ShopConfig {
     pub(crate) fn default_for(wallet: Wallet) -> Self {
-        ShopConfig { wallet, brand_name: String::new(), processing_fee_pct: FeePct::ZERO }
+        ShopConfig {
+            wallet,
+            brand_name: String::new(),
+            processing_fee_pct: FeePct::ZERO,
+        }
     }
 }

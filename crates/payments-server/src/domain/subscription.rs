@@ -43,7 +43,11 @@ pub(crate) struct Caller {
 
 impl Caller {
     pub(crate) fn from_subscription(subscription: Subscription) -> Self {
-        Caller { subscription_id: subscription.id, wallet: subscription.wallet, scopes: subscription.scopes }
+        Caller {
+            subscription_id: subscription.id,
+            wallet: subscription.wallet,
+            scopes: subscription.scopes,
+        }
     }
 
     pub(crate) fn has(&self, scope: Scope) -> bool {

@@ -18,8 +18,14 @@ struct HealthResponse {
 impl HealthResponse {
     fn from_datastore(available: bool) -> Self {
         match available {
-            true => HealthResponse { status: "ok", datastore: "ok" },
-            false => HealthResponse { status: "degraded", datastore: "unavailable" },
+            true => HealthResponse {
+                status: "ok",
+                datastore: "ok",
+            },
+            false => HealthResponse {
+                status: "degraded",
+                datastore: "unavailable",
+            },
         }
     }
 }

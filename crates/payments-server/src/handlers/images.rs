@@ -23,5 +23,8 @@ pub(crate) async fn upload(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let sku = Sku::parse("sku", &form.sku)?;
     let image = ImageDataUrl::from_bytes(&form.image)?;
     let attached = inventory::attach_image(ctx.state, caller.wallet, sku, image).await?;
-    Ok(response::ok(&ImageUploadResponse { ok: true, image_url: attached.as_str() }))
+    Ok(response::ok(&ImageUploadResponse {
+        ok: true,
+        image_url: attached.as_str(),
+    }))
 }

@@ -34,7 +34,12 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let query = InventoryQuery::parse(|name| ctx.query(name))?;
     let (page, page_size) = (query.page, query.page_size);
     let found = inventory::list(ctx.state, caller.wallet, query).await?;
-    Ok(response::ok(&InventoryListResponse { items: &found.items, total: found.total, page, page_size }))
+    Ok(response::ok(&InventoryListResponse {
+        items: &found.items,
+        total: found.total,
+        page,
+        page_size,
+    }))
 }
 
 pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
@@ -42,7 +47,10 @@ pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request: InventoryItemRequest = ctx.json()?;
     let draft = ItemDraft::try_from(request)?;
     let item = inventory::upsert(ctx.state, &caller, draft).await?;
-    Ok(response::ok(&UpsertResponse { ok: true, item: &item }))
+    Ok(response::ok(&UpsertResponse {
+        ok: true,
+        item: &item,
+    }))
 }
 
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

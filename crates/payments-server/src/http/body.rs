@@ -26,8 +26,13 @@ where
     }
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => Err(ApiError::PayloadTooLarge { subject: BODY, limit }),
-        Err(error) => Err(ApiError::invalid_input(None, format!("could not read the request body: {error}"))),
+        Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+            Err(ApiError::PayloadTooLarge { subject: BODY, limit })
+        }
+        Err(error) => Err(ApiError::invalid_input(
+            None,
+            format!("could not read the request body: {error}"),
+        )),
     }
 }
 
@@ -35,18 +40,30 @@ where
 /// are named by serde's own message (`missing field `sku``).
 pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::invalid_input(None, "the request body must be a JSON object".to_owned()));
+        return Err(ApiError::invalid_input(
+            None,
+            "the request body must be a JSON object".to_owned(),
+        ));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let path = error.path().to_string();
         let message = error.inner().to_string();
-        let field = (path != ".").then_some(path);
-        let text = field.as_ref().map_or_else(|| message.clone(), |field| format!("{field}: {message}"));
-        ApiError::invalid_input(field, text)
+        if path == "." {
+            ApiError::invalid_input(missing_field(&message), message)
+        } else {
+            ApiError::invalid_input(Some(path.clone()), format!("{path}: {message}"))
+        }
     })?;
-    deserializer
-        .end()
-        .map_err(|error| ApiError::invalid_input(None, format!("unexpected data after the JSON value: {error}")))?;
+    deserializer.end().map_err(|error| {
+        ApiError::invalid_input(None, format!("unexpected data after the JSON value: {error}"))
+    })?;
     Ok(value)
+}
+
+/// serde reports a missing field at the parent's path; recover the name from its message so the envelope's
+/// `field` is set for missing fields too.
+fn missing_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("missing field `")?;
+    rest.split_once('`').map(|(name, _)| name.to_owned())
 }

@@ -10,10 +10,10 @@ use serde::de::DeserializeOwned;
 use crate::app::AppState;
 use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
+use crate::http::body;
 use crate::http::credentials;
 use crate::http::error::ApiError;
 use crate::http::rate_limit::RateStatus;
-use crate::http::body;
 use crate::services::auth::{self, Credentials};
 
 #[derive(Debug)]
@@ -30,9 +30,18 @@ impl<'a> Ctx<'a> {
         let query = request
             .uri()
             .query()
-            .map(|query| url::form_urlencoded::parse(query.as_bytes()).into_owned().collect())
+            .map(|query| {
+                url::form_urlencoded::parse(query.as_bytes())
+                    .into_owned()
+                    .collect()
+            })
             .unwrap_or_default();
-        Ctx { state, request, query, rate: OnceLock::new() }
+        Ctx {
+            state,
+            request,
+            query,
+            rate: OnceLock::new(),
+        }
     }
 
     pub(crate) fn headers(&self) -> &HeaderMap {
@@ -45,7 +54,10 @@ impl<'a> Ctx<'a> {
 
     /// The first value of a query parameter.
     pub(crate) fn query(&self, name: &str) -> Option<&str> {
-        self.query.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+        self.query
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
     }
 
     /// A required query parameter (e.g. `id` of DELETE /api/inventory).
@@ -66,7 +78,9 @@ impl<'a> Ctx<'a> {
     /// A Dev route: subscription key (or edge path), then the rate limit, then the scope.
     pub(crate) async fn dev_caller(&self, scope: Scope) -> Result<Caller, ApiError> {
         let edge_configured = self.state.config.edge_secret.is_some();
-        let caller = self.caller(credentials::dev(self.headers(), edge_configured)).await?;
+        let caller = self
+            .caller(credentials::dev(self.headers(), edge_configured))
+            .await?;
         auth::require_scope(&caller, scope)?;
         Ok(caller)
     }
@@ -83,7 +97,9 @@ impl<'a> Ctx<'a> {
             Ok(status) | Err(status) => status,
         };
         self.rate.set(status).ok();
-        checked.map_err(|status| ApiError::RateLimited { reset_at_ms: status.reset_at_ms })?;
+        checked.map_err(|status| ApiError::RateLimited {
+            reset_at_ms: status.reset_at_ms,
+        })?;
         Ok(caller)
     }
 }

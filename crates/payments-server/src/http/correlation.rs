@@ -30,7 +30,9 @@ impl CorrelationId {
 
 fn is_well_formed(value: &str) -> bool {
     (1..=MAX_LEN).contains(&value.len())
-        && value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 impl fmt::Display for CorrelationId {
@@ -51,7 +53,10 @@ mod tests {
 
     #[test]
     fn well_formed_ids_are_kept() {
-        assert_eq!(CorrelationId::from_headers(&with_header("abc-1.2_3")).to_string(), "abc-1.2_3");
+        assert_eq!(
+            CorrelationId::from_headers(&with_header("abc-1.2_3")).to_string(),
+            "abc-1.2_3"
+        );
     }
 
     #[test]

@@ -14,7 +14,11 @@ const EDGE_SUBSCRIPTION_ID: &str = "x-subscription-id";
 const API_KEY: &str = "x-api-key";
 
 fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers.get(name).and_then(|value| value.to_str().ok()).map(str::trim).filter(|value| !value.is_empty())
+    headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
 }
 
 /// Dev routes. With an edge secret configured, a request carrying `x-edge-secret` is judged by the edge path

@@ -14,17 +14,35 @@ pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
 #[derive(Debug)]
 pub(crate) enum ApiError {
     Unauthorized,
-    Forbidden { message: String },
-    InvalidInput { field: Option<String>, message: String },
-    NotFound { message: String },
+    Forbidden {
+        message: String,
+    },
+    InvalidInput {
+        field: Option<String>,
+        message: String,
+    },
+    NotFound {
+        message: String,
+    },
     /// A write that would break a uniqueness rule (a SKU moved onto another product's SKU).
-    Conflict { message: String },
-    MethodNotAllowed { allow: &'static [Method] },
+    Conflict {
+        message: String,
+    },
+    MethodNotAllowed {
+        allow: &'static [Method],
+    },
     /// `subject` says what was too large: the request body, or an uploaded image.
-    PayloadTooLarge { subject: &'static str, limit: usize },
-    RateLimited { reset_at_ms: i64 },
+    PayloadTooLarge {
+        subject: &'static str,
+        limit: usize,
+    },
+    RateLimited {
+        reset_at_ms: i64,
+    },
     /// Anything unexpected; the source is logged, never sent.
-    Internal { source: BoxError },
+    Internal {
+        source: BoxError,
+    },
 }
 
 #[derive(Serialize)]
@@ -44,7 +62,9 @@ impl ApiError {
     }
 
     pub(crate) fn internal(source: impl Into<BoxError>) -> Self {
-        ApiError::Internal { source: source.into() }
+        ApiError::Internal {
+            source: source.into(),
+        }
     }
 
     pub(crate) fn status(&self) -> StatusCode {

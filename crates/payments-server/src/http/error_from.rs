@@ -11,16 +11,20 @@ use crate::store::StoreError;
 impl From<FieldError> for ApiError {
     fn from(error: FieldError) -> Self {
         let message = error.to_string();
-        ApiError::InvalidInput { field: Some(error.field), message }
+        ApiError::InvalidInput {
+            field: Some(error.field),
+            message,
+        }
     }
 }
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Unavailable(_) | StoreError::Query(_) | StoreError::Corrupt(_) | StoreError::Task(_) => {
-                ApiError::internal(error)
-            }
+            StoreError::Unavailable(_)
+            | StoreError::Query(_)
+            | StoreError::Corrupt(_)
+            | StoreError::Task(_) => ApiError::internal(error),
         }
     }
 }
@@ -29,7 +33,9 @@ impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> Self {
         match error {
             AuthError::Unauthenticated => ApiError::Unauthorized,
-            AuthError::MissingScope(_) => ApiError::Forbidden { message: error.to_string() },
+            AuthError::MissingScope(_) => ApiError::Forbidden {
+                message: error.to_string(),
+            },
             AuthError::Store(store) => store.into(),
         }
     }
@@ -38,14 +44,19 @@ impl From<AuthError> for ApiError {
 impl From<InventoryError> for ApiError {
     fn from(error: InventoryError) -> Self {
         match error {
-            InventoryError::WalletMismatch => ApiError::Forbidden { message: error.to_string() },
-            InventoryError::UnknownProduct(_) | InventoryError::UnknownSku(_) => {
-                ApiError::NotFound { message: error.to_string() }
-            }
-            InventoryError::SkuTaken(_) => ApiError::Conflict { message: error.to_string() },
-            InventoryError::TooManyImages => {
-                ApiError::InvalidInput { field: Some("image".to_owned()), message: error.to_string() }
-            }
+            InventoryError::WalletMismatch => ApiError::Forbidden {
+                message: error.to_string(),
+            },
+            InventoryError::UnknownProduct(_) | InventoryError::UnknownSku(_) => ApiError::NotFound {
+                message: error.to_string(),
+            },
+            InventoryError::SkuTaken(_) => ApiError::Conflict {
+                message: error.to_string(),
+            },
+            InventoryError::TooManyImages => ApiError::InvalidInput {
+                field: Some("image".to_owned()),
+                message: error.to_string(),
+            },
             InventoryError::Store(store) => store.into(),
         }
     }
@@ -55,9 +66,15 @@ impl From<InventoryError> for ApiError {
 impl From<ImageError> for ApiError {
     fn from(error: ImageError) -> Self {
         match error {
-            ImageError::TooLarge { limit } => ApiError::PayloadTooLarge { subject: "the image", limit },
+            ImageError::TooLarge { limit } => ApiError::PayloadTooLarge {
+                subject: "the image",
+                limit,
+            },
             ImageError::NotAnImage | ImageError::NotADataUrl | ImageError::TypeMismatch { .. } => {
-                ApiError::InvalidInput { field: Some("image".to_owned()), message: format!("image: {error}") }
+                ApiError::InvalidInput {
+                    field: Some("image".to_owned()),
+                    message: format!("image: {error}"),
+                }
             }
         }
     }

@@ -27,7 +27,10 @@ pub(crate) async fn image_upload(ctx: &Ctx<'_>) -> Result<ImageUploadForm, ApiEr
         .and_then(|value| multer::parse_boundary(value).ok())
         .ok_or_else(|| ApiError::invalid_input(None, "expected a multipart/form-data body".to_owned()))?;
     let body = ctx.body().clone();
-    let mut form = multer::Multipart::new(stream::once(async move { Ok::<_, std::io::Error>(body) }), boundary);
+    let mut form = multer::Multipart::new(
+        stream::once(async move { Ok::<_, std::io::Error>(body) }),
+        boundary,
+    );
     let (mut sku, mut image) = (None, None);
     loop {
         let field = form.next_field().await.map_err(malformed)?;
@@ -41,7 +44,10 @@ pub(crate) async fn image_upload(ctx: &Ctx<'_>) -> Result<ImageUploadForm, ApiEr
     }
     let image = image.ok_or_else(|| invalid("image", "a file part named image is required"))?;
     if image.len() > MAX_IMAGE_BYTES {
-        return Err(ApiError::PayloadTooLarge { subject: "the image", limit: MAX_IMAGE_BYTES });
+        return Err(ApiError::PayloadTooLarge {
+            subject: "the image",
+            limit: MAX_IMAGE_BYTES,
+        });
     }
     let sku = sku.ok_or_else(|| invalid("sku", "a text part named sku is required"))?;
     Ok(ImageUploadForm { sku, image })

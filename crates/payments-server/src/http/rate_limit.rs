@@ -64,7 +64,9 @@ pub(crate) struct RateLimits {
 
 impl fmt::Debug for RateLimits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RateLimits").field("limit", &self.limit).finish_non_exhaustive()
+        f.debug_struct("RateLimits")
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
     }
 }
 
@@ -74,7 +76,12 @@ impl RateLimits {
         let replenish_ms = i64::try_from(quota.replenish_interval().as_millis()).unwrap_or(i64::MAX);
         let limiter = RateLimiter::hashmap_with_clock(quota, GovernorClock(Arc::clone(&clock)))
             .with_middleware::<StateInformationMiddleware>();
-        RateLimits { limiter, clock, limit: limit.get(), replenish_ms }
+        RateLimits {
+            limiter,
+            clock,
+            limit: limit.get(),
+            replenish_ms,
+        }
     }
 
     /// Counts one request; `Err` carries the status to report with the 429.
@@ -85,13 +92,22 @@ impl RateLimits {
                 let remaining = snapshot.remaining_burst_capacity();
                 let used = i64::from(self.limit.saturating_sub(remaining));
                 let reset_at_ms = now_ms.saturating_add(used.saturating_mul(self.replenish_ms));
-                Ok(RateStatus { limit: self.limit, remaining, reset_at_ms })
+                Ok(RateStatus {
+                    limit: self.limit,
+                    remaining,
+                    reset_at_ms,
+                })
             }
             Err(not_until) => {
                 let wait = not_until.wait_time_from(GovernorClock(Arc::clone(&self.clock)).now());
                 // Round up: reporting a reset one millisecond early would invite a retry that fails again.
-                let wait_ms = i64::try_from(wait.as_nanos().div_ceil(u128::from(NANOS_PER_MS))).unwrap_or(i64::MAX);
-                Err(RateStatus { limit: self.limit, remaining: 0, reset_at_ms: now_ms.saturating_add(wait_ms) })
+                let wait_ms =
+                    i64::try_from(wait.as_nanos().div_ceil(u128::from(NANOS_PER_MS))).unwrap_or(i64::MAX);
+                Err(RateStatus {
+                    limit: self.limit,
+                    remaining: 0,
+                    reset_at_ms: now_ms.saturating_add(wait_ms),
+                })
             }
         }
     }

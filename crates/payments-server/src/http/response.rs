@@ -16,12 +16,17 @@ pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
         Ok(bytes) => (status, Bytes::from(bytes)),
         Err(error) => {
             tracing::error!(error = %error, "response serialization failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, Bytes::from_static(SERIALIZATION_FAILED.as_bytes()))
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Bytes::from_static(SERIALIZATION_FAILED.as_bytes()),
+            )
         }
     };
     let mut response = Response::new(Full::new(bytes));
     *response.status_mut() = status;
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
 }
 

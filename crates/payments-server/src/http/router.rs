@@ -24,7 +24,9 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["healthz"] | ["api", "status", "ping"] | ["api", "shop", "config"]) => not_allowed(GET),
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
-        _ => Err(ApiError::NotFound { message: format!("no route for {path}") }),
+        _ => Err(ApiError::NotFound {
+            message: format!("no route for {path}"),
+        }),
     }
 }
 

@@ -15,7 +15,10 @@ pub(crate) enum Credentials {
     /// A subscription key (gateway header, `x-api-key` or Bearer, depending on the route).
     Key(Secret),
     /// `x-edge-secret` plus `x-subscription-id`; only produced when the server has an edge secret.
-    Edge { secret: Secret, subscription_id: Option<SubscriptionId> },
+    Edge {
+        secret: Secret,
+        subscription_id: Option<SubscriptionId>,
+    },
     Missing,
 }
 
@@ -34,20 +37,36 @@ pub(crate) async fn authenticate(state: &AppState, credentials: Credentials) -> 
     let subscription = match credentials {
         Credentials::Key(key) => {
             let hash = KeyHash::of(key.expose());
-            store::blocking(&state.store, move |store| store.fetch_active_subscription_by_key(&hash)).await?
+            store::blocking(&state.store, move |store| {
+                store.fetch_active_subscription_by_key(&hash)
+            })
+            .await?
         }
-        Credentials::Edge { secret, subscription_id: Some(id) } if edge_secret_matches(state, &secret) => {
+        Credentials::Edge {
+            secret,
+            subscription_id: Some(id),
+        } if edge_secret_matches(state, &secret) => {
             store::blocking(&state.store, move |store| store.fetch_active_subscription(&id)).await?
         }
         Credentials::Edge { .. } | Credentials::Missing => None,
     };
-    subscription.map(Caller::from_subscription).ok_or(AuthError::Unauthenticated)
+    subscription
+        .map(Caller::from_subscription)
+        .ok_or(AuthError::Unauthenticated)
 }
 
 fn edge_secret_matches(state: &AppState, presented: &Secret) -> bool {
-    state.config.edge_secret.as_ref().is_some_and(|configured| configured.matches(presented.expose()))
+    state
+        .config
+        .edge_secret
+        .as_ref()
+        .is_some_and(|configured| configured.matches(presented.expose()))
 }
 
 pub(crate) fn require_scope(caller: &Caller, scope: Scope) -> Result<(), AuthError> {
-    if caller.has(scope) { Ok(()) } else { Err(AuthError::MissingScope(scope)) }
+    if caller.has(scope) {
+        Ok(())
+    } else {
+        Err(AuthError::MissingScope(scope))
+    }
 }

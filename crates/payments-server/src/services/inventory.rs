@@ -26,33 +26,55 @@ pub(crate) enum InventoryError {
     Store(#[from] StoreError),
 }
 
-pub(crate) async fn list(state: &AppState, wallet: Wallet, query: InventoryQuery) -> Result<InventoryPage, StoreError> {
+pub(crate) async fn list(
+    state: &AppState,
+    wallet: Wallet,
+    query: InventoryQuery,
+) -> Result<InventoryPage, StoreError> {
     store::blocking(&state.store, move |store| store.list_inventory(wallet, &query)).await
 }
 
 /// Creates or updates a product: by `id` when given, else by SKU (idempotent: the same SKU updates the same
 /// product, keeping its id and createdAt).
-pub(crate) async fn upsert(state: &AppState, caller: &Caller, draft: ItemDraft) -> Result<InventoryItem, InventoryError> {
-    if draft.claimed_wallet.is_some_and(|claimed| claimed != caller.wallet) {
+pub(crate) async fn upsert(
+    state: &AppState,
+    caller: &Caller,
+    draft: ItemDraft,
+) -> Result<InventoryItem, InventoryError> {
+    if draft
+        .claimed_wallet
+        .is_some_and(|claimed| claimed != caller.wallet)
+    {
         return Err(InventoryError::WalletMismatch);
     }
     let (id, sku) = (draft.id.clone(), draft.fields.sku.clone());
-    let upsert =
-        ItemUpsert { wallet: caller.wallet, draft, new_id: ProductId::generate(), now_ms: state.clock.now_ms() };
+    let upsert = ItemUpsert {
+        wallet: caller.wallet,
+        draft,
+        new_id: ProductId::generate(),
+        now_ms: state.clock.now_ms(),
+    };
     let outcome = store::blocking(&state.store, move |store| store.upsert_inventory_item(&upsert)).await?;
     match outcome {
-        UpsertOutcome::Saved(item) => Ok(item),
-        UpsertOutcome::UnknownId => {
-            Err(InventoryError::UnknownProduct(id.map(|id| id.as_str().to_owned()).unwrap_or_default()))
-        }
+        UpsertOutcome::Saved(item) => Ok(*item),
+        UpsertOutcome::UnknownId => Err(InventoryError::UnknownProduct(
+            id.map(|id| id.as_str().to_owned()).unwrap_or_default(),
+        )),
         UpsertOutcome::SkuTaken => Err(InventoryError::SkuTaken(sku.as_str().to_owned())),
     }
 }
 
 pub(crate) async fn delete(state: &AppState, wallet: Wallet, id: ProductId) -> Result<(), InventoryError> {
     let shown = id.as_str().to_owned();
-    let deleted = store::blocking(&state.store, move |store| store.delete_inventory_item(wallet, &id)).await?;
-    if deleted { Ok(()) } else { Err(InventoryError::UnknownProduct(shown)) }
+    let deleted = store::blocking(&state.store, move |store| {
+        store.delete_inventory_item(wallet, &id)
+    })
+    .await?;
+    if deleted {
+        Ok(())
+    } else {
+        Err(InventoryError::UnknownProduct(shown))
+    }
 }
 
 pub(crate) async fn attach_image(
@@ -63,9 +85,10 @@ pub(crate) async fn attach_image(
 ) -> Result<ImageDataUrl, InventoryError> {
     let now_ms = state.clock.now_ms();
     let (shown_sku, stored) = (sku.as_str().to_owned(), image.clone());
-    let outcome =
-        store::blocking(&state.store, move |store| store.attach_inventory_image(wallet, &sku, &stored, now_ms))
-            .await?;
+    let outcome = store::blocking(&state.store, move |store| {
+        store.attach_inventory_image(wallet, &sku, &stored, now_ms)
+    })
+    .await?;
     match outcome {
         AttachOutcome::Attached => Ok(image),
         AttachOutcome::UnknownSku => Err(InventoryError::UnknownSku(shown_sku)),

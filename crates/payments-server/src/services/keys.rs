@@ -57,7 +57,10 @@ impl KeyAdmin {
     /// When the database cannot be opened or migrated.
     pub fn open(db_path: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
         let store = SqliteStore::open(db_path, clock.now_ms())?;
-        Ok(KeyAdmin { store: Arc::new(store), clock })
+        Ok(KeyAdmin {
+            store: Arc::new(store),
+            clock,
+        })
     }
 
     pub(crate) fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Self {
@@ -68,7 +71,12 @@ impl KeyAdmin {
     ///
     /// # Errors
     /// When the datastore fails.
-    pub fn create(&self, wallet: Wallet, scopes: Scopes, name: Option<String>) -> Result<IssuedKey, KeyAdminError> {
+    pub fn create(
+        &self,
+        wallet: Wallet,
+        scopes: Scopes,
+        name: Option<String>,
+    ) -> Result<IssuedKey, KeyAdminError> {
         let (issued, new) = self.issue(wallet, scopes, name);
         self.store.create_subscription(&new)?;
         Ok(issued)
@@ -101,7 +109,9 @@ impl KeyAdmin {
     pub fn rotate(&self, id: &SubscriptionId) -> Result<IssuedKey, KeyAdminError> {
         let key = NewApiKey::generate();
         let replacement_id = SubscriptionId::generate();
-        let rotated = self.store.rotate_subscription(id, &replacement_id, &key.hash, self.clock.now_ms())?;
+        let rotated = self
+            .store
+            .rotate_subscription(id, &replacement_id, &key.hash, self.clock.now_ms())?;
         let subscription = rotated.ok_or_else(|| KeyAdminError::NotFound(id.clone()))?;
         Ok(IssuedKey {
             subscription_id: subscription.id,
@@ -123,7 +133,11 @@ impl KeyAdmin {
         if !self.store.create_first_subscription(&new)? {
             return Ok(None);
         }
-        let shop = ShopConfig { wallet, brand_name: "Development Shop".to_owned(), processing_fee_pct: FeePct::ZERO };
+        let shop = ShopConfig {
+            wallet,
+            brand_name: "Development Shop".to_owned(),
+            processing_fee_pct: FeePct::ZERO,
+        };
         self.store.save_shop_config(&shop, self.clock.now_ms())?;
         Ok(Some(issued))
     }
@@ -138,7 +152,13 @@ impl KeyAdmin {
             name: name.clone(),
             created_at: self.clock.now_ms(),
         };
-        let issued = IssuedKey { subscription_id: new.id.clone(), key: key.key, wallet, scopes, name };
+        let issued = IssuedKey {
+            subscription_id: new.id.clone(),
+            key: key.key,
+            wallet,
+            scopes,
+            name,
+        };
         (issued, new)
     }
 }

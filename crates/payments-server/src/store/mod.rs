@@ -12,7 +12,9 @@ use payments_core::Wallet;
 use thiserror::Error;
 
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemDraft, ProductId, Sku};
+use crate::domain::inventory::{
+    ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemDraft, ProductId, Sku,
+};
 use crate::domain::shop::ShopConfig;
 use crate::domain::subscription::{NewSubscription, Subscription};
 
@@ -38,7 +40,7 @@ pub enum StoreError {
 /// What an inventory upsert did.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum UpsertOutcome {
-    Saved(InventoryItem),
+    Saved(Box<InventoryItem>),
     /// The draft named an id this merchant has no product with.
     UnknownId,
     /// The draft moves a product to a SKU another product of this merchant has.

@@ -13,7 +13,10 @@ pub(crate) const STRING_VALUE_MAX_CHARS: usize = 500;
 /// values; nested values and null are refused so attributes stay flat and filterable.
 pub(crate) fn validate(attributes: Map<String, Value>) -> Result<Map<String, Value>, FieldError> {
     if attributes.len() > MAX_ATTRIBUTES {
-        return Err(FieldError::new("attributes", format!("at most {MAX_ATTRIBUTES} keys are allowed")));
+        return Err(FieldError::new(
+            "attributes",
+            format!("at most {MAX_ATTRIBUTES} keys are allowed"),
+        ));
     }
     let mut valid = Map::with_capacity(attributes.len());
     for (key, value) in attributes {

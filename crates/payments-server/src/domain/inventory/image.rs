@@ -64,10 +64,16 @@ impl ImageDataUrl {
     /// From uploaded file bytes.
     pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Self, ImageError> {
         if bytes.len() > MAX_IMAGE_BYTES {
-            return Err(ImageError::TooLarge { limit: MAX_IMAGE_BYTES });
+            return Err(ImageError::TooLarge {
+                limit: MAX_IMAGE_BYTES,
+            });
         }
         let kind = ImageKind::detect(bytes).ok_or(ImageError::NotAnImage)?;
-        Ok(ImageDataUrl(format!("data:{};base64,{}", kind.mime(), STANDARD.encode(bytes))))
+        Ok(ImageDataUrl(format!(
+            "data:{};base64,{}",
+            kind.mime(),
+            STANDARD.encode(bytes)
+        )))
     }
 
     /// From a data URL sent in JSON.
@@ -76,13 +82,18 @@ impl ImageDataUrl {
         let (declared, payload) = rest.split_once(";base64,").ok_or(ImageError::NotADataUrl)?;
         // base64 is 4/3 of the bytes; refuse oversized payloads before decoding them.
         if payload.len() > MAX_IMAGE_BYTES.div_ceil(3) * 4 {
-            return Err(ImageError::TooLarge { limit: MAX_IMAGE_BYTES });
+            return Err(ImageError::TooLarge {
+                limit: MAX_IMAGE_BYTES,
+            });
         }
         let bytes = STANDARD.decode(payload).map_err(|_| ImageError::NotADataUrl)?;
         let decoded = ImageDataUrl::from_bytes(&bytes)?;
         if !decoded.0.starts_with(&format!("data:{declared};")) {
             let actual = ImageKind::detect(&bytes).map_or("unknown", ImageKind::mime);
-            return Err(ImageError::TypeMismatch { declared: declared.chars().take(40).collect(), actual });
+            return Err(ImageError::TypeMismatch {
+                declared: declared.chars().take(40).collect(),
+                actual,
+            });
         }
         Ok(decoded)
     }
@@ -104,10 +115,18 @@ mod tests {
 
     #[test]
     fn the_type_comes_from_magic_bytes() {
-        assert_eq!(ImageDataUrl::from_bytes(PNG_BYTES).unwrap().as_str(), "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==");
-        assert_eq!(ImageDataUrl::from_bytes(b"\xff\xd8\xff\xe0").unwrap().as_str(), "data:image/jpeg;base64,/9j/4A==");
         assert_eq!(
-            ImageDataUrl::from_bytes(b"RIFF\x10\0\0\0WEBPVP8 ").unwrap().as_str(),
+            ImageDataUrl::from_bytes(PNG_BYTES).unwrap().as_str(),
+            "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="
+        );
+        assert_eq!(
+            ImageDataUrl::from_bytes(b"\xff\xd8\xff\xe0").unwrap().as_str(),
+            "data:image/jpeg;base64,/9j/4A=="
+        );
+        assert_eq!(
+            ImageDataUrl::from_bytes(b"RIFF\x10\0\0\0WEBPVP8 ")
+                .unwrap()
+                .as_str(),
             "data:image/webp;base64,UklGRhAAAABXRUJQVlA4IA=="
         );
         assert_eq!(ImageDataUrl::from_bytes(b"hello"), Err(ImageError::NotAnImage));
@@ -118,8 +137,14 @@ mod tests {
         assert!(ImageDataUrl::parse("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==").is_ok());
         assert_eq!(
             ImageDataUrl::parse("data:image/jpeg;base64,iVBORw0KGgoAAAANSUhEUg=="),
-            Err(ImageError::TypeMismatch { declared: "image/jpeg".to_owned(), actual: "image/png" })
+            Err(ImageError::TypeMismatch {
+                declared: "image/jpeg".to_owned(),
+                actual: "image/png"
+            })
         );
-        assert_eq!(ImageDataUrl::parse("https://example.com/a.png"), Err(ImageError::NotADataUrl));
+        assert_eq!(
+            ImageDataUrl::parse("https://example.com/a.png"),
+            Err(ImageError::NotADataUrl)
+        );
     }
 }

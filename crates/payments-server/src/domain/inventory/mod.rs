@@ -8,7 +8,7 @@ mod request;
 mod shipping;
 mod text;
 
-pub(crate) use image::{ImageDataUrl, ImageError, MAX_IMAGES, MAX_IMAGE_BYTES};
+pub(crate) use image::{ImageDataUrl, ImageError, MAX_IMAGE_BYTES, MAX_IMAGES};
 pub(crate) use item::{InventoryItem, ItemDraft, ItemFields, ProductId, Sku};
 pub(crate) use query::{InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub(crate) use request::InventoryItemRequest;

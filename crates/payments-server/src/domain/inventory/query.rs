@@ -84,8 +84,9 @@ impl InventoryQuery {
             sort: get("sort").map_or(Ok(SortField::UpdatedAt), sort)?,
             order: get("order").map_or(Ok(SortOrder::Desc), order)?,
             page: get("page").map_or(Ok(0), |text| number("page", text, 0, MAX_PAGE))?,
-            page_size: get("pageSize")
-                .map_or(Ok(DEFAULT_PAGE_SIZE), |text| number("pageSize", text, 1, MAX_PAGE_SIZE))?,
+            page_size: get("pageSize").map_or(Ok(DEFAULT_PAGE_SIZE), |text| {
+                number("pageSize", text, 1, MAX_PAGE_SIZE)
+            })?,
         };
         if let (Some(min), Some(max)) = (query.price_min, query.price_max)
             && min > max
@@ -101,8 +102,11 @@ fn usd(field: &str, text: &str) -> Result<Cents, FieldError> {
 }
 
 fn tag_list(text: &str) -> Vec<String> {
-    let mut tags: Vec<String> =
-        text.split(',').map(|tag| tag.trim().to_lowercase()).filter(|tag| !tag.is_empty()).collect();
+    let mut tags: Vec<String> = text
+        .split(',')
+        .map(|tag| tag.trim().to_lowercase())
+        .filter(|tag| !tag.is_empty())
+        .collect();
     tags.sort();
     tags.dedup();
     tags
@@ -140,7 +144,10 @@ fn sort(text: &str) -> Result<SortField, FieldError> {
         "stockQty" => Ok(SortField::StockQty),
         "createdAt" => Ok(SortField::CreatedAt),
         "updatedAt" => Ok(SortField::UpdatedAt),
-        _ => Err(FieldError::new("sort", "must be name, priceUsd, stockQty, createdAt or updatedAt")),
+        _ => Err(FieldError::new(
+            "sort",
+            "must be name, priceUsd, stockQty, createdAt or updatedAt",
+        )),
     }
 }
 
@@ -164,14 +171,22 @@ mod tests {
     use super::*;
 
     fn parse(pairs: &[(&'static str, &'static str)]) -> Result<InventoryQuery, FieldError> {
-        InventoryQuery::parse(|name| pairs.iter().find(|(key, _)| *key == name).map(|(_, value)| *value))
+        InventoryQuery::parse(|name| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| *value)
+        })
     }
 
     #[test]
     fn defaults_are_updated_at_descending_first_page_of_100() {
         let query = parse(&[]).unwrap();
 
-        assert_eq!((query.sort, query.order, query.page, query.page_size), (SortField::UpdatedAt, SortOrder::Desc, 0, 100));
+        assert_eq!(
+            (query.sort, query.order, query.page, query.page_size),
+            (SortField::UpdatedAt, SortOrder::Desc, 0, 100)
+        );
         assert_eq!((query.tags_mode, query.stock), (TagsMode::All, StockFilter::All));
     }
 
@@ -184,6 +199,9 @@ mod tests {
 
     #[test]
     fn tags_are_split_lower_cased_and_deduplicated() {
-        assert_eq!(parse(&[("tags", "Red, blue,red,,")]).unwrap().tags, vec!["blue".to_owned(), "red".to_owned()]);
+        assert_eq!(
+            parse(&[("tags", "Red, blue,red,,")]).unwrap().tags,
+            vec!["blue".to_owned(), "red".to_owned()]
+        );
     }
 }

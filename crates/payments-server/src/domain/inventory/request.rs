@@ -47,7 +47,12 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
             price_usd: request.price_usd,
             currency: text::currency(request.currency.as_deref())?,
             stock_qty: text::stock_qty(request.stock_qty)?,
-            category: text::optional("category", request.category.as_deref(), text::CATEGORY_MAX_CHARS, false)?,
+            category: text::optional(
+                "category",
+                request.category.as_deref(),
+                text::CATEGORY_MAX_CHARS,
+                false,
+            )?,
             description: text::optional(
                 "description",
                 request.description.as_deref(),
@@ -65,7 +70,11 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
                 .transpose()?,
             industry_pack: text::industry_pack("industryPack", request.industry_pack.as_deref())?,
             shipping_enabled: request.shipping_enabled.unwrap_or(false),
-            shipping_config: request.shipping_config.map(ShippingConfig::validated).transpose()?.unwrap_or_default(),
+            shipping_config: request
+                .shipping_config
+                .map(ShippingConfig::validated)
+                .transpose()?
+                .unwrap_or_default(),
         };
         Ok(ItemDraft {
             id: request.id.map(|id| ProductId::parse("id", &id)).transpose()?,
@@ -78,7 +87,10 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
 
 fn images(urls: Vec<String>) -> Result<Vec<String>, FieldError> {
     if urls.len() > MAX_IMAGES {
-        return Err(FieldError::new("images", format!("at most {MAX_IMAGES} images are allowed")));
+        return Err(FieldError::new(
+            "images",
+            format!("at most {MAX_IMAGES} images are allowed"),
+        ));
     }
     urls.iter()
         .enumerate()

@@ -30,6 +30,17 @@ pub(crate) enum ShippingMethod {
     Pickup,
 }
 
+impl ShippingMethod {
+    fn name(self) -> &'static str {
+        match self {
+            ShippingMethod::Standard => "standard",
+            ShippingMethod::Express => "express",
+            ShippingMethod::Overnight => "overnight",
+            ShippingMethod::Pickup => "pickup",
+        }
+    }
+}
+
 /// Unit of the dimensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -63,7 +74,8 @@ pub(crate) struct ShippingConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     allowed_methods: Option<Vec<ShippingMethod>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    method_pricing: Option<BTreeMap<ShippingMethod, Cents>>,
+    /// Keyed by method name (text keys, so a bad price names its key in the error path).
+    method_pricing: Option<BTreeMap<String, Cents>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     free_shipping_threshold_usd: Option<Cents>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,7 +95,10 @@ impl ShippingConfig {
     pub(crate) fn validated(mut self) -> Result<Self, FieldError> {
         let field = |name: &str| format!("shippingConfig.{name}");
         if self.has_details() && !self.enabled {
-            return Err(FieldError::new(field("enabled"), "must be true when shipping details are given"));
+            return Err(FieldError::new(
+                field("enabled"),
+                "must be true when shipping details are given",
+            ));
         }
         if let Some(weight) = self.weight_lbs {
             non_negative(&field("weightLbs"), weight)?;
@@ -99,9 +114,10 @@ impl ShippingConfig {
         }
         if let Some(pricing) = &self.method_pricing {
             let allowed = self.allowed_methods.as_deref().unwrap_or_default();
-            if let Some(method) = pricing.keys().find(|method| !allowed.contains(method)) {
-                let name = serde_json::to_value(method).unwrap_or_default();
-                let name = name.as_str().unwrap_or_default();
+            if let Some(name) = pricing
+                .keys()
+                .find(|name| !allowed.iter().any(|method| method.name() == *name))
+            {
                 return Err(FieldError::new(
                     field(&format!("methodPricing.{name}")),
                     "must be one of allowedMethods",
@@ -109,10 +125,20 @@ impl ShippingConfig {
             }
         }
         if self.handling_days.is_some_and(|days| days > MAX_HANDLING_DAYS) {
-            return Err(FieldError::new(field("handlingDays"), format!("must be 0 to {MAX_HANDLING_DAYS}")));
+            return Err(FieldError::new(
+                field("handlingDays"),
+                format!("must be 0 to {MAX_HANDLING_DAYS}"),
+            ));
         }
-        if self.origin_country.as_deref().is_some_and(|code| !text::is_country_code(code)) {
-            return Err(FieldError::new(field("originCountry"), "must be a 2-letter upper-case ISO country code"));
+        if self
+            .origin_country
+            .as_deref()
+            .is_some_and(|code| !text::is_country_code(code))
+        {
+            return Err(FieldError::new(
+                field("originCountry"),
+                "must be a 2-letter upper-case ISO country code",
+            ));
         }
         Ok(self)
     }
@@ -183,7 +209,8 @@ mod tests {
 
     #[test]
     fn method_pricing_keys_must_be_allowed_methods() {
-        let config = json!({"enabled": true, "allowedMethods": ["standard"], "methodPricing": {"express": 5}});
+        let config =
+            json!({"enabled": true, "allowedMethods": ["standard"], "methodPricing": {"express": 5}});
 
         assert_eq!(
             parse(config),
@@ -202,7 +229,7 @@ mod tests {
             "signatureRequired": false, "insuredOnly": false
         });
 
-        let parsed = parse(config.clone()).unwrap();
+        let parsed = parse(config).unwrap();
 
         assert_eq!(
             serde_json::to_value(parsed).unwrap(),

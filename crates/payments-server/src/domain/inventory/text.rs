@@ -10,8 +10,16 @@ pub(crate) const MAX_TAGS: usize = 24;
 const INDUSTRY_PACK_MAX_CHARS: usize = 32;
 
 /// Industry packs the platform knows; any other lower-case slug is accepted too, for merchant-defined packs.
-pub(crate) const KNOWN_INDUSTRY_PACKS: [&str; 8] =
-    ["general", "retail", "restaurant", "apparel", "grocery", "electronics", "services", "digital"];
+pub(crate) const KNOWN_INDUSTRY_PACKS: [&str; 8] = [
+    "general",
+    "retail",
+    "restaurant",
+    "apparel",
+    "grocery",
+    "electronics",
+    "services",
+    "digital",
+];
 pub(crate) const DEFAULT_INDUSTRY_PACK: &str = "general";
 
 /// Trimmed, 1..=max characters, no control characters.
@@ -19,7 +27,10 @@ pub(crate) fn printable(field: &str, text: &str, max_chars: usize) -> Result<Str
     let trimmed = text.trim();
     let length = trimmed.chars().count();
     if length == 0 || length > max_chars {
-        return Err(FieldError::new(field, format!("must be 1 to {max_chars} characters")));
+        return Err(FieldError::new(
+            field,
+            format!("must be 1 to {max_chars} characters"),
+        ));
     }
     if trimmed.chars().any(char::is_control) {
         return Err(FieldError::new(field, "must not contain control characters"));
@@ -36,7 +47,10 @@ pub(crate) fn optional(
 ) -> Result<String, FieldError> {
     let trimmed = text.unwrap_or_default().trim();
     if trimmed.chars().count() > max_chars {
-        return Err(FieldError::new(field, format!("must be at most {max_chars} characters")));
+        return Err(FieldError::new(
+            field,
+            format!("must be at most {max_chars} characters"),
+        ));
     }
     let allowed = |c: char| !c.is_control() || (multiline && matches!(c, '\n' | '\r' | '\t'));
     if !trimmed.chars().all(allowed) {
@@ -57,7 +71,10 @@ pub(crate) fn currency(text: Option<&str>) -> Result<String, FieldError> {
 /// -1 = unlimited, 0 = out of stock, >0 = available quantity.
 pub(crate) fn stock_qty(quantity: i64) -> Result<i64, FieldError> {
     if quantity < -1 {
-        return Err(FieldError::new("stockQty", "must be -1 (unlimited) or a quantity >= 0"));
+        return Err(FieldError::new(
+            "stockQty",
+            "must be -1 (unlimited) or a quantity >= 0",
+        ));
     }
     Ok(quantity)
 }
@@ -67,12 +84,18 @@ pub(crate) fn tags(tags: Vec<String>) -> Result<Vec<String>, FieldError> {
     let mut kept: Vec<String> = Vec::with_capacity(tags.len());
     for (index, tag) in tags.iter().enumerate() {
         let tag = printable(&format!("tags[{index}]"), tag, TAG_MAX_CHARS)?;
-        if !kept.iter().any(|existing| existing.to_lowercase() == tag.to_lowercase()) {
+        if !kept
+            .iter()
+            .any(|existing| existing.to_lowercase() == tag.to_lowercase())
+        {
             kept.push(tag);
         }
     }
     if kept.len() > MAX_TAGS {
-        return Err(FieldError::new("tags", format!("at most {MAX_TAGS} distinct tags are allowed")));
+        return Err(FieldError::new(
+            "tags",
+            format!("at most {MAX_TAGS} distinct tags are allowed"),
+        ));
     }
     Ok(kept)
 }
@@ -89,7 +112,9 @@ pub(crate) fn jurisdiction_code(field: &str, code: &str) -> Result<String, Field
     }
     if let Some(subdivision) = subdivision {
         let valid = (1..=3).contains(&subdivision.len())
-            && subdivision.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            && subdivision
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
         if !valid {
             return Err(error());
         }
@@ -110,12 +135,16 @@ pub(crate) fn industry_pack(field: &str, pack: Option<&str>) -> Result<String, F
     let slug = pack.trim().to_ascii_lowercase();
     let valid = slug.len() <= INDUSTRY_PACK_MAX_CHARS
         && slug.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
-        && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     if !valid {
         let known = KNOWN_INDUSTRY_PACKS.join(", ");
         return Err(FieldError::new(
             field,
-            format!("must be one of {known} or a slug of up to {INDUSTRY_PACK_MAX_CHARS} letters, digits and '-'"),
+            format!(
+                "must be one of {known} or a slug of up to {INDUSTRY_PACK_MAX_CHARS} letters, digits and '-'"
+            ),
         ));
     }
     Ok(slug)

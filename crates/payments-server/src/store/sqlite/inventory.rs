@@ -18,7 +18,8 @@ const FETCH_BY_ROWID: &str = "SELECT public_id, wallet, sku, name, price_cents, 
     FROM inventory_items WHERE id = ?1";
 const FIND_BY_ID: &str =
     "SELECT id, sku, images_json FROM inventory_items WHERE wallet = :wallet AND public_id = :public_id";
-const FIND_BY_SKU: &str = "SELECT id, sku, images_json FROM inventory_items WHERE wallet = :wallet AND sku = :sku";
+const FIND_BY_SKU: &str =
+    "SELECT id, sku, images_json FROM inventory_items WHERE wallet = :wallet AND sku = :sku";
 const INSERT: &str = "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty,
     category, description, tags_json, tag_keys_json, search_text, images_json, attributes_json, cost_cents, taxable,
     jurisdiction_code, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
@@ -71,7 +72,11 @@ struct Existing {
 }
 
 fn existing_from_row(row: &Row<'_>) -> rusqlite::Result<Existing> {
-    Ok(Existing { rowid: row.get(0)?, sku: row.get(1)?, images: rows::json(row, 2)? })
+    Ok(Existing {
+        rowid: row.get(0)?,
+        sku: row.get(1)?,
+        images: rows::json(row, 2)?,
+    })
 }
 
 fn find_by_sku(conn: &Connection, wallet: Wallet, sku: &Sku) -> rusqlite::Result<Option<Existing>> {
@@ -87,13 +92,23 @@ fn find_by_id(conn: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Re
 /// Lower-cased text `q` searches: name, SKU, description, category and tags, one per line so a search
 /// cannot match across two fields.
 fn search_text(fields: &ItemFields) -> String {
-    let mut parts = vec![fields.name.as_str(), fields.sku.as_str(), fields.description.as_str(), &fields.category];
+    let mut parts = vec![
+        fields.name.as_str(),
+        fields.sku.as_str(),
+        fields.description.as_str(),
+        &fields.category,
+    ];
     parts.extend(fields.tags.iter().map(String::as_str));
     parts.join("\n").to_lowercase()
 }
 
 pub(super) fn upsert(tx: &Transaction<'_>, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
-    let ItemUpsert { wallet, draft, new_id, now_ms } = upsert;
+    let ItemUpsert {
+        wallet,
+        draft,
+        new_id,
+        now_ms,
+    } = upsert;
     let fields = &draft.fields;
     let existing = match &draft.id {
         Some(id) => match find_by_id(tx, *wallet, id)? {
@@ -148,11 +163,13 @@ pub(super) fn upsert(tx: &Transaction<'_>, upsert: &ItemUpsert) -> rusqlite::Res
             tx.last_insert_rowid()
         }
     };
-    tx.query_row(FETCH_BY_ROWID, [rowid], item_from_row).map(UpsertOutcome::Saved)
+    tx.query_row(FETCH_BY_ROWID, [rowid], item_from_row)
+        .map(|item| UpsertOutcome::Saved(Box::new(item)))
 }
 
 pub(super) fn delete(tx: &Transaction<'_>, wallet: Wallet, id: &ProductId) -> rusqlite::Result<bool> {
-    tx.execute(DELETE, [wallet.to_string(), id.as_str().to_owned()]).map(|deleted| deleted == 1)
+    tx.execute(DELETE, [wallet.to_string(), id.as_str().to_owned()])
+        .map(|deleted| deleted == 1)
 }
 
 pub(super) fn attach_image(
@@ -169,6 +186,9 @@ pub(super) fn attach_image(
         return Ok(AttachOutcome::TooManyImages);
     }
     existing.images.push(image.as_str().to_owned());
-    tx.execute(SET_IMAGES, rusqlite::params![existing.rowid, rows::to_json(&existing.images)?, now_ms])?;
+    tx.execute(
+        SET_IMAGES,
+        rusqlite::params![existing.rowid, rows::to_json(&existing.images)?, now_ms],
+    )?;
     Ok(AttachOutcome::Attached)
 }

@@ -50,10 +50,18 @@ fn like_pattern(text: &str) -> String {
     format!("%{escaped}%")
 }
 
-pub(super) fn list(conn: &Connection, wallet: Wallet, query: &InventoryQuery) -> rusqlite::Result<InventoryPage> {
+pub(super) fn list(
+    conn: &Connection,
+    wallet: Wallet,
+    query: &InventoryQuery,
+) -> rusqlite::Result<InventoryPage> {
     let wallet = wallet.to_string();
     let q = query.q.as_deref().map(like_pattern);
-    let tags = if query.tags.is_empty() { None } else { Some(rows::to_json(&query.tags)?) };
+    let tags = if query.tags.is_empty() {
+        None
+    } else {
+        Some(rows::to_json(&query.tags)?)
+    };
     let tags_mode = match query.tags_mode {
         TagsMode::All => "all",
         TagsMode::Any => "any",
@@ -63,7 +71,10 @@ pub(super) fn list(conn: &Connection, wallet: Wallet, query: &InventoryQuery) ->
         StockFilter::In => "in",
         StockFilter::Out => "out",
     };
-    let (price_min, price_max) = (query.price_min.map(|c| c.as_i64()), query.price_max.map(|c| c.as_i64()));
+    let (price_min, price_max) = (
+        query.price_min.map(|c| c.as_i64()),
+        query.price_max.map(|c| c.as_i64()),
+    );
     let filter: [(&str, &dyn ToSql); 10] = [
         (":wallet", &wallet),
         (":q", &q),
@@ -81,9 +92,17 @@ pub(super) fn list(conn: &Connection, wallet: Wallet, query: &InventoryQuery) ->
     let limit = i64::from(query.page_size);
     let offset = i64::from(query.page) * limit;
     let mut paged: Vec<(&str, &dyn ToSql)> = filter.to_vec();
-    paged.extend([(":limit", &limit as &dyn ToSql), (":offset", &offset as &dyn ToSql)]);
-    let sql = format!("SELECT {ITEM_COLUMNS} {FILTER} {} {PAGE}", order_by(query.sort, query.order));
+    paged.extend([
+        (":limit", &limit as &dyn ToSql),
+        (":offset", &offset as &dyn ToSql),
+    ]);
+    let sql = format!(
+        "SELECT {ITEM_COLUMNS} {FILTER} {} {PAGE}",
+        order_by(query.sort, query.order)
+    );
     let mut statement = conn.prepare(&sql)?;
-    let items = statement.query_map(&paged[..], item_from_row)?.collect::<Result<_, _>>()?;
+    let items = statement
+        .query_map(&paged[..], item_from_row)?
+        .collect::<Result<_, _>>()?;
     Ok(InventoryPage { items, total })
 }

@@ -79,7 +79,9 @@ impl SqliteStore {
     /// sequences cannot interleave with another process's writes) and commits when it succeeds.
     fn write<T>(&self, operation: impl FnOnce(&Transaction<'_>) -> SqlResult<T>) -> Result<T, StoreError> {
         let mut conn = self.writer.get().map_err(unavailable)?;
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(query)?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(query)?;
         let value = operation(&tx).map_err(query)?;
         tx.commit().map_err(query)?;
         Ok(value)

@@ -22,7 +22,8 @@ fn shop_from_row(row: &Row<'_>) -> rusqlite::Result<ShopConfig> {
 }
 
 pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Option<ShopConfig>> {
-    conn.query_row(FETCH, [wallet.to_string()], shop_from_row).optional()
+    conn.query_row(FETCH, [wallet.to_string()], shop_from_row)
+        .optional()
 }
 
 pub(super) fn save(tx: &Transaction<'_>, config: &ShopConfig, now_ms: i64) -> rusqlite::Result<()> {

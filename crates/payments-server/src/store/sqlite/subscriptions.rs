@@ -16,7 +16,8 @@ const LIST: &str = "SELECT public_id, wallet, scopes, name, created_at, revoked_
     FROM subscriptions ORDER BY created_at, id";
 const INSERT: &str = "INSERT INTO subscriptions (public_id, key_hash, wallet, scopes, name, created_at)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-const INSERT_IF_NONE_EXIST: &str = "INSERT INTO subscriptions (public_id, key_hash, wallet, scopes, name, created_at)
+const INSERT_IF_NONE_EXIST: &str =
+    "INSERT INTO subscriptions (public_id, key_hash, wallet, scopes, name, created_at)
     SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM subscriptions)";
 const REVOKE: &str = "UPDATE subscriptions SET revoked_at = ?2 WHERE public_id = ?1 AND revoked_at IS NULL";
 
@@ -31,18 +32,22 @@ fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<Subscription> {
     })
 }
 
-pub(super) fn fetch_active_by_key(conn: &Connection, hash: &KeyHash) -> rusqlite::Result<Option<Subscription>> {
-    conn.query_row(FETCH_ACTIVE_BY_KEY, [hash.as_str()], subscription_from_row).optional()
+pub(super) fn fetch_active_by_key(
+    conn: &Connection,
+    hash: &KeyHash,
+) -> rusqlite::Result<Option<Subscription>> {
+    conn.query_row(FETCH_ACTIVE_BY_KEY, [hash.as_str()], subscription_from_row)
+        .optional()
 }
 
 pub(super) fn fetch_active(conn: &Connection, id: &SubscriptionId) -> rusqlite::Result<Option<Subscription>> {
-    conn.query_row(FETCH_ACTIVE_BY_ID, [id.as_str()], subscription_from_row).optional()
+    conn.query_row(FETCH_ACTIVE_BY_ID, [id.as_str()], subscription_from_row)
+        .optional()
 }
 
 pub(super) fn list(conn: &Connection) -> rusqlite::Result<Vec<Subscription>> {
     let mut statement = conn.prepare(LIST)?;
-    let subscriptions = statement.query_map([], subscription_from_row)?.collect();
-    subscriptions
+    statement.query_map([], subscription_from_row)?.collect()
 }
 
 fn insert_with(tx: &Transaction<'_>, sql: &str, new: &NewSubscription) -> rusqlite::Result<usize> {
@@ -68,7 +73,8 @@ pub(super) fn insert_if_none_exist(tx: &Transaction<'_>, new: &NewSubscription) 
 }
 
 pub(super) fn revoke(tx: &Transaction<'_>, id: &SubscriptionId, now_ms: i64) -> rusqlite::Result<bool> {
-    tx.execute(REVOKE, params![id.as_str(), now_ms]).map(|changed| changed == 1)
+    tx.execute(REVOKE, params![id.as_str(), now_ms])
+        .map(|changed| changed == 1)
 }
 
 pub(super) fn rotate(

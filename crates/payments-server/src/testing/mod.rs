@@ -1,0 +1,237 @@
+//! Test harness (feature `testing`): an in-process server on a temporary SQLite file, with a settable clock
+//! and a merchant key holding every scope. Used by this crate's HTTP tests and by other crates' tests.
+//!
+//! ```ignore
+//! let app = payments_server::testing::spawn_app().await;
+//! // GET {app.base_url}/api/inventory with header X-Gateway-Subscription-Key: {app.key}
+//! ```
+
+mod switchable_store;
+
+use std::future::Future;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use payments_core::Wallet;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use url::Url;
+
+use crate::app::App;
+use crate::clock::{Clock, ManualClock};
+use crate::config::ServerConfig;
+use crate::domain::api_key::SubscriptionId;
+use crate::domain::scope::Scopes;
+use crate::secret::Secret;
+use crate::services::keys::KeyAdmin;
+use crate::store::SqliteStore;
+use switchable_store::SwitchableStore;
+
+/// Where the test clock starts: 2023-11-14T22:13:20Z.
+pub const TEST_START_MS: i64 = 1_700_000_000_000;
+/// The merchant of [`TestApp::key`].
+pub const TEST_MERCHANT_WALLET: &str = "0x1111111111111111111111111111111111111111";
+
+/// Knobs for [`spawn_app_with`]; `Default` gives the production defaults.
+#[derive(Debug, Clone, Default)]
+pub struct TestOptions {
+    /// Overrides [`crate::DEFAULT_MAX_BODY_BYTES`].
+    pub max_body_bytes: Option<usize>,
+    /// Overrides [`crate::DEFAULT_RATE_LIMIT_PER_MINUTE`].
+    pub rate_limit_per_minute: Option<NonZeroU32>,
+    /// Configures the edge-proxy secret.
+    pub edge_secret: Option<String>,
+}
+
+/// A key issued by the harness.
+#[derive(Debug, Clone)]
+pub struct TestKey {
+    /// The key to send.
+    pub key: String,
+    /// Its subscription id.
+    pub subscription_id: String,
+    /// Its merchant.
+    pub wallet: Wallet,
+}
+
+/// A running server. Dropping it stops the server and deletes its database.
+#[derive(Debug)]
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    pub base_url: String,
+    /// A key of [`TestApp::wallet`] with every scope.
+    pub key: String,
+    /// Subscription id of [`TestApp::key`].
+    pub subscription_id: String,
+    /// The merchant of [`TestApp::key`] ([`TEST_MERCHANT_WALLET`]).
+    pub wallet: Wallet,
+    /// The app's clock; move it instead of sleeping.
+    pub clock: Arc<ManualClock>,
+    /// The SQLite file (e.g. to run the binary's `keys` commands against it).
+    pub db_path: PathBuf,
+    app: App,
+    store: Arc<SwitchableStore>,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+    _dir: TempDir,
+}
+
+/// Starts a server with the default options.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(TestOptions::default()).await
+}
+
+/// Starts a server. Panics when it cannot (a harness failure is a test failure).
+pub async fn spawn_app_with(options: TestOptions) -> TestApp {
+    init_test_tracing();
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("creating a temp dir: {error}"));
+    let db_path = dir.path().join("payments.db");
+    let clock = Arc::new(ManualClock::new(TEST_START_MS));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|error| panic!("binding 127.0.0.1:0: {error}"));
+    let address = listener
+        .local_addr()
+        .unwrap_or_else(|error| panic!("reading the bound address: {error}"));
+    let base_url = format!("http://{address}");
+    let mut config = ServerConfig::new(
+        &db_path,
+        Url::parse(&base_url).unwrap_or_else(|error| panic!("parsing {base_url}: {error}")),
+    );
+    config.dev_mode = true;
+    config.max_body_bytes = options.max_body_bytes.unwrap_or(config.max_body_bytes);
+    config.rate_limit_per_minute = options
+        .rate_limit_per_minute
+        .unwrap_or(config.rate_limit_per_minute);
+    config.edge_secret = options.edge_secret.map(Secret::new);
+    let sqlite =
+        SqliteStore::open(&db_path, TEST_START_MS).unwrap_or_else(|error| panic!("opening the db: {error}"));
+    let store = Arc::new(SwitchableStore::new(Arc::new(sqlite)));
+    let app = App::with_store(
+        config,
+        Arc::clone(&store) as _,
+        Arc::clone(&clock) as Arc<dyn Clock>,
+    );
+    let wallet = test_wallet(0x11);
+    let issued = app
+        .key_admin()
+        .create(wallet, Scopes::all(), Some("test merchant".to_owned()))
+        .unwrap_or_else(|error| panic!("creating the test key: {error}"));
+    let (shutdown, signal) = oneshot::channel::<()>();
+    let server = tokio::spawn(crate::serve(listener, app.clone(), async {
+        signal.await.ok();
+    }));
+    TestApp {
+        base_url,
+        key: issued.key.expose().to_owned(),
+        subscription_id: issued.subscription_id.as_str().to_owned(),
+        wallet,
+        clock,
+        db_path,
+        app,
+        store,
+        shutdown: Some(shutdown),
+        server: Some(server),
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    /// `base_url` + `path` (`path` starts with `/`).
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// Key administration on this app's database.
+    pub fn key_admin(&self) -> KeyAdmin {
+        self.app.key_admin()
+    }
+
+    /// Issues a key for `wallet` with comma-separated `scopes` (e.g. `"inventory:read"`; `""` for none).
+    pub fn create_key(&self, wallet: Wallet, scopes: &str) -> TestKey {
+        let scopes: Scopes = scopes
+            .parse()
+            .unwrap_or_else(|error| panic!("scopes {scopes}: {error}"));
+        let issued = self
+            .key_admin()
+            .create(wallet, scopes, None)
+            .unwrap_or_else(|error| panic!("create key: {error}"));
+        TestKey {
+            key: issued.key.expose().to_owned(),
+            subscription_id: issued.subscription_id.as_str().to_owned(),
+            wallet,
+        }
+    }
+
+    /// Revokes a key by subscription id.
+    pub fn revoke_key(&self, subscription_id: &str) {
+        self.key_admin()
+            .revoke(&SubscriptionId::new(subscription_id))
+            .unwrap_or_else(|error| panic!("revoke {subscription_id}: {error}"));
+    }
+
+    /// Makes every datastore operation fail (`false`) or work again (`true`).
+    pub fn set_datastore_available(&self, available: bool) {
+        self.store.set_available(available);
+    }
+
+    /// Signals shutdown and waits for the server to finish its in-flight requests.
+    pub async fn shutdown(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            shutdown.send(()).ok();
+        }
+        if let Some(server) = self.server.take() {
+            server.await.ok();
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+    }
+}
+
+/// A wallet made of one repeated byte: `test_wallet(0x22)` is `0x2222...22`.
+pub fn test_wallet(byte: u8) -> Wallet {
+    let text = format!("0x{}", format!("{byte:02x}").repeat(20));
+    Wallet::parse(&text).unwrap_or_else(|error| panic!("{text}: {error}"))
+}
+
+/// Polls `check` until it returns `Some`, for at most `timeout`; panics with `what` when time runs out.
+/// The bounded alternative to sleeping in tests.
+pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        if Instant::now() >= deadline {
+            panic!("timed out after {timeout:?} waiting for {what}");
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Logs go to the test's captured output (shown for failing tests); level from `RUST_LOG`, default `info`.
+fn init_test_tracing() {
+    static INIT: Once = Once::new();
+    INIT.call_once(|| {
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_test_writer()
+            .try_init()
+            .ok();
+    });
+}

@@ -1,0 +1,191 @@
+use payments_server::testing::{TestOptions, test_wallet};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::{Api, product, product_with, send};
+
+#[tokio::test]
+async fn a_dev_route_without_a_key_is_unauthorized() {
+    let api = Api::spawn().await;
+
+    let reply = send(api.anonymous(Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 401);
+    assert_eq!(
+        reply.json,
+        json!({"error": "unauthorized", "message": "missing or invalid subscription key"})
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_key_is_unauthorized() {
+    let api = Api::spawn().await;
+
+    let reply = send(api.dev_as("sk_live_unknown", Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 401);
+    assert_eq!(
+        reply.json,
+        json!({"error": "unauthorized", "message": "missing or invalid subscription key"})
+    );
+}
+
+#[tokio::test]
+async fn a_revoked_key_is_unauthorized() {
+    let api = Api::spawn().await;
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
+    api.app.revoke_key(&other.subscription_id);
+
+    let reply = send(api.dev_as(&other.key, Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 401);
+    assert_eq!(reply.json["error"], "unauthorized");
+}
+
+#[tokio::test]
+async fn a_key_without_the_route_scope_is_forbidden() {
+    let api = Api::spawn().await;
+    let reader = api.app.create_key(api.app.wallet, "inventory:read");
+
+    let reply = send(
+        api.dev_as(&reader.key, Method::POST, "/api/inventory")
+            .json(&product("A-1")),
+    )
+    .await;
+
+    assert_eq!(reply.status, 403);
+    assert_eq!(
+        reply.json,
+        json!({"error": "forbidden", "message": "the subscription key lacks the inventory:write scope"})
+    );
+}
+
+#[tokio::test]
+async fn spoofed_wallet_headers_are_ignored() {
+    let api = Api::spawn().await;
+    api.upsert(product("A-1")).await;
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
+
+    let reply = send(
+        api.dev_as(&other.key, Method::GET, "/api/inventory")
+            .header("x-wallet", "0x1111111111111111111111111111111111111111")
+            .header("wallet", "0x1111111111111111111111111111111111111111")
+            .header("x-subscription-id", &api.app.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json["total"], 0);
+}
+
+#[tokio::test]
+async fn wallet_headers_without_a_key_do_not_authenticate() {
+    let api = Api::spawn().await;
+
+    let reply = send(
+        api.anonymous(Method::GET, "/api/inventory")
+            .header("x-wallet", "0x1111111111111111111111111111111111111111")
+            .header("x-subscription-id", &api.app.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 401);
+}
+
+#[tokio::test]
+async fn a_body_wallet_of_another_merchant_is_forbidden() {
+    let api = Api::spawn().await;
+    let body = product_with(
+        "A-1",
+        json!({"wallet": "0x2222222222222222222222222222222222222222"}),
+    );
+
+    let reply = send(api.dev(Method::POST, "/api/inventory").json(&body)).await;
+
+    assert_eq!(reply.status, 403);
+    assert_eq!(reply.json["error"], "forbidden");
+}
+
+#[tokio::test]
+async fn a_body_wallet_equal_to_the_key_merchant_is_accepted() {
+    let api = Api::spawn().await;
+    let body = product_with(
+        "A-1",
+        json!({"wallet": "0x1111111111111111111111111111111111111111"}),
+    );
+
+    let reply = send(api.dev(Method::POST, "/api/inventory").json(&body)).await;
+
+    assert_eq!(reply.status, 200);
+}
+
+#[tokio::test]
+async fn the_edge_secret_with_a_subscription_id_identifies_the_caller() {
+    let api = Api::spawn_with(TestOptions {
+        edge_secret: Some("edge-s3cret".to_owned()),
+        ..TestOptions::default()
+    })
+    .await;
+
+    let reply = send(
+        api.anonymous(Method::GET, "/api/shop/config")
+            .header("x-edge-secret", "edge-s3cret")
+            .header("x-subscription-id", &api.app.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json["wallet"], "0x1111111111111111111111111111111111111111");
+}
+
+#[tokio::test]
+async fn a_wrong_edge_secret_is_unauthorized_even_with_a_valid_key() {
+    let api = Api::spawn_with(TestOptions {
+        edge_secret: Some("edge-s3cret".to_owned()),
+        ..TestOptions::default()
+    })
+    .await;
+
+    let reply = send(
+        api.dev(Method::GET, "/api/shop/config")
+            .header("x-edge-secret", "edge-guess")
+            .header("x-subscription-id", &api.app.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 401);
+}
+
+#[tokio::test]
+async fn the_edge_secret_header_is_ignored_when_the_server_has_none() {
+    let api = Api::spawn().await;
+
+    let reply = send(
+        api.anonymous(Method::GET, "/api/shop/config")
+            .header("x-edge-secret", "anything")
+            .header("x-subscription-id", &api.app.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 401);
+}
+
+#[tokio::test]
+async fn an_edge_request_for_a_revoked_subscription_is_unauthorized() {
+    let api = Api::spawn_with(TestOptions {
+        edge_secret: Some("edge-s3cret".to_owned()),
+        ..TestOptions::default()
+    })
+    .await;
+    let other = api.app.create_key(test_wallet(0x22), "shop:read");
+    api.app.revoke_key(&other.subscription_id);
+
+    let reply = send(
+        api.anonymous(Method::GET, "/api/shop/config")
+            .header("x-edge-secret", "edge-s3cret")
+            .header("x-subscription-id", &other.subscription_id),
+    )
+    .await;
+
+    assert_eq!(reply.status, 401);
+}

@@ -1,0 +1,190 @@
+//! The binary's `keys` commands, run against the test app's database while the app serves it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{Api, send};
+
+fn run(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_payments-server"))
+        .arg("keys")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("PAYMENTS_DB")
+        .output()
+        .unwrap()
+}
+
+fn run_json(db: &Path, args: &[&str]) -> Value {
+    let output = run(db, args);
+    assert!(
+        output.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn keys_create_prints_a_working_key_with_the_requested_scopes() {
+    let api = Api::spawn().await;
+
+    let created = run_json(
+        &api.app.db_path,
+        &[
+            "create",
+            "--wallet",
+            "0xAbCdEf0000000000000000000000000000000002",
+            "--scopes",
+            "inventory:read",
+        ],
+    );
+
+    assert!(created["subscriptionId"].as_str().unwrap().starts_with("sub_"));
+    assert!(created["key"].as_str().unwrap().starts_with("sk_live_"));
+    assert_eq!(created["wallet"], "0xabcdef0000000000000000000000000000000002");
+    assert_eq!(created["scopes"], json!(["inventory:read"]));
+    let key = created["key"].as_str().unwrap();
+    assert_eq!(
+        send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
+        200
+    );
+    assert_eq!(
+        send(api.dev_as(key, Method::GET, "/api/shop/config"))
+            .await
+            .status,
+        403
+    );
+}
+
+#[tokio::test]
+async fn keys_create_defaults_to_every_scope() {
+    let api = Api::spawn().await;
+
+    let created = run_json(
+        &api.app.db_path,
+        &["create", "--wallet", "0x2222222222222222222222222222222222222222"],
+    );
+
+    assert_eq!(
+        created["scopes"],
+        json!([
+            "inventory:read",
+            "inventory:write",
+            "orders:create",
+            "receipts:read",
+            "receipts:write",
+            "shop:read",
+            "split:read",
+            "users:read",
+            "graphql:read"
+        ])
+    );
+}
+
+#[tokio::test]
+async fn keys_create_refuses_unknown_scopes_and_bad_wallets() {
+    let api = Api::spawn().await;
+
+    let bad_scope = run(
+        &api.app.db_path,
+        &[
+            "create",
+            "--wallet",
+            "0x2222222222222222222222222222222222222222",
+            "--scopes",
+            "inventory:admin",
+        ],
+    );
+    let bad_wallet = run(&api.app.db_path, &["create", "--wallet", "0x22"]);
+
+    assert!(!bad_scope.status.success());
+    assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("unknown scope 'inventory:admin'"));
+    assert!(!bad_wallet.status.success());
+}
+
+#[tokio::test]
+async fn keys_list_shows_subscriptions_but_never_keys() {
+    let api = Api::spawn().await;
+
+    let listed = run_json(&api.app.db_path, &["list"]);
+
+    let entries = listed.as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["subscriptionId"], api.app.subscription_id.as_str());
+    assert_eq!(entries[0]["wallet"], "0x1111111111111111111111111111111111111111");
+    assert_eq!(entries[0]["active"], true);
+    assert!(entries[0].get("key").is_none());
+    assert!(!listed.to_string().contains(&api.app.key));
+}
+
+#[tokio::test]
+async fn keys_revoke_makes_the_key_unauthorized_at_once() {
+    let api = Api::spawn().await;
+
+    let revoked = run_json(&api.app.db_path, &["revoke", &api.app.subscription_id]);
+
+    assert_eq!(
+        revoked,
+        json!({"subscriptionId": api.app.subscription_id, "revoked": true})
+    );
+    assert_eq!(send(api.dev(Method::GET, "/api/inventory")).await.status, 401);
+    assert!(
+        !run(&api.app.db_path, &["revoke", &api.app.subscription_id])
+            .status
+            .success()
+    );
+}
+
+#[tokio::test]
+async fn keys_rotate_issues_a_new_key_for_the_same_merchant_and_revokes_the_old_one() {
+    let api = Api::spawn().await;
+
+    let rotated = run_json(&api.app.db_path, &["rotate", &api.app.subscription_id]);
+
+    assert_ne!(rotated["subscriptionId"], api.app.subscription_id.as_str());
+    assert_eq!(rotated["wallet"], "0x1111111111111111111111111111111111111111");
+    assert_eq!(rotated["scopes"].as_array().unwrap().len(), 9);
+    let new_key = rotated["key"].as_str().unwrap();
+    assert_eq!(
+        send(api.dev_as(new_key, Method::GET, "/api/inventory"))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(send(api.dev(Method::GET, "/api/inventory")).await.status, 401);
+}
+
+#[test]
+fn help_documents_every_serve_flag_with_its_environment_variable() {
+    let output = Command::new(env!("CARGO_BIN_EXE_payments-server"))
+        .arg("--help")
+        .output()
+        .unwrap();
+
+    let help = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "--listen",
+        "PAYMENTS_LISTEN",
+        "--db",
+        "PAYMENTS_DB",
+        "--base-url",
+        "PAYMENTS_BASE_URL",
+        "--dev",
+        "PAYMENTS_DEV",
+        "--log-format",
+        "PAYMENTS_LOG_FORMAT",
+        "--rate-limit-per-minute",
+        "PAYMENTS_RATE_LIMIT_PER_MINUTE",
+        "--edge-secret",
+        "PAYMENTS_EDGE_SECRET",
+        "--max-body-bytes",
+        "PAYMENTS_MAX_BODY_BYTES",
+    ] {
+        assert!(help.contains(expected), "--help lacks {expected}");
+    }
+}

@@ -1,0 +1,17 @@
+//! HTTP tests of the payments server: each test spawns its own server on a temp database.
+
+// Helpers here are test code too (clippy's allow-in-tests covers only `#[test]` functions): a failed unwrap
+// is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod auth;
+mod errors;
+mod health_and_ping;
+mod helpers;
+mod images;
+mod inventory_list;
+mod inventory_upsert;
+mod inventory_validation;
+mod keys_cli;
+mod rate_limit;
+mod shop_and_lifecycle;

@@ -1,0 +1,84 @@
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use payments_server::testing::{TestOptions, test_wallet};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::{Api, send};
+
+async fn api_with_three_per_minute() -> Api {
+    Api::spawn_with(TestOptions {
+        rate_limit_per_minute: NonZeroU32::new(3),
+        ..TestOptions::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn dev_responses_carry_rate_limit_headers() {
+    let api = api_with_three_per_minute().await;
+
+    let reply = send(api.dev(Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("x-ratelimit-limit"), "3");
+    assert_eq!(reply.header("x-ratelimit-remaining"), "2");
+    assert_eq!(reply.header("x-ratelimit-reset"), "1700000020000");
+}
+
+#[tokio::test]
+async fn a_request_over_the_quota_is_429_with_reset_at() {
+    let api = api_with_three_per_minute().await;
+    for _ in 0..3 {
+        assert_eq!(send(api.dev(Method::GET, "/api/inventory")).await.status, 200);
+    }
+
+    let reply = send(api.dev(Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 429);
+    assert_eq!(
+        reply.json,
+        json!({"error": "rate_limited", "resetAt": 1_700_000_020_000_i64, "message": "rate limit exceeded; retry after resetAt"})
+    );
+    assert_eq!(reply.header("x-ratelimit-remaining"), "0");
+    assert_eq!(reply.header("x-ratelimit-reset"), "1700000020000");
+}
+
+#[tokio::test]
+async fn the_quota_comes_back_as_the_clock_moves() {
+    let api = api_with_three_per_minute().await;
+    for _ in 0..4 {
+        send(api.dev(Method::GET, "/api/inventory")).await;
+    }
+
+    api.app.clock.advance(Duration::from_secs(20));
+    let reply = send(api.dev(Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("x-ratelimit-remaining"), "0");
+}
+
+#[tokio::test]
+async fn each_key_has_its_own_quota() {
+    let api = api_with_three_per_minute().await;
+    for _ in 0..4 {
+        send(api.dev(Method::GET, "/api/inventory")).await;
+    }
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
+
+    let reply = send(api.dev_as(&other.key, Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("x-ratelimit-remaining"), "2");
+}
+
+#[tokio::test]
+async fn unauthenticated_requests_carry_no_rate_limit_headers() {
+    let api = api_with_three_per_minute().await;
+
+    let reply = send(api.anonymous(Method::GET, "/api/inventory")).await;
+
+    assert_eq!(reply.status, 401);
+    assert_eq!(reply.header("x-ratelimit-limit"), "");
+}
