@@ -67,9 +67,9 @@
 //!
 //! # Features
 //!
-//! - `serde` (default): [`ReceiptStatusUpdated`] and [`Verifier::verify_and_parse`].
+//! - `serde` (default): `ReceiptStatusUpdated` and `Verifier::verify_and_parse`.
 //! - `http`: [`Headers`] for `http::HeaderMap` (hyper, axum, reqwest, ...).
-//! - `test-helpers`: the [`testing`] module, which signs bodies so you can test your own handler.
+//! - `test-helpers`: the `testing` module, which signs bodies so you can test your own handler.
 #![forbid(unsafe_code)]
 
 mod error;
