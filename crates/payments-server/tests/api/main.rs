@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod dev_mode;
 mod errors;
 mod health_and_ping;
 mod helpers;
