@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::Context as _;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use payments_client::{Client, Error as ClientError, ErrorCode, UpsertInventoryItem};
@@ -116,10 +115,10 @@ fn read_file(path: &std::path::Path) -> anyhow::Result<(ColumnMap, Vec<(u64, csv
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_path(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+        .map_err(|err| failure("io_error", format!("cannot open {}: {err}", path.display())))?;
     let header = reader
         .headers()
-        .with_context(|| format!("cannot read the header of {}", path.display()))?;
+        .map_err(|err| failure("invalid_csv", format!("cannot read the header of {}: {err}", path.display())))?;
     let columns = ColumnMap::from_header(header).map_err(|message| failure("invalid_csv", message))?;
     let mut records = Vec::new();
     for record in reader.records() {

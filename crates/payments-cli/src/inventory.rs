@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
 use payments_client::{
     Client, InventoryItem, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode, UpsertInventoryItem,
@@ -304,7 +303,8 @@ async fn upload_image(client: &Client, args: UploadImageArgs, json: bool) -> any
         Some(content_type) => content_type,
         None => guess_content_type(&args.file)?.to_owned(),
     };
-    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let bytes = std::fs::read(&args.file)
+        .map_err(|err| failure("io_error", format!("cannot read {}: {err}", args.file.display())))?;
     let filename = args
         .file
         .file_name()
