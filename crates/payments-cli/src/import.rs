@@ -116,9 +116,12 @@ fn read_file(path: &std::path::Path) -> anyhow::Result<(ColumnMap, Vec<(u64, csv
         .flexible(true)
         .from_path(path)
         .map_err(|err| failure("io_error", format!("cannot open {}: {err}", path.display())))?;
-    let header = reader
-        .headers()
-        .map_err(|err| failure("invalid_csv", format!("cannot read the header of {}: {err}", path.display())))?;
+    let header = reader.headers().map_err(|err| {
+        failure(
+            "invalid_csv",
+            format!("cannot read the header of {}: {err}", path.display()),
+        )
+    })?;
     let columns = ColumnMap::from_header(header).map_err(|message| failure("invalid_csv", message))?;
     let mut records = Vec::new();
     for record in reader.records() {

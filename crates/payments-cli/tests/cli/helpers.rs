@@ -48,6 +48,14 @@ pub(crate) fn client(app: &TestApp) -> Client {
         .unwrap()
 }
 
+/// Writes `text` to `products.csv` in a new temp dir; keep the dir alive while the file is used.
+pub(crate) fn write_csv(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("products.csv");
+    std::fs::write(&path, text).unwrap();
+    (dir, path.to_str().unwrap().to_owned())
+}
+
 /// A 1x1 transparent PNG.
 pub(crate) const TINY_PNG: &[u8] = &[
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00,

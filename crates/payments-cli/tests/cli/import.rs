@@ -5,7 +5,7 @@ use payments_core::Cents;
 use payments_server::testing::spawn_app;
 use serde_json::{Value, json};
 
-use crate::helpers::{client, payments};
+use crate::helpers::{client, payments, write_csv};
 
 const CSV_WITH_TWO_BAD_ROWS: &str = "\
 sku,name,priceUsd,stockQty,category,description,tags,taxable,jurisdictionCode,costUsd,industryPack
@@ -14,13 +14,6 @@ TEE-1,Tee,1.999,5,apparel,,,false,,,
 HAT-1,Hat,15,-5,apparel,,,,,,
 SOCK-1,Socks,4.50,-1,apparel,Warm,wool,no,,,
 ";
-
-fn write_csv(text: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("products.csv");
-    std::fs::write(&path, text).unwrap();
-    (dir, path.to_str().unwrap().to_owned())
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn import_names_the_failed_rows_exits_non_zero_and_keeps_the_good_rows() {
