@@ -7,6 +7,7 @@
 mod auth;
 mod dev_mode;
 mod errors;
+mod graceful_shutdown;
 mod health_and_ping;
 mod helpers;
 mod images;
