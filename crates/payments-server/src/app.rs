@@ -22,6 +22,7 @@ use crate::http::rate_limit::RateLimits;
 use crate::http::response::HttpResponse;
 use crate::http::router;
 use crate::services::keys::KeyAdmin;
+use crate::services::recent_callers::RecentCallers;
 use crate::store::{SqliteStore, Store, StoreError};
 
 /// Everything a request may use; shared by all connections.
@@ -31,6 +32,8 @@ pub(crate) struct AppState {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) rate_limits: RateLimits,
+    /// Callers recognised while the datastore is down (degraded mode).
+    pub(crate) recent_callers: RecentCallers,
 }
 
 /// The HTTP application; cheap to clone (one shared state).
@@ -57,6 +60,7 @@ impl App {
                 store,
                 clock,
                 rate_limits,
+                recent_callers: RecentCallers::default(),
             }),
         }
     }

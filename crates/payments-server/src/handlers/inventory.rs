@@ -6,7 +6,7 @@ use crate::domain::inventory::{InventoryItem, InventoryItemRequest, InventoryQue
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::response::{self, HttpResponse};
+use crate::http::response::{self, Degraded, HttpResponse};
 use crate::services::inventory;
 
 #[derive(Debug, Serialize)]
@@ -16,6 +16,8 @@ struct InventoryListResponse<'a> {
     total: u64,
     page: u32,
     page_size: u32,
+    #[serde(flatten)]
+    degraded: Option<Degraded>,
 }
 
 #[derive(Debug, Serialize)]
@@ -35,10 +37,11 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let (page, page_size) = (query.page, query.page_size);
     let found = inventory::list(ctx.state, caller.wallet, query).await?;
     Ok(response::ok(&InventoryListResponse {
-        items: &found.items,
-        total: found.total,
+        items: &found.page.items,
+        total: found.page.total,
         page,
         page_size,
+        degraded: found.degraded.then(Degraded::datastore_unavailable),
     }))
 }
 

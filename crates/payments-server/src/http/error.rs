@@ -3,7 +3,7 @@
 
 use std::error::Error as StdError;
 
-use hyper::header::{ALLOW, HeaderValue};
+use hyper::header::{ALLOW, HeaderValue, RETRY_AFTER};
 use hyper::{Method, StatusCode};
 use serde::Serialize;
 
@@ -38,6 +38,10 @@ pub(crate) enum ApiError {
     },
     RateLimited {
         reset_at_ms: i64,
+    },
+    /// The datastore does not answer; nothing was written. Logged at warn, the reason is never sent.
+    DatastoreUnavailable {
+        reason: String,
     },
     /// Anything unexpected; the source is logged, never sent.
     Internal {
@@ -77,6 +81,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::DatastoreUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -91,6 +96,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::DatastoreUnavailable { .. } => "datastore_unavailable",
             ApiError::Internal { .. } => "failed",
         }
     }
@@ -107,6 +113,9 @@ impl ApiError {
             }
             ApiError::PayloadTooLarge { subject, limit } => format!("{subject} is larger than {limit} bytes"),
             ApiError::RateLimited { .. } => "rate limit exceeded; retry after resetAt".to_owned(),
+            ApiError::DatastoreUnavailable { .. } => {
+                "the datastore is unavailable; nothing was changed, retry later".to_owned()
+            }
             ApiError::Internal { .. } => "internal server error".to_owned(),
         }
     }
@@ -117,6 +126,8 @@ impl ApiError {
         let message = self.message();
         if let ApiError::Internal { source } = &self {
             tracing::error!(status = status.as_u16(), error = %source_chain(source.as_ref()), "request failed");
+        } else if let ApiError::DatastoreUnavailable { reason } = &self {
+            tracing::warn!(status = status.as_u16(), reason = %reason, "datastore unavailable");
         } else {
             tracing::debug!(status = status.as_u16(), code = self.code(), message = %message, "request refused");
         }
@@ -137,6 +148,11 @@ impl ApiError {
             && let Ok(value) = HeaderValue::from_str(&allow_list(allow))
         {
             response.headers_mut().insert(ALLOW, value);
+        }
+        if let ApiError::DatastoreUnavailable { .. } = &self {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from_static("5"));
         }
         response
     }

@@ -21,10 +21,8 @@ impl From<FieldError> for ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Unavailable(_)
-            | StoreError::Query(_)
-            | StoreError::Corrupt(_)
-            | StoreError::Task(_) => ApiError::internal(error),
+            StoreError::Unavailable(reason) => ApiError::DatastoreUnavailable { reason },
+            StoreError::Query(_) | StoreError::Corrupt(_) | StoreError::Task(_) => ApiError::internal(error),
         }
     }
 }

@@ -33,3 +33,20 @@ pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
 pub(crate) fn ok(body: &impl Serialize) -> HttpResponse {
     json(StatusCode::OK, body)
 }
+
+/// The spec's degraded-mode marker, flattened into a normal response body:
+/// `"degraded": true, "reason": "datastore_unavailable"`.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub(crate) struct Degraded {
+    degraded: bool,
+    reason: &'static str,
+}
+
+impl Degraded {
+    pub(crate) fn datastore_unavailable() -> Self {
+        Degraded {
+            degraded: true,
+            reason: "datastore_unavailable",
+        }
+    }
+}

@@ -33,26 +33,48 @@ pub(crate) enum AuthError {
 }
 
 /// Resolves the caller. Unknown, revoked and missing credentials all answer the same, so a probe learns nothing.
+///
+/// When the datastore is unavailable, a caller that authenticated recently is still recognised (see
+/// [`RecentCallers`](super::recent_callers::RecentCallers)), so read routes can answer in degraded mode.
 pub(crate) async fn authenticate(state: &AppState, credentials: Credentials) -> Result<Caller, AuthError> {
-    let subscription = match credentials {
+    let (remembered_as, looked_up) = match credentials {
         Credentials::Key(key) => {
             let hash = KeyHash::of(key.expose());
-            store::blocking(&state.store, move |store| {
+            let remembered_as = format!("key:{}", hash.as_str());
+            let found = store::blocking(&state.store, move |store| {
                 store.fetch_active_subscription_by_key(&hash)
-            })
-            .await?
+            });
+            (remembered_as, found.await)
         }
         Credentials::Edge {
             secret,
             subscription_id: Some(id),
         } if edge_secret_matches(state, &secret) => {
-            store::blocking(&state.store, move |store| store.fetch_active_subscription(&id)).await?
+            let remembered_as = format!("edge:{}", id.as_str());
+            let found = store::blocking(&state.store, move |store| store.fetch_active_subscription(&id));
+            (remembered_as, found.await)
         }
-        Credentials::Edge { .. } | Credentials::Missing => None,
+        Credentials::Edge { .. } | Credentials::Missing => return Err(AuthError::Unauthenticated),
     };
-    subscription
-        .map(Caller::from_subscription)
-        .ok_or(AuthError::Unauthenticated)
+    let now_ms = state.clock.now_ms();
+    let subscription = match looked_up {
+        Ok(Some(subscription)) => {
+            state
+                .recent_callers
+                .remember(remembered_as, &subscription, now_ms);
+            subscription
+        }
+        Ok(None) => {
+            state.recent_callers.forget(&remembered_as);
+            return Err(AuthError::Unauthenticated);
+        }
+        Err(StoreError::Unavailable(reason)) => state
+            .recent_callers
+            .recall(&remembered_as, now_ms)
+            .ok_or(AuthError::Store(StoreError::Unavailable(reason)))?,
+        Err(other) => return Err(other.into()),
+    };
+    Ok(Caller::from_subscription(subscription))
 }
 
 fn edge_secret_matches(state: &AppState, presented: &Secret) -> bool {

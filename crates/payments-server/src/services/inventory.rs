@@ -26,12 +26,36 @@ pub(crate) enum InventoryError {
     Store(#[from] StoreError),
 }
 
+/// A page of products, or an empty one marked degraded when the datastore does not answer (spec: reads
+/// answer 200 with `degraded: true` rather than fail).
+#[derive(Debug)]
+pub(crate) struct Listing {
+    pub(crate) page: InventoryPage,
+    pub(crate) degraded: bool,
+}
+
 pub(crate) async fn list(
     state: &AppState,
     wallet: Wallet,
     query: InventoryQuery,
-) -> Result<InventoryPage, StoreError> {
-    store::blocking(&state.store, move |store| store.list_inventory(wallet, &query)).await
+) -> Result<Listing, StoreError> {
+    match store::blocking(&state.store, move |store| store.list_inventory(wallet, &query)).await {
+        Ok(page) => Ok(Listing {
+            page,
+            degraded: false,
+        }),
+        Err(StoreError::Unavailable(reason)) => {
+            tracing::warn!(reason = %reason, "inventory listed in degraded mode");
+            Ok(Listing {
+                page: InventoryPage {
+                    items: Vec::new(),
+                    total: 0,
+                },
+                degraded: true,
+            })
+        }
+        Err(other) => Err(other),
+    }
 }
 
 /// Creates or updates a product: by `id` when given, else by SKU (idempotent: the same SKU updates the same

@@ -4,4 +4,5 @@ pub(crate) mod auth;
 pub(crate) mod health;
 pub(crate) mod inventory;
 pub(crate) mod keys;
+pub(crate) mod recent_callers;
 pub(crate) mod shop;

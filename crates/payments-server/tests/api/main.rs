@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod degraded_mode;
 mod dev_mode;
 mod errors;
 mod graceful_shutdown;
