@@ -106,6 +106,8 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// 429: quota exhausted; see [`ApiError::reset_at`].
     RateLimited,
+    /// 503: the datastore is unavailable; nothing was changed, retry later.
+    DatastoreUnavailable,
     /// 500: the service failed.
     Failed,
     /// Any other code, verbatim.
@@ -128,6 +130,7 @@ impl ErrorCode {
             "method_not_allowed" => ErrorCode::MethodNotAllowed,
             "payload_too_large" => ErrorCode::PayloadTooLarge,
             "rate_limited" => ErrorCode::RateLimited,
+            "datastore_unavailable" => ErrorCode::DatastoreUnavailable,
             "failed" => ErrorCode::Failed,
             other => ErrorCode::Other(other.to_owned()),
         }
@@ -148,6 +151,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::DatastoreUnavailable => "datastore_unavailable",
             ErrorCode::Failed => "failed",
             ErrorCode::Other(code) => code,
         }
@@ -179,6 +183,7 @@ mod tests {
             "method_not_allowed",
             "payload_too_large",
             "rate_limited",
+            "datastore_unavailable",
             "failed",
         ] {
             let parsed = ErrorCode::parse(code);

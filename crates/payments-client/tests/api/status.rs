@@ -1,6 +1,7 @@
 //! `health()` and `ping()`.
 
-use payments_client::{Client, ErrorCode};
+use payments_client::{Client, ErrorCode, InventoryQuery, UpsertInventoryItem};
+use payments_core::Cents;
 use payments_server::testing::{TEST_START_MS, spawn_app};
 
 use crate::helpers::{client, client_with_key};
@@ -57,4 +58,31 @@ async fn ping_with_an_unknown_key_is_unauthorized() {
     };
     assert_eq!(api.status, 401);
     assert_eq!(api.code, ErrorCode::Unauthorized);
+}
+
+#[tokio::test]
+async fn during_an_outage_reads_are_degraded_and_writes_are_a_typed_error() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    let listed = client.list_inventory(&InventoryQuery::default()).await.unwrap();
+    assert!(listed.degraded.is_none());
+    app.set_datastore_available(false);
+
+    let degraded = client.list_inventory(&InventoryQuery::default()).await.unwrap();
+    let write = client
+        .upsert_inventory_item(&UpsertInventoryItem::new("CUP-1", "Cup", Cents::new(500), 1))
+        .await;
+
+    assert_eq!(
+        degraded.degraded.map(|d| d.reason).as_deref(),
+        Some("datastore_unavailable")
+    );
+    assert!(degraded.items.is_empty());
+    match write {
+        Err(payments_client::Error::Api(error)) => {
+            assert_eq!(error.status, 503);
+            assert_eq!(error.code, ErrorCode::DatastoreUnavailable);
+        }
+        other => panic!("expected a 503 datastore_unavailable, got {other:?}"),
+    }
 }
