@@ -22,6 +22,7 @@ use crate::http::rate_limit::RateLimits;
 use crate::http::response::HttpResponse;
 use crate::http::router;
 use crate::services::keys::KeyAdmin;
+use crate::services::receipts::{self, DispatcherHandle, ReceiptRuntime};
 use crate::services::recent_callers::RecentCallers;
 use crate::store::{SqliteStore, Store, StoreError};
 
@@ -32,6 +33,8 @@ pub(crate) struct AppState {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) rate_limits: RateLimits,
+    /// Master key and webhook dispatcher wake-up.
+    pub(crate) receipts: ReceiptRuntime,
     /// Callers recognised while the datastore is down (degraded mode).
     pub(crate) recent_callers: RecentCallers,
 }
@@ -54,12 +57,14 @@ impl App {
 
     pub(crate) fn with_store(config: ServerConfig, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
+        let receipts = ReceiptRuntime::new(&config);
         App {
             state: Arc::new(AppState {
                 config,
                 store,
                 clock,
                 rate_limits,
+                receipts,
                 recent_callers: RecentCallers::default(),
             }),
         }
@@ -68,6 +73,11 @@ impl App {
     /// The configuration the app runs with.
     pub fn config(&self) -> &ServerConfig {
         &self.state.config
+    }
+
+    /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
+    pub(crate) fn start_webhook_dispatcher(&self) -> DispatcherHandle {
+        receipts::start_dispatcher(Arc::clone(&self.state))
     }
 
     /// Key administration on the app's own datastore (dev bootstrap, tests).

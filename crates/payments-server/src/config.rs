@@ -2,10 +2,27 @@
 
 use std::num::NonZeroU32;
 use std::path::PathBuf;
+use std::time::Duration;
 
+use alloy_primitives::address;
+use payments_core::{BASE_MAINNET_CHAIN_ID, Wallet};
 use url::Url;
 
+use crate::master_key::MasterKey;
 use crate::secret::Secret;
+
+/// Webhook attempt timeout (spec: the receiver must answer within 5 seconds).
+pub const DEFAULT_WEBHOOK_TIMEOUT: Duration = Duration::from_secs(5);
+/// The spec's one retry, 5 seconds after a failed attempt.
+pub const DEFAULT_WEBHOOK_RETRY_DELAY: Duration = Duration::from_secs(5);
+
+/// The platform's share of every split when not configured: 0.50 %.
+pub const DEFAULT_PLATFORM_SHARE_BPS: u32 = 50;
+/// USDC on Base mainnet, the default payment token.
+pub const BASE_USDC: Wallet = Wallet::from_address(address!("833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"));
+/// Platform split recipient used in development mode when none is configured (no one holds its key).
+pub const DEV_PLATFORM_RECIPIENT: Wallet =
+    Wallet::from_address(address!("dec0de0000000000000000000000000000000002"));
 
 /// Request bodies above this are refused with 413 `payload_too_large`. Large enough for a product carrying
 /// three 2 MiB images as base64 data URLs (about 2.7 MiB each) plus the rest of its JSON.
@@ -32,6 +49,26 @@ pub struct ServerConfig {
     pub edge_secret: Option<Secret>,
     /// Largest accepted request body in bytes.
     pub max_body_bytes: usize,
+    /// Seals the API key stored with each receipt (webhook signing key). Without one, development mode uses
+    /// `<db>.master.key` beside the database (created 0600 with a random key); production refuses to start.
+    pub master_key: Option<MasterKey>,
+    /// Time allowed for one webhook attempt.
+    pub webhook_timeout: Duration,
+    /// Pause before each retry of a failed webhook delivery; one entry per retry.
+    pub webhook_retry_delays: Vec<Duration>,
+    /// Chain id of the admin sign-in's EIP-712 domain.
+    pub chain_id: u64,
+    /// HS256 key of the admin session cookie. `new` draws a random one, so without a configured secret
+    /// every session ends when the process restarts.
+    pub jwt_secret: Secret,
+    /// Wallets holding the `platform_admin` role.
+    pub platform_admins: Vec<Wallet>,
+    /// The platform's split recipient; splits cannot be configured without one.
+    pub platform_recipient: Option<Wallet>,
+    /// The platform recipient's share of every split, in basis points.
+    pub platform_share_bps: u32,
+    /// Contract of the payment token (a 6-decimal USD stablecoin).
+    pub token_address: Wallet,
 }
 
 impl ServerConfig {
@@ -44,6 +81,15 @@ impl ServerConfig {
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             edge_secret: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            master_key: None,
+            webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,
+            webhook_retry_delays: vec![DEFAULT_WEBHOOK_RETRY_DELAY],
+            chain_id: BASE_MAINNET_CHAIN_ID,
+            jwt_secret: Secret::new(hex::encode(rand::random::<[u8; 32]>())),
+            platform_admins: Vec::new(),
+            platform_recipient: None,
+            platform_share_bps: DEFAULT_PLATFORM_SHARE_BPS,
+            token_address: BASE_USDC,
         }
     }
 }

@@ -14,6 +14,8 @@ mod config;
 mod domain;
 mod handlers;
 mod http;
+mod master_key;
+mod portal;
 mod secret;
 mod server;
 mod services;
@@ -25,10 +27,15 @@ pub mod testing;
 
 pub use app::App;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use config::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE, ServerConfig};
+pub use config::{
+    BASE_USDC, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT,
+    ServerConfig,
+};
+pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use domain::api_key::SubscriptionId;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
+pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
 pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};

@@ -24,6 +24,7 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 /// (up to 30 s) and returns. Tests pass a listener bound to port 0.
 pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output = ()>) {
     let graceful = GracefulShutdown::new();
+    let dispatcher = app.start_webhook_dispatcher();
     let mut shutdown = pin!(shutdown);
     loop {
         tokio::select! {
@@ -52,6 +53,7 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
         }
     }
     drop(listener);
+    dispatcher.stop().await;
     tracing::info!(
         connections = graceful.count(),
         "shutting down; finishing in-flight requests"

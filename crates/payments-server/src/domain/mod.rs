@@ -1,8 +1,11 @@
 //! Server-side domain types: parsed at the edge, so services never see raw strings.
 
+pub(crate) mod admin;
 pub(crate) mod api_key;
 pub(crate) mod field_error;
 pub(crate) mod inventory;
+pub(crate) mod receipt;
 pub(crate) mod scope;
 pub(crate) mod shop;
+pub(crate) mod split;
 pub(crate) mod subscription;

@@ -1,7 +1,13 @@
 //! Thin handlers: extract (auth, ids, JSON) -> convert -> one service call -> render.
 
+pub(crate) mod admin_auth;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod ping;
+pub(crate) mod receipt_status;
+pub(crate) mod receipt_view;
+pub(crate) mod receipt_webhooks;
+pub(crate) mod receipts;
 pub(crate) mod shop;
+pub(crate) mod split;

@@ -14,6 +14,7 @@ use crate::http::body;
 use crate::http::credentials;
 use crate::http::error::ApiError;
 use crate::http::rate_limit::RateStatus;
+use crate::secret::Secret;
 use crate::services::auth::{self, Credentials};
 
 #[derive(Debug)]
@@ -73,6 +74,15 @@ impl<'a> Ctx<'a> {
 
     pub(crate) fn rate_status(&self) -> Option<&RateStatus> {
         self.rate.get()
+    }
+
+    /// The subscription key this Dev request presented (`None` on the edge path): a receipt keeps it,
+    /// sealed, to sign its webhooks.
+    pub(crate) fn presented_key(&self) -> Option<Secret> {
+        match credentials::dev(self.headers(), self.state.config.edge_secret.is_some()) {
+            Credentials::Key(key) => Some(key),
+            Credentials::Edge { .. } | Credentials::Missing => None,
+        }
     }
 
     /// A Dev route: subscription key (or edge path), then the rate limit, then the scope.

@@ -7,6 +7,7 @@ use hyper::header::{ALLOW, HeaderValue, RETRY_AFTER};
 use hyper::{Method, StatusCode};
 use serde::Serialize;
 
+use crate::http::refusal::RefusalCode;
 use crate::http::response::{self, HttpResponse};
 
 pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
@@ -14,6 +15,12 @@ pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
 #[derive(Debug)]
 pub(crate) enum ApiError {
     Unauthorized,
+    /// Admin routes: no live session, or a refused sign-in (401 `unauthorized` with its own message).
+    AdminUnauthorized {
+        message: String,
+    },
+    /// A split cannot be configured: the server has no platform recipient.
+    PlatformRecipientNotConfigured,
     Forbidden {
         message: String,
     },
@@ -42,6 +49,11 @@ pub(crate) enum ApiError {
     /// The datastore does not answer; nothing was written. Logged at warn, the reason is never sent.
     DatastoreUnavailable {
         reason: String,
+    },
+    /// A receipt-route refusal with its own spec code (`missing_receipt_id`, `invalid_transition`, ...).
+    Refused {
+        code: RefusalCode,
+        message: String,
     },
     /// Anything unexpected; the source is logged, never sent.
     Internal {
@@ -74,6 +86,8 @@ impl ApiError {
     pub(crate) fn status(&self) -> StatusCode {
         match self {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::AdminUnauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::PlatformRecipientNotConfigured => StatusCode::BAD_REQUEST,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::InvalidInput { .. } => StatusCode::BAD_REQUEST,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -82,6 +96,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::DatastoreUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Refused { code, .. } => code.status(),
             ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -89,6 +104,8 @@ impl ApiError {
     pub(crate) fn code(&self) -> &'static str {
         match self {
             ApiError::Unauthorized => "unauthorized",
+            ApiError::AdminUnauthorized { .. } => "unauthorized",
+            ApiError::PlatformRecipientNotConfigured => "platform_recipient_not_configured",
             ApiError::Forbidden { .. } => "forbidden",
             ApiError::InvalidInput { .. } => "invalid_input",
             ApiError::NotFound { .. } => "not_found",
@@ -97,6 +114,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::DatastoreUnavailable { .. } => "datastore_unavailable",
+            ApiError::Refused { code, .. } => code.code(),
             ApiError::Internal { .. } => "failed",
         }
     }
@@ -104,6 +122,10 @@ impl ApiError {
     fn message(&self) -> String {
         match self {
             ApiError::Unauthorized => "missing or invalid subscription key".to_owned(),
+            ApiError::AdminUnauthorized { message } => message.clone(),
+            ApiError::PlatformRecipientNotConfigured => {
+                "the server has no platform split recipient configured (--platform-recipient)".to_owned()
+            }
             ApiError::Forbidden { message }
             | ApiError::InvalidInput { message, .. }
             | ApiError::NotFound { message }
@@ -116,6 +138,7 @@ impl ApiError {
             ApiError::DatastoreUnavailable { .. } => {
                 "the datastore is unavailable; nothing was changed, retry later".to_owned()
             }
+            ApiError::Refused { message, .. } => message.clone(),
             ApiError::Internal { .. } => "internal server error".to_owned(),
         }
     }

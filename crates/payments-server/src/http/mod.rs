@@ -1,12 +1,16 @@
 //! HTTP edge: request context, routing, error rendering.
 
+pub(crate) mod admin;
 pub(crate) mod body;
 pub(crate) mod context;
 pub(crate) mod correlation;
 pub(crate) mod credentials;
 pub(crate) mod error;
 mod error_from;
+mod error_from_admin;
+mod error_from_receipts;
 pub(crate) mod multipart;
 pub(crate) mod rate_limit;
+pub(crate) mod refusal;
 pub(crate) mod response;
 pub(crate) mod router;

@@ -2,13 +2,16 @@
 
 use hyper::Method;
 
-use crate::handlers::{health, images, inventory, ping, shop};
+use crate::handlers::{
+    admin_auth, health, images, inventory, ping, receipt_status, receipt_webhooks, receipts, shop, split,
+};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::HttpResponse;
 
 const GET: &[Method] = &[Method::GET];
 const POST: &[Method] = &[Method::POST];
+const GET_POST: &[Method] = &[Method::GET, Method::POST];
 const INVENTORY: &[Method] = &[Method::GET, Method::POST, Method::DELETE];
 
 pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<HttpResponse, ApiError> {
@@ -21,9 +24,35 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::DELETE, ["api", "inventory"]) => inventory::delete(ctx).await,
         (&Method::POST, ["api", "inventory", "images"]) => images::upload(ctx).await,
         (&Method::GET, ["api", "shop", "config"]) => shop::get_config(ctx).await,
+        (&Method::GET, ["api", "auth", "nonce"]) => admin_auth::nonce(ctx).await,
+        (&Method::POST, ["api", "auth", "login"]) => admin_auth::login(ctx).await,
+        (&Method::POST, ["api", "auth", "logout"]) => admin_auth::logout(ctx).await,
+        (&Method::GET, ["api", "auth", "me"]) => admin_auth::me(ctx).await,
+        (&Method::POST, ["api", "auth", "sessions", "revoke"]) => admin_auth::revoke_sessions(ctx).await,
+        (&Method::GET, ["api", "split", "deploy"]) => split::get(ctx).await,
+        (&Method::POST, ["api", "split", "deploy"]) => split::deploy(ctx).await,
+        (&Method::GET, ["api", "split", "history"]) => split::history(ctx).await,
+        // Deprecated whatever the method: the answer tells any client where withdrawals went.
+        (_, ["api", "split", "withdraw"]) => Ok(split::withdraw()),
+        (_, ["api", "split", "deploy"]) => not_allowed(GET_POST),
+        (_, ["api", "split", "history"]) => not_allowed(GET),
+        (_, ["api", "auth", "nonce" | "me"]) => not_allowed(GET),
+        (_, ["api", "auth", "login" | "logout"] | ["api", "auth", "sessions", "revoke"]) => not_allowed(POST),
         (_, ["healthz"] | ["api", "status", "ping"] | ["api", "shop", "config"]) => not_allowed(GET),
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
+        (&Method::GET, ["api", "receipts"]) => receipts::list(ctx).await,
+        (&Method::POST, ["api", "receipts"]) => receipts::create(ctx).await,
+        (&Method::GET, ["api", "receipts", "status"]) => receipts::status(ctx).await,
+        (&Method::POST, ["api", "receipts", "status"]) => receipt_status::post(ctx).await,
+        (&Method::GET, ["api", "receipts", id]) => receipts::get(ctx, id).await,
+        (&Method::GET, ["api", "receipts", id, "webhooks"]) => receipt_webhooks::list(ctx, id).await,
+        (&Method::POST, ["api", "receipts", id, "webhooks", delivery, "redeliver"]) => {
+            receipt_webhooks::redeliver(ctx, id, delivery).await
+        }
+        (_, ["api", "receipts"] | ["api", "receipts", "status"]) => not_allowed(GET_POST),
+        (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks"]) => not_allowed(GET),
+        (_, ["api", "receipts", _, "webhooks", _, "redeliver"]) => not_allowed(POST),
         _ => Err(ApiError::NotFound {
             message: format!("no route for {path}"),
         }),

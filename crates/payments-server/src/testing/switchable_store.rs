@@ -3,13 +3,17 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use payments_core::Wallet;
+use payments_core::{FeePct, Wallet};
 
+use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::receipt::{NewReceipt, Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
+use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::{AttachOutcome, ItemUpsert, Store, StoreError, UpsertOutcome};
+use crate::store::{AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, TransitionCommit};
 
 #[derive(Debug)]
 pub(crate) struct SwitchableStore {
@@ -41,6 +45,43 @@ impl SwitchableStore {
 impl Store for SwitchableStore {
     fn check_health(&self) -> Result<(), StoreError> {
         self.inner()?.check_health()
+    }
+
+    fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
+        self.inner()?.create_receipt(receipt)
+    }
+
+    fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
+        self.inner()?.fetch_receipt(wallet, id)
+    }
+
+    fn list_receipts(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        self.inner()?.list_receipts(wallet, limit)
+    }
+
+    fn commit_transition(&self, commit: &TransitionCommit) -> Result<bool, StoreError> {
+        self.inner()?.commit_transition(commit)
+    }
+
+    fn claim_due_deliveries(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        self.inner()?.claim_due_deliveries(now_ms, lease_until_ms, limit)
+    }
+
+    fn record_delivery_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+        self.inner()?.record_delivery_attempt(record)
+    }
+
+    fn list_deliveries(&self, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.inner()?.list_deliveries(wallet, receipt_id)
+    }
+
+    fn redeliver(&self, wallet: Wallet, receipt_id: &ReceiptId, delivery_id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        self.inner()?.redeliver(wallet, receipt_id, delivery_id, now_ms)
     }
 
     fn fetch_active_subscription_by_key(&self, hash: &KeyHash) -> Result<Option<Subscription>, StoreError> {
@@ -106,5 +147,53 @@ impl Store for SwitchableStore {
 
     fn save_shop_config(&self, config: &ShopConfig, now_ms: i64) -> Result<(), StoreError> {
         self.inner()?.save_shop_config(config, now_ms)
+    }
+
+    fn save_processing_fee(&self, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), StoreError> {
+        self.inner()?.save_processing_fee(wallet, fee, now_ms)
+    }
+
+    fn issue_admin_nonce(
+        &self,
+        wallet: Wallet,
+        nonce: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner()?.issue_admin_nonce(wallet, nonce, expires_at_ms, now_ms)
+    }
+
+    fn open_admin_session(&self, nonce: &str, session: &NewAdminSession) -> Result<bool, StoreError> {
+        self.inner()?.open_admin_session(nonce, session)
+    }
+
+    fn fetch_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, StoreError> {
+        self.inner()?.fetch_admin_session(id, now_ms)
+    }
+
+    fn end_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<bool, StoreError> {
+        self.inner()?.end_admin_session(id, now_ms)
+    }
+
+    fn revoke_admin_sessions(&self, wallet: Wallet, now_ms: i64) -> Result<u64, StoreError> {
+        self.inner()?.revoke_admin_sessions(wallet, now_ms)
+    }
+
+    fn fetch_split(&self, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError> {
+        self.inner()?.fetch_split(wallet)
+    }
+
+    fn save_split(
+        &self,
+        wallet: Wallet,
+        split: &StoredSplit,
+        replace: bool,
+        now_ms: i64,
+    ) -> Result<SplitSaved, StoreError> {
+        self.inner()?.save_split(wallet, split, replace, now_ms)
+    }
+
+    fn list_split_history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
+        self.inner()?.list_split_history(wallet)
     }
 }

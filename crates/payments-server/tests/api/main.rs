@@ -4,6 +4,8 @@
 // is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod admin_helpers;
+mod admin_sessions;
 mod auth;
 mod degraded_mode;
 mod dev_mode;
@@ -17,4 +19,7 @@ mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
 mod rate_limit;
+mod receipts_create;
 mod shop_and_lifecycle;
+mod split;
+mod webhook_receiver;

@@ -1,26 +1,36 @@
 //! SQLite backend: WAL, one writer connection (writes are serialized, per PERF-NOTES: more writers only
 //! collide in the busy handler) and a small pool of read-only connections.
 
+mod admin_sessions;
 mod inventory;
 mod inventory_list;
 mod migrations;
+mod receipts;
 mod rows;
+mod schema_v2;
+mod schema_v3;
 mod shops;
+mod splits;
 mod subscriptions;
+mod webhooks;
 
 use std::path::Path;
 use std::time::Duration;
 
-use payments_core::Wallet;
+use payments_core::{FeePct, Wallet};
 use r2d2::{Pool, PooledConnection};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::receipt::{NewReceipt, Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
+use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::{AttachOutcome, ItemUpsert, Store, StoreError, UpsertOutcome};
+use crate::store::{AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, TransitionCommit};
 
 const CONNECTION_PRAGMAS: &str = "PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
@@ -104,6 +114,43 @@ impl Store for SqliteStore {
         self.read(|conn| conn.query_row(HEALTH_CHECK, [], |_| Ok(())))
     }
 
+    fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
+        self.write(|tx| receipts::insert(tx, receipt))
+    }
+
+    fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
+        self.read(|conn| receipts::fetch(conn, wallet, id))
+    }
+
+    fn list_receipts(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        self.read(|conn| receipts::list(conn, wallet, limit))
+    }
+
+    fn commit_transition(&self, commit: &TransitionCommit) -> Result<bool, StoreError> {
+        self.write(|tx| receipts::commit_transition(tx, commit))
+    }
+
+    fn claim_due_deliveries(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        self.write(|tx| webhooks::claim_due(tx, now_ms, lease_until_ms, limit))
+    }
+
+    fn record_delivery_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+        self.write(|tx| webhooks::record_attempt(tx, record))
+    }
+
+    fn list_deliveries(&self, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.read(|conn| webhooks::list(conn, wallet, receipt_id))
+    }
+
+    fn redeliver(&self, wallet: Wallet, receipt_id: &ReceiptId, delivery_id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        self.write(|tx| webhooks::redeliver(tx, wallet, receipt_id, delivery_id, now_ms))
+    }
+
     fn fetch_active_subscription_by_key(&self, hash: &KeyHash) -> Result<Option<Subscription>, StoreError> {
         self.read(|conn| subscriptions::fetch_active_by_key(conn, hash))
     }
@@ -166,5 +213,53 @@ impl Store for SqliteStore {
 
     fn save_shop_config(&self, config: &ShopConfig, now_ms: i64) -> Result<(), StoreError> {
         self.write(|tx| shops::save(tx, config, now_ms))
+    }
+
+    fn save_processing_fee(&self, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), StoreError> {
+        self.write(|tx| shops::save_fee(tx, wallet, fee, now_ms))
+    }
+
+    fn issue_admin_nonce(
+        &self,
+        wallet: Wallet,
+        nonce: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| admin_sessions::issue_nonce(tx, wallet, nonce, expires_at_ms, now_ms))
+    }
+
+    fn open_admin_session(&self, nonce: &str, session: &NewAdminSession) -> Result<bool, StoreError> {
+        self.write(|tx| admin_sessions::open_session(tx, nonce, session))
+    }
+
+    fn fetch_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, StoreError> {
+        self.read(|conn| admin_sessions::fetch_live(conn, id, now_ms))
+    }
+
+    fn end_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<bool, StoreError> {
+        self.write(|tx| admin_sessions::end(tx, id, now_ms))
+    }
+
+    fn revoke_admin_sessions(&self, wallet: Wallet, now_ms: i64) -> Result<u64, StoreError> {
+        self.write(|tx| admin_sessions::revoke_wallet(tx, wallet, now_ms))
+    }
+
+    fn fetch_split(&self, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError> {
+        self.read(|conn| splits::fetch(conn, wallet))
+    }
+
+    fn save_split(
+        &self,
+        wallet: Wallet,
+        split: &StoredSplit,
+        replace: bool,
+        now_ms: i64,
+    ) -> Result<SplitSaved, StoreError> {
+        self.write(|tx| splits::save(tx, wallet, split, replace, now_ms))
+    }
+
+    fn list_split_history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
+        self.read(|conn| splits::history(conn, wallet))
     }
 }

@@ -1,0 +1,135 @@
+//! `POST /api/receipts` body, and the new-receipt record every creation path hands to the store.
+
+use payments_core::{Cents, LineItem, Wallet};
+use serde::Deserialize;
+
+use crate::domain::field_error::FieldError;
+use crate::domain::receipt::id::ReceiptId;
+use crate::domain::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
+use crate::domain::receipt::webhook_target::TargetPolicy;
+use crate::domain::receipt::{ReceiptAmounts, ReceiptSource, ReceiptTax};
+
+/// Most lines on a caller-built receipt.
+pub(crate) const MAX_RECEIPT_LINES: usize = 200;
+const MAX_LABEL_CHARS: usize = 200;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CreateReceiptRequest {
+    id: String,
+    #[serde(alias = "line_items")]
+    line_items: Vec<LineRequest>,
+    #[serde(alias = "total_usd")]
+    total_usd: Cents,
+    #[serde(flatten)]
+    options: ReceiptOptionsRequest,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LineRequest {
+    label: String,
+    #[serde(alias = "price_usd")]
+    price_usd: Cents,
+    qty: Option<u32>,
+}
+
+/// A validated `POST /api/receipts` body.
+#[derive(Debug, Clone)]
+pub(crate) struct ReceiptDraft {
+    pub(crate) id: ReceiptId,
+    pub(crate) line_items: Vec<LineItem>,
+    pub(crate) total: Cents,
+    pub(crate) options: ReceiptOptions,
+    pub(crate) webhook_url: Option<String>,
+}
+
+impl CreateReceiptRequest {
+    pub(crate) fn parse(self, policy: TargetPolicy) -> Result<ReceiptDraft, FieldError> {
+        let id = ReceiptId::parse("id", &self.id)?;
+        if self.line_items.is_empty() || self.line_items.len() > MAX_RECEIPT_LINES {
+            return Err(FieldError::new(
+                "lineItems",
+                format!(
+                    "must hold 1 to {MAX_RECEIPT_LINES} lines, got {}",
+                    self.line_items.len()
+                ),
+            ));
+        }
+        let mut sum = Cents::ZERO;
+        let mut line_items = Vec::with_capacity(self.line_items.len());
+        for (index, line) in self.line_items.into_iter().enumerate() {
+            let label = line.label.trim();
+            if label.is_empty() || label.chars().count() > MAX_LABEL_CHARS {
+                return Err(FieldError::new(
+                    format!("lineItems[{index}].label"),
+                    format!("must be 1 to {MAX_LABEL_CHARS} characters"),
+                ));
+            }
+            if line.qty == Some(0) {
+                return Err(FieldError::new(
+                    format!("lineItems[{index}].qty"),
+                    "must be at least 1",
+                ));
+            }
+            sum = sum
+                .checked_add(line.price_usd)
+                .map_err(|error| FieldError::new("lineItems", error.to_string()))?;
+            line_items.push(LineItem {
+                label: label.to_owned(),
+                price_usd: line.price_usd,
+                qty: line.qty,
+                unit_price_usd: None,
+                item_id: None,
+                sku: None,
+                thumb: None,
+            });
+        }
+        if sum != self.total_usd {
+            return Err(FieldError::new(
+                "totalUsd",
+                format!("must equal the sum of lineItems ({sum}), got {}", self.total_usd),
+            ));
+        }
+        let webhook_url = webhook_url(policy, self.options.webhook_url.clone())?;
+        Ok(ReceiptDraft {
+            id,
+            line_items,
+            total: self.total_usd,
+            options: self.options.parse(policy)?,
+            webhook_url,
+        })
+    }
+}
+
+/// Checks a `webhook_url` against the target rules; empty counts as absent.
+pub(crate) fn webhook_url(policy: TargetPolicy, value: Option<String>) -> Result<Option<String>, FieldError> {
+    match value
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+    {
+        None => Ok(None),
+        Some(value) => policy
+            .check(&value)
+            .map(|url| Some(url.to_string()))
+            .map_err(|error| FieldError::new("webhook_url", error.to_string())),
+    }
+}
+
+/// Everything the store needs to insert a receipt.
+#[derive(Debug, Clone)]
+pub(crate) struct NewReceipt {
+    pub(crate) id: ReceiptId,
+    pub(crate) wallet: Wallet,
+    pub(crate) source: ReceiptSource,
+    pub(crate) currency: String,
+    pub(crate) amounts: ReceiptAmounts,
+    pub(crate) line_items: Vec<LineItem>,
+    pub(crate) brand_name: String,
+    pub(crate) tax: ReceiptTax,
+    pub(crate) options: ReceiptOptions,
+    pub(crate) webhook_url: Option<String>,
+    /// The creating API key, sealed with the master key; `None` when the caller presented no key (edge path).
+    pub(crate) sealed_signing_key: Option<Vec<u8>>,
+    pub(crate) now_ms: i64,
+}

@@ -1,0 +1,166 @@
+//! `POST /api/receipts/status` body, parsed in the order the spec's error codes are checked:
+//! `missing_receipt_id`, `invalid_wallet`, `missing_status`, then the status itself.
+
+use payments_core::{
+    Cents, Failure, FailureCategory, PaymentProof, ReceiptEvent, ReceiptStatus, TrackingStatus, Wallet,
+};
+use serde::Deserialize;
+
+use crate::domain::field_error::FieldError;
+use crate::domain::receipt::id::ReceiptId;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StatusPostRequest {
+    #[serde(alias = "receipt_id")]
+    pub(crate) receipt_id: Option<String>,
+    pub(crate) wallet: Option<String>,
+    pub(crate) status: Option<String>,
+    #[serde(alias = "failure_code")]
+    failure_code: Option<String>,
+    #[serde(alias = "failure_category")]
+    failure_category: Option<String>,
+    #[serde(alias = "failure_reason")]
+    failure_reason: Option<String>,
+    #[serde(alias = "failure_action")]
+    failure_action: Option<String>,
+    #[serde(alias = "transaction_hash", alias = "txHash")]
+    transaction_hash: Option<String>,
+}
+
+/// Why a status post was refused before reaching the receipt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StatusPostError {
+    MissingReceiptId,
+    InvalidWallet(String),
+    MissingStatus,
+    Invalid(FieldError),
+}
+
+/// A validated status post.
+#[derive(Debug, Clone)]
+pub(crate) struct StatusPost {
+    pub(crate) receipt_id: ReceiptId,
+    pub(crate) wallet: Wallet,
+    pub(crate) status: ReceiptStatus,
+    pub(crate) failure: Option<Failure>,
+    pub(crate) transaction_hash: Option<String>,
+}
+
+impl StatusPostRequest {
+    pub(crate) fn parse(self) -> Result<StatusPost, StatusPostError> {
+        let receipt_id = present(self.receipt_id).ok_or(StatusPostError::MissingReceiptId)?;
+        let receipt_id = ReceiptId::parse("receiptId", &receipt_id).map_err(StatusPostError::Invalid)?;
+        let wallet = present(self.wallet)
+            .ok_or_else(|| StatusPostError::InvalidWallet("wallet is required".to_owned()))?;
+        let wallet = Wallet::parse(&wallet)
+            .map_err(|error| StatusPostError::InvalidWallet(format!("wallet: {error}")))?;
+        let status = present(self.status).ok_or(StatusPostError::MissingStatus)?;
+        let status: ReceiptStatus = status
+            .parse()
+            .map_err(|error| StatusPostError::Invalid(FieldError::new("status", format!("{error}"))))?;
+        let failure = if status == ReceiptStatus::Failed {
+            Some(failure(
+                self.failure_code,
+                self.failure_category,
+                self.failure_reason,
+                self.failure_action,
+            )?)
+        } else {
+            None
+        };
+        let transaction_hash = match present(self.transaction_hash) {
+            Some(hash) => Some(transaction_hash(&hash).map_err(StatusPostError::Invalid)?),
+            None => None,
+        };
+        Ok(StatusPost {
+            receipt_id,
+            wallet,
+            status,
+            failure,
+            transaction_hash,
+        })
+    }
+}
+
+impl StatusPost {
+    /// The event for this status. `paid` needs the proof (the admin's attestation) and the amount received
+    /// (the receipt's total). `None` for statuses that are not events (`generated`, refund results).
+    pub(crate) fn event(&self, total: Cents, attesting_admin: Option<Wallet>) -> Option<ReceiptEvent> {
+        Some(match self.status {
+            ReceiptStatus::Pending => ReceiptEvent::PaymentInitiated,
+            ReceiptStatus::LinkOpened => ReceiptEvent::Tracking(TrackingStatus::LinkOpened),
+            ReceiptStatus::BuyerLoggedIn => ReceiptEvent::Tracking(TrackingStatus::BuyerLoggedIn),
+            ReceiptStatus::CheckoutInitialized => ReceiptEvent::Tracking(TrackingStatus::CheckoutInitialized),
+            ReceiptStatus::CheckoutSuccess => ReceiptEvent::CheckoutSucceeded,
+            ReceiptStatus::TxMined => ReceiptEvent::TransactionMined,
+            ReceiptStatus::RecipientValidated => ReceiptEvent::RecipientValidated,
+            ReceiptStatus::TxMismatch => ReceiptEvent::TransactionMismatch,
+            ReceiptStatus::Completed => ReceiptEvent::SplitExecuted,
+            ReceiptStatus::Reconciled => ReceiptEvent::Reconciled,
+            ReceiptStatus::RefundRequested => ReceiptEvent::RefundRequested,
+            ReceiptStatus::Failed => ReceiptEvent::Failed(self.failure.clone()?),
+            ReceiptStatus::Paid => ReceiptEvent::PaymentConfirmed {
+                proof: PaymentProof::AdminAttestation {
+                    admin: attesting_admin?,
+                    transaction_hash: self.transaction_hash.clone(),
+                },
+                amount: total,
+            },
+            ReceiptStatus::Generated | ReceiptStatus::RefundPartial | ReceiptStatus::Refunded => return None,
+        })
+    }
+}
+
+fn present(value: Option<String>) -> Option<String> {
+    value
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+}
+
+fn failure(
+    code: Option<String>,
+    category: Option<String>,
+    reason: Option<String>,
+    action: Option<String>,
+) -> Result<Failure, StatusPostError> {
+    let required = |field: &str, value: Option<String>| {
+        present(value).ok_or_else(|| {
+            StatusPostError::Invalid(FieldError::new(field, "is required when status is failed"))
+        })
+    };
+    let code = required("failureCode", code)?;
+    let category = required("failureCategory", category)?;
+    let category: FailureCategory = serde_json::from_value(serde_json::Value::String(category.clone()))
+        .map_err(|_| {
+            StatusPostError::Invalid(FieldError::new(
+                "failureCategory",
+                format!(
+                    "must be one of card_decline, compliance, limits, blockchain, session, system; got '{}'",
+                    category.chars().take(64).collect::<String>()
+                ),
+            ))
+        })?;
+    let reason = required("failureReason", reason)?;
+    let action = required("failureAction", action)?;
+    Failure::new(code, category, reason, action).map_err(|error| {
+        let field = match &error {
+            payments_core::FailureError::MalformedCode(_) => "failureCode",
+            payments_core::FailureError::BadText { field } => field,
+        };
+        StatusPostError::Invalid(FieldError::new(field, error.to_string()))
+    })
+}
+
+/// `0x` + 64 hex digits, stored lower-case.
+pub(crate) fn transaction_hash(text: &str) -> Result<String, FieldError> {
+    let hex = text.strip_prefix("0x").unwrap_or("");
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err(FieldError::new(
+            "transactionHash",
+            "must be 0x followed by 64 hex digits",
+        ))
+    }
+}

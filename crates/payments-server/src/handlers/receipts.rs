@@ -1,0 +1,133 @@
+//! /api/receipts: create (POST), list (GET ?limit=), one (GET /{id}), status (GET /status?receiptId=).
+
+use hyper::StatusCode;
+use payments_core::{Cents, Failure, ReceiptStatus};
+use serde::Serialize;
+
+use crate::domain::receipt::{CreateReceiptRequest, ReceiptId, TargetPolicy};
+use crate::domain::scope::Scope;
+use crate::handlers::receipt_view::ReceiptView;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::refusal::RefusalCode;
+use crate::http::response::{self, HttpResponse};
+use crate::services::receipts;
+
+const DEFAULT_LIMIT: u32 = 100;
+const MAX_LIMIT: u32 = 200;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreatedResponse<'a> {
+    id: &'a str,
+    payment_url: &'a str,
+    status: ReceiptStatus,
+    redirect_url: Option<&'a str>,
+    webhook_url: Option<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+struct ListResponse<'a> {
+    receipts: Vec<ReceiptView<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusResponse<'a> {
+    id: &'a str,
+    status: ReceiptStatus,
+    transaction_hash: Option<&'a str>,
+    currency: &'a str,
+    amount: Cents,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    failure: Option<&'a Failure>,
+}
+
+pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
+    TargetPolicy {
+        dev_mode: ctx.state.config.dev_mode,
+    }
+}
+
+pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
+    let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
+    let created = receipts::create(ctx.state, &caller, ctx.presented_key().as_ref(), draft).await?;
+    Ok(response::json(
+        StatusCode::CREATED,
+        &CreatedResponse {
+            id: created.id.as_str(),
+            payment_url: &created.payment_url,
+            status: created.status,
+            redirect_url: created.redirect_url.as_deref(),
+            webhook_url: created.webhook_url.as_deref(),
+        },
+    ))
+}
+
+pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
+    let limit = parse_limit(ctx.query("limit"))?;
+    let found = receipts::list(ctx.state, caller.wallet, limit).await?;
+    let links: Vec<String> = found
+        .iter()
+        .map(|receipt| receipts::link_for(ctx.state, receipt))
+        .collect();
+    let views = found
+        .iter()
+        .zip(&links)
+        .map(|(receipt, link)| ReceiptView::new(receipt, link));
+    Ok(response::ok(&ListResponse {
+        receipts: views.collect(),
+    }))
+}
+
+pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
+    let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
+    let receipt = receipts::fetch(ctx.state, caller.wallet, id).await?;
+    let link = receipts::link_for(ctx.state, &receipt);
+    Ok(response::ok(&ReceiptView::new(&receipt, &link)))
+}
+
+pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
+    let id = ctx
+        .query("receiptId")
+        .filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required"))?;
+    let id = ReceiptId::parse("receiptId", id).map_err(|_| not_found(id))?;
+    let receipt = receipts::fetch(ctx.state, caller.wallet, id).await?;
+    Ok(response::ok(&StatusResponse {
+        id: receipt.id.as_str(),
+        status: receipt.status,
+        transaction_hash: receipt.transaction_hash.as_deref(),
+        currency: &receipt.currency,
+        amount: receipt.amounts.total,
+        failure: receipt.failure.as_ref(),
+    }))
+}
+
+/// A malformed id names no receipt.
+pub(crate) fn not_found(id: &str) -> ApiError {
+    ApiError::NotFound {
+        message: format!("no receipt with id {}", id.chars().take(64).collect::<String>()),
+    }
+}
+
+/// `limit`: default 100, 1..=200; anything else is a 400.
+fn parse_limit(text: Option<&str>) -> Result<u32, ApiError> {
+    let Some(text) = text else {
+        return Ok(DEFAULT_LIMIT);
+    };
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|limit| (1..=MAX_LIMIT).contains(limit))
+        .ok_or_else(|| {
+            ApiError::invalid_input(
+                Some("limit".to_owned()),
+                format!("limit: must be an integer from 1 to {MAX_LIMIT}"),
+            )
+        })
+}

@@ -1,0 +1,69 @@
+//! Conversions into [`ApiError`] for the receipt services. Every variant is matched explicitly, as in
+//! `error_from.rs`.
+
+use payments_core::TransitionError;
+
+use crate::domain::receipt::StatusPostError;
+use crate::http::error::ApiError;
+use crate::http::refusal::RefusalCode;
+use crate::services::receipts::ReceiptError;
+
+impl ApiError {
+    pub(crate) fn refused(code: RefusalCode, message: impl Into<String>) -> Self {
+        ApiError::Refused {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ReceiptError> for ApiError {
+    fn from(error: ReceiptError) -> Self {
+        let message = error.to_string();
+        match error {
+            ReceiptError::NotFound(_) | ReceiptError::DeliveryNotFound { .. } => {
+                ApiError::NotFound { message }
+            }
+            ReceiptError::NotPostable(_) => ApiError::InvalidInput {
+                field: Some("status".to_owned()),
+                message,
+            },
+            ReceiptError::IdTaken(_) => ApiError::Conflict { message },
+            ReceiptError::WalletMismatch => ApiError::Forbidden { message },
+            ReceiptError::Transition(transition) => transition.into(),
+            ReceiptError::NoMasterKey | ReceiptError::Contended(_) => ApiError::internal(message),
+            ReceiptError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<TransitionError> for ApiError {
+    fn from(error: TransitionError) -> Self {
+        let message = error.to_string();
+        match error {
+            TransitionError::RefundExceedsPaid { .. } | TransitionError::NonPositiveRefund => {
+                ApiError::refused(RefusalCode::InvalidUsd, message)
+            }
+            TransitionError::NotPaid { .. }
+            | TransitionError::AlreadySettled { .. }
+            | TransitionError::NotAllowed { .. } => {
+                ApiError::refused(RefusalCode::InvalidTransition, message)
+            }
+        }
+    }
+}
+
+impl From<StatusPostError> for ApiError {
+    fn from(error: StatusPostError) -> Self {
+        match error {
+            StatusPostError::MissingReceiptId => {
+                ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required")
+            }
+            StatusPostError::InvalidWallet(message) => ApiError::refused(RefusalCode::InvalidWallet, message),
+            StatusPostError::MissingStatus => {
+                ApiError::refused(RefusalCode::MissingStatus, "status is required")
+            }
+            StatusPostError::Invalid(field) => field.into(),
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The webhook dispatcher: a background task that delivers outbox rows after their commit. It wakes when a
+//! transition enqueues a delivery, and polls briefly otherwise, so a retry becomes due as soon as the injected
+//! clock passes its `next_attempt_at` (tests move a manual clock instead of sleeping 5 s).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use payments_core::{StandardWebhooksSecret, x_service_signature};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::app::AppState;
+use crate::domain::receipt::TargetPolicy;
+use crate::services::receipts::delivery::{self, Outgoing};
+use crate::store::{self, AttemptRecord, DeliveryNext, DueDelivery};
+
+/// How often due deliveries are looked for without a wake-up.
+const POLL_INTERVAL: Duration = Duration::from_millis(100);
+/// Deliveries attempted concurrently per round.
+const BATCH: u32 = 16;
+/// A claimed delivery is not claimed again for this long beyond its timeout (a crashed attempt is retried then).
+const LEASE_MARGIN_MS: i64 = 30_000;
+
+/// Stops the dispatcher when told; dropping it stops it too.
+#[derive(Debug)]
+pub(crate) struct DispatcherHandle {
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl DispatcherHandle {
+    /// Asks the dispatcher to stop and waits for it. An attempt cut short is retried after its lease.
+    pub(crate) async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            stop.send(()).ok();
+        }
+        if let Some(task) = self.task.take() {
+            task.await.ok();
+        }
+    }
+}
+
+impl Drop for DispatcherHandle {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+pub(crate) fn start_dispatcher(state: Arc<AppState>) -> DispatcherHandle {
+    let (stop, mut stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let wakeup = Arc::clone(&state.receipts.wakeup);
+        loop {
+            tokio::select! {
+                _ = &mut stopped => break,
+                () = run_due(&state) => {}
+            }
+            tokio::select! {
+                _ = &mut stopped => break,
+                () = wakeup.notified() => {}
+                () = tokio::time::sleep(POLL_INTERVAL) => {}
+            }
+        }
+    });
+    DispatcherHandle {
+        stop: Some(stop),
+        task: Some(task),
+    }
+}
+
+/// Attempts every due delivery, a batch at a time.
+async fn run_due(state: &AppState) {
+    loop {
+        let now_ms = state.clock.now_ms();
+        let timeout_ms = i64::try_from(state.config.webhook_timeout.as_millis()).unwrap_or(i64::MAX);
+        let lease_until = now_ms.saturating_add(timeout_ms).saturating_add(LEASE_MARGIN_MS);
+        let claimed = store::blocking(&state.store, move |store| {
+            store.claim_due_deliveries(now_ms, lease_until, BATCH)
+        })
+        .await;
+        let due = match claimed {
+            Ok(due) if !due.is_empty() => due,
+            Ok(_) => return,
+            Err(error) => {
+                tracing::warn!(error = %error, "claiming webhook deliveries failed");
+                return;
+            }
+        };
+        join_all(due.into_iter().map(|delivery| attempt(state, delivery))).await;
+    }
+}
+
+async fn attempt(state: &AppState, delivery: DueDelivery) {
+    let started_at = state.clock.now_ms();
+    let started = Instant::now();
+    let result = match signed_request(state, &delivery, started_at) {
+        Ok(outgoing) => {
+            let policy = TargetPolicy {
+                dev_mode: state.config.dev_mode,
+            };
+            delivery::send(policy, state.config.webhook_timeout, outgoing).await
+        }
+        Err(error) => Err(error),
+    };
+    let finished_at = state.clock.now_ms();
+    let delivered = matches!(result, Ok(status) if (200..300).contains(&status));
+    let retryable = !matches!(&result, Err(error) if error.starts_with("no signing key"));
+    let next = if retryable || delivered {
+        next_step(
+            delivery.round_attempt,
+            &state.config.webhook_retry_delays,
+            finished_at,
+            delivered,
+        )
+    } else {
+        DeliveryNext::Failed
+    };
+    let (status_code, error) = match result {
+        Ok(status) if delivered => (Some(status), None),
+        Ok(status) => (Some(status), Some(format!("receiver answered {status}"))),
+        Err(error) => (None, Some(error)),
+    };
+    log_outcome(&delivery, next, status_code, error.as_deref());
+    let record = AttemptRecord {
+        delivery_rowid: delivery.rowid,
+        attempt: delivery.attempt,
+        status_code,
+        error,
+        started_at,
+        finished_at,
+        duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
+        next,
+    };
+    if let Err(error) =
+        store::blocking(&state.store, move |store| store.record_delivery_attempt(&record)).await
+    {
+        tracing::warn!(error = %error, delivery = delivery.id.as_str(), "recording a webhook attempt failed");
+    }
+}
+
+/// After attempt `round_attempt` (1-based) of a round: done, retry after the next configured delay, or give up.
+pub(crate) fn next_step(
+    round_attempt: u32,
+    retry_delays: &[Duration],
+    now_ms: i64,
+    delivered: bool,
+) -> DeliveryNext {
+    if delivered {
+        return DeliveryNext::Delivered;
+    }
+    let index = usize::try_from(round_attempt.saturating_sub(1)).unwrap_or(usize::MAX);
+    match retry_delays.get(index) {
+        Some(delay) => {
+            DeliveryNext::RetryAt(now_ms.saturating_add(i64::try_from(delay.as_millis()).unwrap_or(i64::MAX)))
+        }
+        None => DeliveryNext::Failed,
+    }
+}
+
+/// Both signature schemes, keyed with the creating API key (unsealed only here, only for this request).
+fn signed_request(state: &AppState, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, String> {
+    let sealed = delivery
+        .sealed_signing_key
+        .as_deref()
+        .ok_or_else(|| "no signing key: the receipt was created without an API key".to_owned())?;
+    let master = state
+        .receipts
+        .master_key
+        .as_ref()
+        .ok_or_else(|| "no master key to open the signing key".to_owned())?;
+    let key = master
+        .open(sealed, delivery.receipt_id.as_str())
+        .map_err(|error| error.to_string())?;
+    let seconds = now_ms.div_euclid(1000);
+    let headers = vec![
+        ("x-service-signature", x_service_signature(&key, &delivery.body)),
+        ("x-service-event", delivery.event.clone()),
+        ("x-service-delivery", delivery.id.as_str().to_owned()),
+        ("x-service-timestamp", now_ms.to_string()),
+        ("webhook-id", delivery.id.as_str().to_owned()),
+        ("webhook-timestamp", seconds.to_string()),
+        (
+            "webhook-signature",
+            StandardWebhooksSecret::from_key_bytes(&key).sign(delivery.id.as_str(), seconds, &delivery.body),
+        ),
+    ];
+    Ok(Outgoing {
+        url: delivery.url.clone(),
+        headers,
+        body: delivery.body.clone(),
+    })
+}
+
+fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, error: Option<&str>) {
+    let id = delivery.id.as_str();
+    let receipt = delivery.receipt_id.as_str();
+    match next {
+        DeliveryNext::Delivered => tracing::info!(delivery = id, receipt, status, "webhook delivered"),
+        DeliveryNext::RetryAt(at) => {
+            tracing::info!(
+                delivery = id,
+                receipt,
+                status,
+                error,
+                retry_at = at,
+                "webhook attempt failed; will retry"
+            );
+        }
+        DeliveryNext::Failed => {
+            tracing::warn!(
+                delivery = id,
+                receipt,
+                status,
+                error,
+                attempts = delivery.attempt,
+                "webhook delivery failed"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_schedule_retries_once_five_seconds_after_a_failure() {
+        let delays = [Duration::from_secs(5)];
+
+        assert_eq!(next_step(1, &delays, 1_000, false), DeliveryNext::RetryAt(6_000));
+        assert_eq!(next_step(2, &delays, 6_000, false), DeliveryNext::Failed);
+        assert_eq!(next_step(1, &delays, 1_000, true), DeliveryNext::Delivered);
+        assert_eq!(next_step(2, &delays, 6_000, true), DeliveryNext::Delivered);
+    }
+
+    #[test]
+    fn a_longer_schedule_uses_each_delay_in_turn() {
+        let delays = [Duration::from_secs(1), Duration::from_secs(10)];
+
+        assert_eq!(next_step(1, &delays, 0, false), DeliveryNext::RetryAt(1_000));
+        assert_eq!(next_step(2, &delays, 0, false), DeliveryNext::RetryAt(10_000));
+        assert_eq!(next_step(3, &delays, 0, false), DeliveryNext::Failed);
+        assert_eq!(next_step(1, &[], 0, false), DeliveryNext::Failed);
+    }
+}

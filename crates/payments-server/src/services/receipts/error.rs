@@ -1,0 +1,36 @@
+//! What a receipt use case can refuse.
+
+use payments_core::TransitionError;
+use thiserror::Error;
+
+use crate::domain::receipt::ReceiptId;
+use crate::store::StoreError;
+
+#[derive(Debug, Error)]
+pub(crate) enum ReceiptError {
+    /// Unknown, or another merchant's (indistinguishable on purpose).
+    #[error("no receipt with id {0}")]
+    NotFound(ReceiptId),
+    #[error("a receipt with id {0} already exists")]
+    IdTaken(ReceiptId),
+    #[error("the body's wallet is not the merchant of this subscription key")]
+    WalletMismatch,
+    /// The state machine refused the event; nothing changed.
+    #[error(transparent)]
+    Transition(TransitionError),
+    /// Not a status a caller may post (`generated`; refund results come from the refund route).
+    #[error(
+        "status {0} cannot be posted: refunds go through POST /api/receipts/refund, and generated is only a starting state"
+    )]
+    NotPostable(payments_core::ReceiptStatus),
+    #[error("no webhook delivery {delivery} on receipt {receipt}")]
+    DeliveryNotFound { receipt: ReceiptId, delivery: String },
+    /// Production without `--master-key`: the creating key cannot be stored.
+    #[error("the server has no master key to seal webhook signing keys")]
+    NoMasterKey,
+    /// The receipt kept changing under concurrent updates.
+    #[error("receipt {0} changed concurrently too many times")]
+    Contended(ReceiptId),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

@@ -1,0 +1,23 @@
+//! Receipt use cases: create, read, change status (with its webhook), deliver webhooks, and the payment
+//! page's lookups. Every merchant-facing query is partitioned by the caller's wallet.
+
+mod create;
+mod delivery;
+mod dispatcher;
+mod error;
+mod read;
+mod runtime;
+mod transition;
+mod webhook_body;
+
+pub(crate) use create::{create, link_for};
+pub(crate) use dispatcher::{DispatcherHandle, start_dispatcher};
+pub(crate) use error::ReceiptError;
+/// For the payment page (`GET /portal/{id}`): the lookup by id and the `link_opened` status change.
+#[allow(unused_imports)]
+pub(crate) use read::{PortalView, fetch_for_portal};
+pub(crate) use read::{fetch, list, list_deliveries, redeliver};
+pub(crate) use runtime::ReceiptRuntime;
+#[allow(unused_imports)]
+pub(crate) use transition::{StatusChange, apply_status, record_link_opened};
+pub(crate) use transition::{StatusOutcome, post_status};

@@ -1,0 +1,127 @@
+//! What the receipt, webhook and idempotency operations of [`super::Store`] take and give.
+
+use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, Wallet};
+
+use crate::domain::receipt::{DeliveryId, ReceiptId};
+
+/// What creating a receipt did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CreateReceiptOutcome {
+    Created,
+    /// A receipt with this id exists (of any merchant); nothing was written.
+    IdTaken,
+}
+
+/// A webhook to enqueue with a transition: the exact bytes every attempt will send.
+#[derive(Debug, Clone)]
+pub(crate) struct NewDelivery {
+    pub(crate) id: DeliveryId,
+    pub(crate) url: String,
+    pub(crate) event: &'static str,
+    pub(crate) body: Vec<u8>,
+}
+
+/// A refund recorded with its transition.
+#[derive(Debug, Clone)]
+pub(crate) struct NewRefund {
+    pub(crate) buyer: Wallet,
+    pub(crate) amount: Cents,
+    pub(crate) items: Vec<LineItem>,
+    pub(crate) tx_hash: String,
+}
+
+/// Finite stock a paid order takes: product id and quantity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StockTake {
+    pub(crate) item_id: String,
+    pub(crate) qty: u32,
+}
+
+/// An accepted transition, committed with its history row, outbox row, refund row and stock changes in one
+/// transaction, only if the receipt is still at `expected_version`.
+#[derive(Debug, Clone)]
+pub(crate) struct TransitionCommit {
+    pub(crate) receipt_id: ReceiptId,
+    pub(crate) wallet: Wallet,
+    pub(crate) expected_version: i64,
+    pub(crate) from: ReceiptStatus,
+    pub(crate) to: ReceiptState,
+    /// Replaces the stored hash when `Some`.
+    pub(crate) transaction_hash: Option<String>,
+    pub(crate) buyer_wallet: Option<Wallet>,
+    /// Set on `failed`; any other status clears the stored failure.
+    pub(crate) failure: Option<Failure>,
+    /// Who caused it (`key:<subscription>`, `admin:<wallet>`, `portal`), for the history.
+    pub(crate) actor: String,
+    pub(crate) now_ms: i64,
+    pub(crate) delivery: Option<NewDelivery>,
+    pub(crate) refund: Option<NewRefund>,
+    pub(crate) stock: Vec<StockTake>,
+}
+
+/// A delivery the dispatcher should attempt now.
+#[derive(Debug, Clone)]
+pub(crate) struct DueDelivery {
+    pub(crate) rowid: i64,
+    pub(crate) id: DeliveryId,
+    pub(crate) receipt_id: ReceiptId,
+    pub(crate) url: String,
+    pub(crate) event: String,
+    pub(crate) body: Vec<u8>,
+    pub(crate) sealed_signing_key: Option<Vec<u8>>,
+    /// 1-based number of this attempt over the delivery's life.
+    pub(crate) attempt: i64,
+    /// 1-based number of this attempt since the delivery was (re)enqueued.
+    pub(crate) round_attempt: u32,
+}
+
+/// Where a delivery goes after an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DeliveryNext {
+    Delivered,
+    RetryAt(i64),
+    Failed,
+}
+
+/// One finished attempt.
+#[derive(Debug, Clone)]
+pub(crate) struct AttemptRecord {
+    pub(crate) delivery_rowid: i64,
+    pub(crate) attempt: i64,
+    pub(crate) status_code: Option<u16>,
+    pub(crate) error: Option<String>,
+    pub(crate) started_at: i64,
+    pub(crate) finished_at: i64,
+    pub(crate) duration_ms: i64,
+    pub(crate) next: DeliveryNext,
+}
+
+/// A delivery and its attempts, for the delivery log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DeliveryLog {
+    pub(crate) id: DeliveryId,
+    pub(crate) event: String,
+    pub(crate) url: String,
+    pub(crate) state: String,
+    pub(crate) next_attempt_at: Option<i64>,
+    pub(crate) created_at: i64,
+    pub(crate) attempts: Vec<AttemptLog>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AttemptLog {
+    pub(crate) attempt: i64,
+    pub(crate) status_code: Option<u16>,
+    pub(crate) error: Option<String>,
+    pub(crate) started_at: i64,
+    pub(crate) finished_at: i64,
+    pub(crate) duration_ms: i64,
+}
+
+/// A stored response for an idempotency key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct IdempotentResponse {
+    pub(crate) request_hash: String,
+    pub(crate) status: u16,
+    pub(crate) body: Vec<u8>,
+}

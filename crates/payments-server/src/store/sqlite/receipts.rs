@@ -1,0 +1,189 @@
+//! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
+//! transitions committed with their history, outbox, refund and stock rows.
+
+use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params, params};
+
+use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
+use crate::store::sqlite::rows;
+use crate::store::{CreateReceiptOutcome, TransitionCommit};
+
+const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at FROM receipts WHERE public_id = ?1";
+const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE public_id = ?1)";
+const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
+    options_json, webhook_url, signing_key, created_at, updated_at)
+    VALUES (:public_id, :wallet, :source, :status, :currency, :subtotal, :tax, :fee, :total, :line_items,
+    :brand_name, :jurisdiction_code, :tax_rate, :tax_components, :options, :webhook_url, :signing_key, :now, :now)";
+/// Newest first; the rowid breaks ties between receipts created in the same millisecond.
+const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at FROM receipts WHERE wallet = ?1
+    ORDER BY created_at DESC, id DESC LIMIT ?2";
+/// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
+const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
+    paid_cents = :paid, refunded_cents = :refunded,
+    transaction_hash = COALESCE(:transaction_hash, transaction_hash),
+    transaction_timestamp = CASE WHEN :transaction_hash IS NULL THEN transaction_timestamp ELSE :now END,
+    buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now
+    WHERE public_id = :public_id AND wallet = :wallet AND version = :version
+    RETURNING id";
+const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
+    VALUES (?1, ?2, ?3, ?4, ?5)";
+const INSERT_DELIVERY: &str =
+    "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
+    next_attempt_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)";
+const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
+    created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+/// Finite stock only (-1 is unlimited); a sale past the remaining stock leaves it at 0.
+const TAKE_STOCK: &str = "UPDATE inventory_items SET stock_qty = MAX(stock_qty - ?3, 0), updated_at = ?4
+    WHERE wallet = ?1 AND public_id = ?2 AND stock_qty > 0";
+
+fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
+    let cents = |index: usize| row.get::<_, i64>(index).map(Cents::new);
+    Ok(Receipt {
+        id: ReceiptId::from_stored(row.get(0)?),
+        wallet: rows::parsed(row, 1, Wallet::parse)?,
+        source: rows::parsed(row, 2, |text| {
+            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
+        })?,
+        status: rows::parsed(row, 3, str::parse::<ReceiptStatus>)?,
+        version: row.get(4)?,
+        currency: row.get(5)?,
+        amounts: ReceiptAmounts {
+            subtotal: cents(6)?,
+            tax: cents(7)?,
+            fee: cents(8)?,
+            total: cents(9)?,
+        },
+        paid: cents(10)?,
+        refunded: cents(11)?,
+        line_items: rows::json(row, 12)?,
+        brand_name: row.get(13)?,
+        tax: ReceiptTax {
+            jurisdiction_code: row.get(14)?,
+            rate: rows::parsed(row, 15, TaxRate::parse)?,
+            components: rows::json(row, 16)?,
+        },
+        options: rows::json(row, 17)?,
+        webhook_url: row.get(18)?,
+        transaction_hash: row.get(19)?,
+        transaction_timestamp: row.get(20)?,
+        buyer_wallet: match row.get::<_, Option<String>>(21)? {
+            Some(text) => Some(Wallet::parse(&text).map_err(|error| rows::corrupt(21, error))?),
+            None => None,
+        },
+        failure: match row.get::<_, Option<String>>(22)? {
+            Some(text) => Some(serde_json::from_str(&text).map_err(|error| rows::corrupt(22, error))?),
+            None => None,
+        },
+        created_at: row.get(23)?,
+        updated_at: row.get(24)?,
+    })
+}
+
+pub(super) fn insert(tx: &Transaction<'_>, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
+    let taken: bool = tx.query_row(ID_EXISTS, [receipt.id.as_str()], |row| row.get(0))?;
+    if taken {
+        return Ok(CreateReceiptOutcome::IdTaken);
+    }
+    let params = named_params! {
+        ":public_id": receipt.id.as_str(), ":wallet": receipt.wallet.to_string(),
+        ":source": receipt.source.as_str(), ":status": receipt.source.initial_status().as_str(),
+        ":currency": receipt.currency, ":subtotal": receipt.amounts.subtotal.as_i64(),
+        ":tax": receipt.amounts.tax.as_i64(), ":fee": receipt.amounts.fee.as_i64(),
+        ":total": receipt.amounts.total.as_i64(), ":line_items": rows::to_json(&receipt.line_items)?,
+        ":brand_name": receipt.brand_name, ":jurisdiction_code": receipt.tax.jurisdiction_code,
+        ":tax_rate": receipt.tax.rate.to_string(), ":tax_components": rows::to_json(&receipt.tax.components)?,
+        ":options": rows::to_json(&receipt.options)?, ":webhook_url": receipt.webhook_url,
+        ":signing_key": receipt.sealed_signing_key, ":now": receipt.now_ms,
+    };
+    tx.execute(INSERT, params)?;
+    Ok(CreateReceiptOutcome::Created)
+}
+
+/// `wallet: None` is the payment page's lookup by id alone.
+pub(super) fn fetch(
+    conn: &Connection,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<Receipt>> {
+    let receipt = conn
+        .query_row(FETCH_BY_ID, [id.as_str()], receipt_from_row)
+        .optional()?;
+    Ok(receipt.filter(|receipt| wallet.is_none_or(|wallet| receipt.wallet == wallet)))
+}
+
+pub(super) fn list(conn: &Connection, wallet: Wallet, limit: u32) -> rusqlite::Result<Vec<Receipt>> {
+    let mut statement = conn.prepare_cached(LIST)?;
+    let receipts = statement.query_map(params![wallet.to_string(), limit], receipt_from_row)?;
+    receipts.collect()
+}
+
+/// False when the receipt moved on since it was read (nothing written).
+pub(super) fn commit_transition(tx: &Transaction<'_>, commit: &TransitionCommit) -> rusqlite::Result<bool> {
+    let failure = match &commit.failure {
+        Some(failure) => Some(rows::to_json(failure)?),
+        None => None,
+    };
+    let params = named_params! {
+        ":status": commit.to.status.as_str(), ":paid": commit.to.paid.as_i64(),
+        ":refunded": commit.to.refunded.as_i64(), ":transaction_hash": commit.transaction_hash,
+        ":buyer_wallet": commit.buyer_wallet.map(|wallet| wallet.to_string()), ":failure": failure,
+        ":now": commit.now_ms, ":public_id": commit.receipt_id.as_str(),
+        ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
+    };
+    let Some(rowid) = tx
+        .query_row(APPLY_TRANSITION, params, |row| row.get::<_, i64>(0))
+        .optional()?
+    else {
+        return Ok(false);
+    };
+    tx.execute(
+        INSERT_HISTORY,
+        params![
+            rowid,
+            commit.from.as_str(),
+            commit.to.status.as_str(),
+            commit.actor,
+            commit.now_ms
+        ],
+    )?;
+    if let Some(delivery) = &commit.delivery {
+        tx.execute(
+            INSERT_DELIVERY,
+            params![
+                delivery.id.as_str(),
+                rowid,
+                delivery.url,
+                delivery.event,
+                delivery.body,
+                commit.now_ms
+            ],
+        )?;
+    }
+    if let Some(refund) = &commit.refund {
+        tx.execute(
+            INSERT_REFUND,
+            params![
+                rowid,
+                refund.buyer.to_string(),
+                refund.amount.as_i64(),
+                rows::to_json(&refund.items)?,
+                refund.tx_hash,
+                commit.now_ms
+            ],
+        )?;
+    }
+    for take in &commit.stock {
+        tx.execute(
+            TAKE_STOCK,
+            params![commit.wallet.to_string(), take.item_id, take.qty, commit.now_ms],
+        )?;
+    }
+    Ok(true)
+}

@@ -1,0 +1,157 @@
+//! The webhook outbox: claiming due deliveries, recording attempts, the delivery log and redelivery.
+
+use payments_core::Wallet;
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+
+use crate::domain::receipt::{DeliveryId, ReceiptId};
+use crate::store::{AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery};
+
+const SELECT_DUE: &str = "SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, r.signing_key,
+    d.attempts, d.round_attempts
+    FROM webhook_deliveries d JOIN receipts r ON r.id = d.receipt_id
+    WHERE d.state = 'pending' AND d.next_attempt_at <= ?1
+    ORDER BY d.next_attempt_at, d.id LIMIT ?2";
+/// A claimed delivery is leased until `?2`, so it is not claimed again while its attempt runs; a process that
+/// dies mid-attempt leaves it to be retried once the lease runs out.
+const LEASE: &str = "UPDATE webhook_deliveries SET next_attempt_at = ?2 WHERE id = ?1";
+const INSERT_ATTEMPT: &str =
+    "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, started_at,
+    finished_at, duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET state = ?2, attempts = attempts + 1,
+    round_attempts = round_attempts + 1, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1";
+const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = ?1 AND wallet = ?2";
+const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
+    FROM webhook_deliveries WHERE receipt_id = ?1 ORDER BY id";
+const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+    FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY id";
+/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again.
+const REDELIVER: &str = "UPDATE webhook_deliveries SET state = 'pending', round_attempts = 0,
+    next_attempt_at = ?3, updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
+
+fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
+    let round: i64 = row.get(8)?;
+    Ok(DueDelivery {
+        rowid: row.get(0)?,
+        id: DeliveryId::from_stored(row.get(1)?),
+        receipt_id: ReceiptId::from_stored(row.get(2)?),
+        url: row.get(3)?,
+        event: row.get(4)?,
+        body: row.get(5)?,
+        sealed_signing_key: row.get(6)?,
+        attempt: row.get::<_, i64>(7)? + 1,
+        round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
+    })
+}
+
+pub(super) fn claim_due(
+    tx: &Transaction<'_>,
+    now_ms: i64,
+    lease_until_ms: i64,
+    limit: u32,
+) -> rusqlite::Result<Vec<DueDelivery>> {
+    let due: Vec<DueDelivery> = {
+        let mut statement = tx.prepare_cached(SELECT_DUE)?;
+        let rows = statement.query_map(params![now_ms, limit], due_from_row)?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for delivery in &due {
+        tx.execute(LEASE, params![delivery.rowid, lease_until_ms])?;
+    }
+    Ok(due)
+}
+
+pub(super) fn record_attempt(tx: &Transaction<'_>, record: &AttemptRecord) -> rusqlite::Result<()> {
+    tx.execute(
+        INSERT_ATTEMPT,
+        params![
+            record.delivery_rowid,
+            record.attempt,
+            record.status_code,
+            record.error,
+            record.started_at,
+            record.finished_at,
+            record.duration_ms
+        ],
+    )?;
+    let (state, next_attempt_at) = match record.next {
+        DeliveryNext::Delivered => ("delivered", None),
+        DeliveryNext::RetryAt(at) => ("pending", Some(at)),
+        DeliveryNext::Failed => ("failed", None),
+    };
+    tx.execute(
+        AFTER_ATTEMPT,
+        params![record.delivery_rowid, state, next_attempt_at, record.finished_at],
+    )?;
+    Ok(())
+}
+
+fn receipt_rowid(conn: &Connection, wallet: Wallet, receipt_id: &ReceiptId) -> rusqlite::Result<Option<i64>> {
+    conn.query_row(
+        RECEIPT_ROWID,
+        params![receipt_id.as_str(), wallet.to_string()],
+        |row| row.get(0),
+    )
+    .optional()
+}
+
+fn attempt_from_row(row: &Row<'_>) -> rusqlite::Result<AttemptLog> {
+    Ok(AttemptLog {
+        attempt: row.get(0)?,
+        status_code: row.get(1)?,
+        error: row.get(2)?,
+        started_at: row.get(3)?,
+        finished_at: row.get(4)?,
+        duration_ms: row.get(5)?,
+    })
+}
+
+/// `None` when the merchant has no such receipt.
+pub(super) fn list(
+    conn: &Connection,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> rusqlite::Result<Option<Vec<DeliveryLog>>> {
+    let Some(rowid) = receipt_rowid(conn, wallet, receipt_id)? else {
+        return Ok(None);
+    };
+    let mut deliveries = conn.prepare_cached(LIST_DELIVERIES)?;
+    let mut attempts = conn.prepare_cached(LIST_ATTEMPTS)?;
+    let rows = deliveries.query_map([rowid], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            DeliveryLog {
+                id: DeliveryId::from_stored(row.get(1)?),
+                event: row.get(2)?,
+                url: row.get(3)?,
+                state: row.get(4)?,
+                next_attempt_at: row.get(5)?,
+                created_at: row.get(6)?,
+                attempts: Vec::new(),
+            },
+        ))
+    })?;
+    let mut logs = Vec::new();
+    for row in rows {
+        let (delivery_rowid, mut log) = row?;
+        log.attempts = attempts
+            .query_map([delivery_rowid], attempt_from_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        logs.push(log);
+    }
+    Ok(Some(logs))
+}
+
+/// False when the merchant has no such receipt or the receipt no such delivery.
+pub(super) fn redeliver(
+    tx: &Transaction<'_>,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+    delivery_id: &str,
+    now_ms: i64,
+) -> rusqlite::Result<bool> {
+    let Some(rowid) = receipt_rowid(tx, wallet, receipt_id)? else {
+        return Ok(false);
+    };
+    tx.execute(REDELIVER, params![rowid, delivery_id, now_ms])
+        .map(|changed| changed == 1)
+}

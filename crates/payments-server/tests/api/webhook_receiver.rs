@@ -1,0 +1,117 @@
+//! A webhook receiver for tests: a small hyper server on 127.0.0.1:0 that records every request and answers
+//! with the next status of a script (then 200).
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use payments_server::testing::eventually;
+use tokio::net::TcpListener;
+
+/// One request the receiver got.
+#[derive(Debug, Clone)]
+pub(crate) struct Received {
+    pub(crate) headers: hyper::HeaderMap,
+    pub(crate) body: Bytes,
+}
+
+impl Received {
+    pub(crate) fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("")
+    }
+
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap()
+    }
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    received: Vec<Received>,
+    script: VecDeque<u16>,
+}
+
+pub(crate) struct Receiver {
+    pub(crate) url: String,
+    shared: Arc<Mutex<Shared>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Receiver {
+    /// Answers `script` in order, then 200 to everything.
+    pub(crate) async fn start(script: &[u16]) -> Receiver {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+        let shared = Arc::new(Mutex::new(Shared {
+            received: Vec::new(),
+            script: script.iter().copied().collect(),
+        }));
+        let state = Arc::clone(&shared);
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                let state = Arc::clone(&state);
+                tokio::spawn(async move {
+                    let service = service_fn(move |request: Request<hyper::body::Incoming>| {
+                        let state = Arc::clone(&state);
+                        async move {
+                            let (parts, body) = request.into_parts();
+                            let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+                            let status = {
+                                let mut shared = state.lock().unwrap();
+                                shared.received.push(Received {
+                                    headers: parts.headers,
+                                    body,
+                                });
+                                shared.script.pop_front().unwrap_or(200)
+                            };
+                            let mut response = Response::new(Full::new(Bytes::from_static(b"ok")));
+                            *response.status_mut() = StatusCode::from_u16(status).unwrap();
+                            Ok::<_, Infallible>(response)
+                        }
+                    });
+                    http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await
+                        .ok();
+                });
+            }
+        });
+        Receiver { url, shared, task }
+    }
+
+    pub(crate) fn received(&self) -> Vec<Received> {
+        self.shared.lock().unwrap().received.clone()
+    }
+
+    /// Waits (bounded) until at least `count` requests arrived; returns them all.
+    pub(crate) async fn wait_for(&self, count: usize) -> Vec<Received> {
+        eventually(
+            &format!("{count} webhook requests"),
+            Duration::from_secs(10),
+            || async {
+                let received = self.received();
+                (received.len() >= count).then_some(received)
+            },
+        )
+        .await
+    }
+}
