@@ -60,6 +60,32 @@ struct ServeArgs {
     /// Largest accepted request body in bytes (413 payload_too_large above it).
     #[arg(long, env = "PAYMENTS_MAX_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+/// Admin sign-in and split settings.
+#[derive(Debug, Args)]
+struct AdminArgs {
+    /// Chain id of the admin sign-in's EIP-712 domain.
+    #[arg(long, env = "PAYMENTS_CHAIN_ID", default_value_t = payments_core::BASE_MAINNET_CHAIN_ID)]
+    chain_id: u64,
+    /// HS256 secret of admin session cookies. Required outside development mode; in development mode a
+    /// random one is drawn at start, so admin sessions end when the server restarts.
+    #[arg(long, env = "PAYMENTS_JWT_SECRET", hide_env_values = true)]
+    jwt_secret: Option<String>,
+    /// Comma-separated wallets with the platform_admin role.
+    #[arg(long, env = "PAYMENTS_PLATFORM_ADMINS", value_delimiter = ',')]
+    platform_admins: Vec<Wallet>,
+    /// The platform's split recipient [development default: 0xdec0de0000000000000000000000000000000002].
+    #[arg(long, env = "PAYMENTS_PLATFORM_RECIPIENT")]
+    platform_recipient: Option<Wallet>,
+    /// The platform recipient's share of every split, in basis points.
+    #[arg(long, env = "PAYMENTS_PLATFORM_SHARE_BPS", default_value_t = payments_server::DEFAULT_PLATFORM_SHARE_BPS)]
+    platform_share_bps: u32,
+    /// Contract address of the payment token (6-decimal USD stablecoin) [default: USDC on Base].
+    #[arg(long, env = "PAYMENTS_TOKEN_ADDRESS", default_value_t = payments_server::BASE_USDC)]
+    token_address: Wallet,
 }
 
 #[derive(Debug, Args)]
@@ -118,6 +144,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let db_display = args.db.display().to_string();
     let mut config = ServerConfig::new(args.db, base_url);
     config.dev_mode = args.dev.unwrap_or(args.listen.ip().is_loopback());
+    apply_admin_args(&mut config, &args.admin)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.edge_secret = args.edge_secret.map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;
@@ -140,6 +167,25 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
         Ok(())
     })
+}
+
+/// Admin sign-in and split settings; development mode fills in what a local try-out needs.
+fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Result<()> {
+    config.chain_id = args.chain_id;
+    config.platform_admins = args.platform_admins.clone();
+    config.platform_share_bps = args.platform_share_bps;
+    config.token_address = args.token_address;
+    config.platform_recipient = args.platform_recipient.or(config
+        .dev_mode
+        .then_some(payments_server::DEV_PLATFORM_RECIPIENT));
+    match &args.jwt_secret {
+        Some(secret) => config.jwt_secret = Secret::new(secret.as_str()),
+        None if !config.dev_mode => {
+            anyhow::bail!("--jwt-secret (PAYMENTS_JWT_SECRET) is required outside development mode")
+        }
+        None => tracing::warn!("no --jwt-secret: using a random one; admin sessions end when the server restarts"),
+    }
+    Ok(())
 }
 
 fn print_dev_key(issued: &IssuedKey, config: &ServerConfig) {

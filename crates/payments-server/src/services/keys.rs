@@ -137,6 +137,7 @@ impl KeyAdmin {
             wallet,
             brand_name: "Development Shop".to_owned(),
             processing_fee_pct: FeePct::ZERO,
+            ..ShopConfig::default_for(wallet)
         };
         self.store.save_shop_config(&shop, self.clock.now_ms())?;
         Ok(Some(issued))

@@ -6,6 +6,7 @@
 //! // GET {app.base_url}/api/inventory with header X-Gateway-Subscription-Key: {app.key}
 //! ```
 
+mod admin;
 mod switchable_store;
 
 use std::future::Future;
@@ -30,10 +31,14 @@ use crate::services::keys::KeyAdmin;
 use crate::store::SqliteStore;
 use switchable_store::SwitchableStore;
 
+pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
+
 /// Where the test clock starts: 2023-11-14T22:13:20Z.
 pub const TEST_START_MS: i64 = 1_700_000_000_000;
 /// The merchant of [`TestApp::key`].
 pub const TEST_MERCHANT_WALLET: &str = "0x1111111111111111111111111111111111111111";
+/// The platform's split recipient in the test config (share: [`crate::DEFAULT_PLATFORM_SHARE_BPS`]).
+pub const TEST_PLATFORM_RECIPIENT: &str = "0x5050505050505050505050505050505050505050";
 
 /// Knobs for [`spawn_app_with`]; `Default` gives the production defaults.
 #[derive(Debug, Clone, Default)]
@@ -44,6 +49,10 @@ pub struct TestOptions {
     pub rate_limit_per_minute: Option<NonZeroU32>,
     /// Configures the edge-proxy secret.
     pub edge_secret: Option<String>,
+    /// Wallets with the `platform_admin` role.
+    pub platform_admins: Vec<Wallet>,
+    /// Leaves the platform split recipient unset (default: [`TEST_PLATFORM_RECIPIENT`]).
+    pub without_platform_recipient: bool,
 }
 
 /// A key issued by the harness.
@@ -107,6 +116,8 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         .rate_limit_per_minute
         .unwrap_or(config.rate_limit_per_minute);
     config.edge_secret = options.edge_secret.map(Secret::new);
+    config.platform_admins = options.platform_admins;
+    config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     let sqlite =
         SqliteStore::open(&db_path, TEST_START_MS).unwrap_or_else(|error| panic!("opening the db: {error}"));
     let store = Arc::new(SwitchableStore::new(Arc::new(sqlite)));

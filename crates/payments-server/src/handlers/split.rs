@@ -1,0 +1,120 @@
+//! /api/split: configure (Admin), read and history (Dev, split:read), and the deprecated withdraw.
+
+use hyper::StatusCode;
+use payments_core::{SplitRecipient, Wallet};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::domain::scope::Scope;
+use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+use crate::services::split::{self, SplitDraft};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DeployRequest {
+    split_address: Option<Wallet>,
+    recipients: Option<Vec<SplitRecipient>>,
+    #[serde(default)]
+    replace: bool,
+    /// Only a platform admin may name a wallet other than its own.
+    wallet: Option<Wallet>,
+}
+
+/// The spec's SplitConfig: `address` null and no recipients when unconfigured.
+#[derive(Debug, Serialize)]
+struct SplitConfig<'a> {
+    address: Option<Wallet>,
+    recipients: &'a [SplitRecipient],
+}
+
+impl<'a> From<Option<&'a StoredSplit>> for SplitConfig<'a> {
+    fn from(stored: Option<&'a StoredSplit>) -> Self {
+        SplitConfig {
+            address: stored.map(|stored| stored.address),
+            recipients: stored.map_or(&[], |stored| stored.split.recipients()),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeployResponse<'a> {
+    ok: bool,
+    split: SplitConfig<'a>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    idempotent: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    replaced: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HistoryEntry<'a> {
+    address: Wallet,
+    recipients: &'a [SplitRecipient],
+    created_at: i64,
+    archived_at: i64,
+}
+
+impl<'a> From<&'a ArchivedSplit> for HistoryEntry<'a> {
+    fn from(archived: &'a ArchivedSplit) -> Self {
+        HistoryEntry {
+            address: archived.split.address,
+            recipients: archived.split.split.recipients(),
+            created_at: archived.created_at_ms,
+            archived_at: archived.archived_at_ms,
+        }
+    }
+}
+
+pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let admin = ctx.admin_session(true).await?;
+    let request: DeployRequest = ctx.json()?;
+    let wallet = admin.acting_for(request.wallet)?;
+    let draft = SplitDraft {
+        split_address: request.split_address,
+        recipients: request.recipients,
+        replace: request.replace,
+    };
+    let (stored, idempotent, replaced) = match split::deploy(ctx.state, wallet, draft).await? {
+        SplitSaved::Created(stored) => (stored, false, false),
+        SplitSaved::Existing(stored) => (stored, true, false),
+        SplitSaved::Replaced(stored) => (stored, false, true),
+    };
+    Ok(response::ok(&DeployResponse {
+        ok: true,
+        split: SplitConfig::from(Some(&stored)),
+        idempotent,
+        replaced,
+    }))
+}
+
+pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::SplitRead).await?;
+    let stored = split::fetch(ctx.state, caller.wallet).await?;
+    Ok(response::ok(
+        &json!({ "split": SplitConfig::from(stored.as_ref()) }),
+    ))
+}
+
+pub(crate) async fn history(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::SplitRead).await?;
+    let archived = split::history(ctx.state, caller.wallet).await?;
+    let entries: Vec<HistoryEntry<'_>> = archived.iter().map(HistoryEntry::from).collect();
+    Ok(response::ok(&json!({ "history": entries })))
+}
+
+/// Withdrawal moved on-chain: the recipient's own wallet calls the split contract's release.
+pub(crate) fn withdraw() -> HttpResponse {
+    response::json(
+        StatusCode::GONE,
+        &json!({
+            "error": "deprecated",
+            "reason": "use_connected_wallet",
+            "message": "withdrawals are made by calling the split contract's release function from the recipient wallet",
+        }),
+    )
+}
