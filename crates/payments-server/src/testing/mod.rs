@@ -7,6 +7,7 @@
 //! ```
 
 mod admin;
+mod restart;
 mod switchable_store;
 
 use std::future::Future;

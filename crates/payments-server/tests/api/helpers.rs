@@ -40,6 +40,14 @@ impl Api {
         }
     }
 
+    /// A client of an already running app (e.g. one returned by `TestApp::restart`).
+    pub(crate) fn from_app(app: TestApp) -> Api {
+        Api {
+            app,
+            http: reqwest::Client::new(),
+        }
+    }
+
     /// A request without credentials.
     pub(crate) fn anonymous(&self, method: Method, path: &str) -> RequestBuilder {
         self.http.request(method, self.app.url(path))
