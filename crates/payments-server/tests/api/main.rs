@@ -19,6 +19,7 @@ mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
 mod rate_limit;
+mod receipt_status_posts;
 mod receipt_webhooks;
 mod receipts_create;
 mod shop_and_lifecycle;
