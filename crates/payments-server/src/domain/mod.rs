@@ -7,5 +7,6 @@ pub(crate) mod inventory;
 pub(crate) mod receipt;
 pub(crate) mod scope;
 pub(crate) mod shop;
+pub(crate) mod shop_settings;
 pub(crate) mod split;
 pub(crate) mod subscription;

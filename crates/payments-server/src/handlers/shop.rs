@@ -1,10 +1,11 @@
-//! GET /api/shop/config (scope shop:read).
+//! /api/shop/config: read (Dev, shop:read) and update (Admin + CSRF).
 
-use payments_core::{FeePct, Wallet};
+use payments_core::{FeePct, Jurisdiction, Wallet};
 use serde::Serialize;
 
 use crate::domain::scope::Scope;
 use crate::domain::shop::ShopConfig;
+use crate::domain::shop_settings::{ShopConfigRequest, ShopConfigUpdate};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -19,6 +20,12 @@ struct ShopConfigResponse<'a> {
     processing_fee_pct: FeePct,
     /// The platform base fee, a percentage (0.5).
     platform_fee_pct: FeePct,
+    brand_key: Option<&'a str>,
+    support_email: Option<&'a str>,
+    logo_url: Option<&'a str>,
+    redirect_url: Option<&'a str>,
+    jurisdictions: &'a [Jurisdiction],
+    default_jurisdiction: Option<&'a str>,
 }
 
 impl<'a> From<&'a ShopConfig> for ShopConfigResponse<'a> {
@@ -28,12 +35,36 @@ impl<'a> From<&'a ShopConfig> for ShopConfigResponse<'a> {
             brand_name: &config.brand_name,
             processing_fee_pct: config.processing_fee_pct,
             platform_fee_pct: FeePct::PLATFORM_BASE,
+            brand_key: config.brand_key.as_deref(),
+            support_email: config.support_email.as_deref(),
+            logo_url: config.logo_url.as_deref(),
+            redirect_url: config.redirect_url.as_deref(),
+            jurisdictions: &config.jurisdictions,
+            default_jurisdiction: config.default_jurisdiction.as_deref(),
         }
     }
+}
+
+#[derive(Debug, Serialize)]
+struct SavedResponse<'a> {
+    ok: bool,
+    config: ShopConfigResponse<'a>,
 }
 
 pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ShopRead).await?;
     let config = shop::config(ctx.state, caller.wallet).await?;
     Ok(response::ok(&ShopConfigResponse::from(&config)))
+}
+
+pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let admin = ctx.admin_session(true).await?;
+    let request: ShopConfigRequest = ctx.json()?;
+    let wallet = admin.acting_for(request.wallet)?;
+    let update = ShopConfigUpdate::try_from(request)?;
+    let config = shop::update_config(ctx.state, wallet, update).await?;
+    Ok(response::ok(&SavedResponse {
+        ok: true,
+        config: ShopConfigResponse::from(&config),
+    }))
 }

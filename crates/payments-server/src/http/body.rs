@@ -64,6 +64,9 @@ pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// serde reports a missing field at the parent's path; recover the name from its message so the envelope's
 /// `field` is set for missing fields too.
 fn missing_field(message: &str) -> Option<String> {
-    let rest = message.strip_prefix("missing field `")?;
+    // Unknown fields (`deny_unknown_fields`) are reported at the parent's path too.
+    let rest = message
+        .strip_prefix("missing field `")
+        .or_else(|| message.strip_prefix("unknown field `"))?;
     rest.split_once('`').map(|(name, _)| name.to_owned())
 }

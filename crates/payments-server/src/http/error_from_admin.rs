@@ -3,6 +3,7 @@
 
 use crate::http::error::ApiError;
 use crate::services::admin_auth::AdminAuthError;
+use crate::services::shop::ShopConfigError;
 use crate::services::split::SplitConfigError;
 
 impl From<AdminAuthError> for ApiError {
@@ -33,6 +34,18 @@ impl From<SplitConfigError> for ApiError {
             }
             SplitConfigError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
             SplitConfigError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<ShopConfigError> for ApiError {
+    fn from(error: ShopConfigError) -> Self {
+        match error {
+            ShopConfigError::UnknownDefaultJurisdiction(_) => ApiError::InvalidInput {
+                field: Some("defaultJurisdiction".to_owned()),
+                message: error.to_string(),
+            },
+            ShopConfigError::Store(store) => store.into(),
         }
     }
 }

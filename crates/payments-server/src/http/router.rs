@@ -3,7 +3,8 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, health, images, inventory, ping, receipt_status, receipt_webhooks, receipts, shop, split,
+    admin_auth, health, images, inventory, ping, platform_config, receipt_status, receipt_webhooks, receipts,
+    shop, split,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -24,6 +25,13 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::DELETE, ["api", "inventory"]) => inventory::delete(ctx).await,
         (&Method::POST, ["api", "inventory", "images"]) => images::upload(ctx).await,
         (&Method::GET, ["api", "shop", "config"]) => shop::get_config(ctx).await,
+        (&Method::POST, ["api", "shop", "config"]) => shop::post_config(ctx).await,
+        (&Method::GET, ["api", "site", "config"]) => Ok(platform_config::site_config(ctx)),
+        (&Method::GET, ["api", "pricing", "config"]) => platform_config::get_pricing(ctx).await,
+        (&Method::POST, ["api", "pricing", "config"]) => platform_config::post_pricing(ctx).await,
+        (&Method::GET, ["api", "tax", "catalog"]) => platform_config::tax_catalog(ctx).await,
+        (_, ["api", "shop" | "pricing", "config"]) => not_allowed(GET_POST),
+        (_, ["api", "site", "config"] | ["api", "tax", "catalog"]) => not_allowed(GET),
         (&Method::GET, ["api", "auth", "nonce"]) => admin_auth::nonce(ctx).await,
         (&Method::POST, ["api", "auth", "login"]) => admin_auth::login(ctx).await,
         (&Method::POST, ["api", "auth", "logout"]) => admin_auth::logout(ctx).await,
@@ -38,7 +46,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["api", "split", "history"]) => not_allowed(GET),
         (_, ["api", "auth", "nonce" | "me"]) => not_allowed(GET),
         (_, ["api", "auth", "login" | "logout"] | ["api", "auth", "sessions", "revoke"]) => not_allowed(POST),
-        (_, ["healthz"] | ["api", "status", "ping"] | ["api", "shop", "config"]) => not_allowed(GET),
+        (_, ["healthz"] | ["api", "status", "ping"]) => not_allowed(GET),
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
         (&Method::GET, ["api", "receipts"]) => receipts::list(ctx).await,

@@ -40,7 +40,8 @@ async fn the_dev_merchant_is_created_once_and_its_key_works() {
     assert_eq!(
         reply.json,
         json!({"wallet": "0xdec0de0000000000000000000000000000000001", "brandName": "Development Shop",
-               "processingFeePct": 0.0, "platformFeePct": 0.5})
+               "processingFeePct": 0.0, "platformFeePct": 0.5, "brandKey": null, "supportEmail": null,
+               "logoUrl": null, "redirectUrl": null, "jurisdictions": [], "defaultJurisdiction": null})
     );
 }
 

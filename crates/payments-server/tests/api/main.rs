@@ -23,5 +23,6 @@ mod receipt_status_posts;
 mod receipt_webhooks;
 mod receipts_create;
 mod shop_and_lifecycle;
+mod shop_config;
 mod split;
 mod webhook_receiver;

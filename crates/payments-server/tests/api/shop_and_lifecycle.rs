@@ -16,7 +16,8 @@ async fn shop_config_has_defaults_for_a_merchant_that_never_saved_one() {
     assert_eq!(
         reply.json,
         json!({"wallet": "0x1111111111111111111111111111111111111111", "brandName": "",
-               "processingFeePct": 0.0, "platformFeePct": 0.5})
+               "processingFeePct": 0.0, "platformFeePct": 0.5, "brandKey": null, "supportEmail": null,
+               "logoUrl": null, "redirectUrl": null, "jurisdictions": [], "defaultJurisdiction": null})
     );
 }
 
