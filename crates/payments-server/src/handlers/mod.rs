@@ -6,6 +6,7 @@ pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod ping;
 pub(crate) mod platform_config;
+pub(crate) mod portal;
 pub(crate) mod receipt_status;
 pub(crate) mod receipt_view;
 pub(crate) mod receipt_webhooks;

@@ -19,6 +19,8 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
     match (method, segments.as_slice()) {
         (&Method::GET, ["healthz"]) => health::get(ctx).await,
+        (&Method::GET, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
+        (_, ["portal", _]) => not_allowed(GET),
         (&Method::GET, ["api", "status", "ping"]) => ping::get(ctx).await,
         (&Method::GET, ["api", "inventory"]) => inventory::list(ctx).await,
         (&Method::POST, ["api", "inventory"]) => inventory::upsert(ctx).await,

@@ -1,0 +1,62 @@
+//! The hosted payment page (`GET /portal/{receiptId}`): server-rendered HTML with no script and no external
+//! asset. [`render_page`] is a pure function of a [`PortalView`]; [`html`] adds the security headers.
+
+mod escape;
+mod open;
+mod page;
+mod qr;
+mod style;
+mod view;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use hyper::{Response, StatusCode};
+
+use crate::http::response::HttpResponse;
+
+pub(crate) use open::open;
+pub(crate) use page::{render_not_found, render_page};
+
+/// An HTML response with the portal's headers: the page may not load or run anything but its own
+/// stylesheet, may not be framed, sniffed, cached, or leak its URL (which names the receipt) as a referrer.
+pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from(page)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    if let Ok(policy) = HeaderValue::from_str(&style::CONTENT_SECURITY_POLICY) {
+        headers.insert(CONTENT_SECURITY_POLICY, policy);
+    }
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_responses_carry_the_security_headers() {
+        let response = html(StatusCode::NOT_FOUND, render_not_found());
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+        };
+        assert_eq!(header(CONTENT_TYPE), "text/html; charset=utf-8");
+        assert!(header(CONTENT_SECURITY_POLICY).starts_with("default-src 'none'"));
+        assert_eq!(header(X_CONTENT_TYPE_OPTIONS), "nosniff");
+        assert_eq!(header(REFERRER_POLICY), "no-referrer");
+        assert_eq!(header(CACHE_CONTROL), "no-store");
+    }
+}

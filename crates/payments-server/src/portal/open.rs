@@ -1,0 +1,79 @@
+//! Opening the payment page: record `link_opened` through the receipt state machine (so its history row
+//! and webhook apply), then read the receipt as it now is and turn it into a [`PortalView`].
+
+use payments_core::{FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
+
+use crate::app::AppState;
+use crate::domain::receipt::{Receipt, ReceiptId};
+use crate::portal::view::{PortalLine, PortalView};
+use crate::services::receipts::{self, ReceiptError};
+
+/// The page of receipt `id`, or `None` when there is no such receipt.
+///
+/// # Errors
+/// A datastore failure. A tracking status the state machine does not take (e.g. on a failed receipt) or a
+/// contended update does not stop the page: the buyer still sees the receipt as it is.
+pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
+    match receipts::record_link_opened(state, id.clone()).await {
+        Ok(_) | Err(ReceiptError::Transition(_) | ReceiptError::Contended(_)) => {}
+        Err(ReceiptError::NotFound(_)) => return Ok(None),
+        Err(
+            error @ (ReceiptError::IdTaken(_)
+            | ReceiptError::WalletMismatch
+            | ReceiptError::NotPostable(_)
+            | ReceiptError::DeliveryNotFound { .. }
+            | ReceiptError::NoMasterKey
+            | ReceiptError::Store(_)),
+        ) => return Err(error),
+    }
+    let Some(found) = receipts::fetch_for_portal(state, id).await? else {
+        return Ok(None);
+    };
+    let config = &state.config;
+    Ok(Some(view_of(
+        &found.receipt,
+        found.brand_name,
+        found.recipient,
+        config.token_address,
+        config.chain_id,
+    )))
+}
+
+/// The view of a receipt paid to `recipient` in `token` on `chain_id`.
+pub(crate) fn view_of(
+    receipt: &Receipt,
+    brand_name: String,
+    recipient: Wallet,
+    token: Wallet,
+    chain_id: u64,
+) -> PortalView {
+    let amounts = receipt.amounts;
+    PortalView {
+        receipt_id: receipt.id.as_str().to_owned(),
+        brand_name,
+        status: receipt.status,
+        lines: receipt
+            .line_items
+            .iter()
+            .filter(|line| !is_priced_charge(line))
+            .map(|line| PortalLine {
+                label: line.label.clone(),
+                qty: line.qty,
+                price: line.price_usd,
+            })
+            .collect(),
+        tax: amounts.tax,
+        fee: amounts.fee,
+        total: amounts.total,
+        payment: PaymentRequest::for_total(token, chain_id, recipient, amounts.total).ok(),
+        failure: receipt.failure.clone(),
+        transaction_hash: receipt.transaction_hash.clone(),
+    }
+}
+
+/// The tax and processing-fee lines pricing adds to order receipts; the page shows them from the amounts.
+fn is_priced_charge(line: &LineItem) -> bool {
+    line.qty.is_none()
+        && line.item_id.is_none()
+        && (line.label == TAX_LINE_LABEL || line.label == FEE_LINE_LABEL)
+}

@@ -1,0 +1,228 @@
+//! The payment page and the not-found page, rendered as one HTML string each. Pure: view in, text out.
+
+use std::fmt::{self, Display, Formatter};
+
+use payments_core::{Cents, PaymentRequest};
+
+use super::escape::Html;
+use super::qr::qr_svg;
+use super::style::CSS;
+use super::view::{PortalView, Stage, TOKEN_SYMBOL, chain_name, status_label, usd};
+
+/// The payment page of one receipt.
+pub(crate) fn render_page(view: &PortalView) -> String {
+    let title = format!("Pay {}", view.brand_name);
+    Document {
+        title: &title,
+        body: &ReceiptBody(view),
+    }
+    .to_string()
+}
+
+/// The page for a receipt id that does not exist (served with status 404).
+pub(crate) fn render_not_found() -> String {
+    Document {
+        title: "Payment link not found",
+        body: &NotFoundBody,
+    }
+    .to_string()
+}
+
+struct Document<'a> {
+    title: &'a str,
+    body: &'a dyn Display,
+}
+
+impl Display for Document<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"robots\" content=\"noindex\">\n\
+             <title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n{}</main>\n</body>\n</html>\n",
+            Html(self.title),
+            self.body
+        )
+    }
+}
+
+struct NotFoundBody;
+
+impl Display for NotFoundBody {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "<section class=\"card\">\n<h1>Payment link not found</h1>\n\
+             <p>There is no receipt at this address. Check the link you were given, or ask the merchant \
+             for a new one.</p>\n</section>\n",
+        )
+    }
+}
+
+struct ReceiptBody<'a>(&'a PortalView);
+
+impl Display for ReceiptBody<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let view = self.0;
+        let (status, class) = status_label(view.status);
+        write!(
+            f,
+            "<header class=\"card\">\n<div>\n<p class=\"brand\">{}</p>\n\
+             <p class=\"receipt-id\">Receipt <code>{}</code></p>\n</div>\n\
+             <p class=\"badge {class}\" role=\"status\">{}</p>\n</header>\n",
+            Html(&view.brand_name),
+            Html(&view.receipt_id),
+            Html(status)
+        )?;
+        write_summary(f, view)?;
+        let stage = Stage::of(view.status);
+        f.write_str("<section class=\"card\" aria-labelledby=\"pay-heading\">\n")?;
+        write_stage_notice(f, view, stage)?;
+        if stage.shows_instructions() {
+            write_instructions(f, view.payment.as_ref(), view.total)?;
+        }
+        f.write_str("</section>\n")?;
+        writeln!(
+            f,
+            "<footer>Payment to {} &middot; receipt {}</footer>",
+            Html(&view.brand_name),
+            Html(&view.receipt_id)
+        )
+    }
+}
+
+fn write_summary(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
+    f.write_str(
+        "<section class=\"card\" aria-labelledby=\"summary-heading\">\n\
+         <h1 id=\"summary-heading\">Order summary</h1>\n<table>\n\
+         <thead><tr><th scope=\"col\">Item</th><th scope=\"col\" class=\"num\">Qty</th>\
+         <th scope=\"col\" class=\"num\">Price</th></tr></thead>\n<tbody>\n",
+    )?;
+    for line in &view.lines {
+        let qty = line.qty.map(|qty| qty.to_string()).unwrap_or_default();
+        writeln!(
+            f,
+            "<tr><td class=\"label\">{}</td><td class=\"num qty\">{qty}</td><td class=\"num\">{}</td></tr>",
+            Html(&line.label),
+            usd(line.price)
+        )?;
+    }
+    f.write_str("</tbody>\n<tfoot>\n")?;
+    write_total_row(f, "Tax", view.tax, "")?;
+    write_total_row(f, "Processing fee", view.fee, "")?;
+    write_total_row(f, "Total", view.total, " class=\"total\"")?;
+    f.write_str("</tfoot>\n</table>\n</section>\n")
+}
+
+fn write_total_row(f: &mut Formatter<'_>, label: &str, amount: Cents, class: &str) -> fmt::Result {
+    writeln!(
+        f,
+        "<tr{class}><th scope=\"row\" colspan=\"2\">{label}</th><td class=\"num\">{}</td></tr>",
+        usd(amount)
+    )
+}
+
+fn write_stage_notice(f: &mut Formatter<'_>, view: &PortalView, stage: Stage) -> fmt::Result {
+    match stage {
+        Stage::Settled => {
+            write!(
+                f,
+                "<div class=\"notice good\">\n<h2 id=\"pay-heading\">Paid</h2>\n\
+                 <p>{} received your payment of {}. Thank you.</p>\n",
+                Html(&view.brand_name),
+                usd(view.total)
+            )?;
+            if let Some(hash) = &view.transaction_hash {
+                writeln!(f, "<p>Transaction <code>{}</code></p>", Html(hash))?;
+            }
+            f.write_str("</div>\n")
+        }
+        Stage::Confirming => f.write_str(
+            "<div class=\"notice info\">\n<h2 id=\"pay-heading\">Payment submitted</h2>\n\
+             <p>Your payment is being confirmed on chain. There is no need to pay again; \
+             reload this page in a minute.</p>\n</div>\n",
+        ),
+        Stage::Mismatch => f.write_str(
+            "<div class=\"notice warn\" role=\"alert\">\n<h2>Payment did not match</h2>\n\
+             <p>A transaction was seen that does not match this receipt (token, network, recipient or \
+             amount). Send the exact amount below, or contact the merchant.</p>\n</div>\n",
+        ),
+        Stage::Failed => {
+            f.write_str("<div class=\"notice bad\" role=\"alert\">\n<h2>Payment failed</h2>\n")?;
+            if let Some(failure) = &view.failure {
+                write!(
+                    f,
+                    "<p>{}</p>\n<p><strong>What to do:</strong> {}</p>\n<p><code>{}</code></p>\n",
+                    Html(&failure.failure_reason),
+                    Html(&failure.failure_action),
+                    Html(&failure.failure_code)
+                )?;
+            }
+            f.write_str("</div>\n")
+        }
+        Stage::AwaitingPayment => Ok(()),
+    }
+}
+
+fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, total: Cents) -> fmt::Result {
+    f.write_str("<h2 id=\"pay-heading\">How to pay</h2>\n")?;
+    let Some(payment) = payment else {
+        return f.write_str(
+            "<p>This receipt cannot be paid yet: the merchant has not set up a payout address. \
+             Please contact the merchant.</p>\n",
+        );
+    };
+    let uri = payment.eip681_uri();
+    let chain = chain_name(payment.chain_id);
+    let units = payment.amount;
+    let token = payment.token.to_checksum();
+    let recipient = payment.recipient.to_checksum();
+    write!(
+        f,
+        "<p class=\"amount\">{} {TOKEN_SYMBOL}</p>\n<p class=\"amount-usd\">{} on {}</p>\n",
+        TokenDecimal(units.base_units()),
+        usd(total),
+        Html(&chain)
+    )?;
+    if let Some(svg) = qr_svg(&uri, "QR code of the payment request; scan it with your wallet") {
+        writeln!(f, "<div class=\"qr\">{svg}</div>")?;
+    }
+    write!(
+        f,
+        "<a class=\"button\" href=\"{}\">Pay with a wallet app</a>\n<dl>\n\
+         <dt>Token</dt><dd>{TOKEN_SYMBOL} <code>{}</code></dd>\n\
+         <dt>Network</dt><dd>{} (chain id {})</dd>\n\
+         <dt>Amount</dt><dd><code>{units}</code> base units (6 decimals) = {}</dd>\n\
+         <dt>Recipient</dt><dd><code>{}</code></dd>\n</dl>\n\
+         <p class=\"uri\">Payment request: <a href=\"{0}\"><code>{0}</code></a></p>\n\
+         <p class=\"note\">Send exactly this amount of {TOKEN_SYMBOL} on {2}. Another token, network or \
+         amount will not settle this receipt.</p>\n",
+        Html(&uri),
+        Html(&token),
+        Html(&chain),
+        payment.chain_id,
+        usd(total),
+        Html(&recipient)
+    )
+}
+
+/// Token base units (6 decimals) as a decimal number with trailing zeros trimmed to cents: `12.65`.
+struct TokenDecimal(u128);
+
+impl Display for TokenDecimal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let whole = self.0 / 1_000_000;
+        let fraction = format!("{:06}", self.0 % 1_000_000);
+        let fraction = fraction.trim_end_matches('0');
+        let fraction = if fraction.len() < 2 {
+            format!("{fraction:0<2}")
+        } else {
+            fraction.to_owned()
+        };
+        write!(f, "{whole}.{fraction}")
+    }
+}
+
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod tests;

@@ -1,0 +1,160 @@
+//! What the payment page shows, independent of where it came from: the renderer is a pure function of this.
+
+use payments_core::{Cents, Failure, PaymentRequest, ReceiptStatus};
+
+/// The payment token's symbol (a 6-decimal USD stablecoin).
+pub(crate) const TOKEN_SYMBOL: &str = "USDC";
+
+/// One product or charge line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PortalLine {
+    pub(crate) label: String,
+    pub(crate) qty: Option<u32>,
+    /// The line total.
+    pub(crate) price: Cents,
+}
+
+/// Everything the payment page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PortalView {
+    pub(crate) receipt_id: String,
+    pub(crate) brand_name: String,
+    pub(crate) status: ReceiptStatus,
+    /// Product and caller-supplied lines; tax and fee are shown from their own fields.
+    pub(crate) lines: Vec<PortalLine>,
+    pub(crate) tax: Cents,
+    pub(crate) fee: Cents,
+    pub(crate) total: Cents,
+    /// `None` while the merchant has no split address to pay.
+    pub(crate) payment: Option<PaymentRequest>,
+    pub(crate) failure: Option<Failure>,
+    pub(crate) transaction_hash: Option<String>,
+}
+
+/// What the page offers the buyer, decided by the status alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// Not paid yet: show how to pay.
+    AwaitingPayment,
+    /// A payment was submitted or mined and is being confirmed: no instructions, so nobody pays twice.
+    Confirming,
+    /// A transaction did not match the receipt: say so, and show how to pay correctly.
+    Mismatch,
+    /// The last attempt failed: the reason and what to do, then how to pay again.
+    Failed,
+    /// Money was received (including refund states): no instructions.
+    Settled,
+}
+
+impl Stage {
+    pub(crate) const fn of(status: ReceiptStatus) -> Stage {
+        match status {
+            ReceiptStatus::Generated
+            | ReceiptStatus::Pending
+            | ReceiptStatus::LinkOpened
+            | ReceiptStatus::BuyerLoggedIn
+            | ReceiptStatus::CheckoutInitialized => Stage::AwaitingPayment,
+            ReceiptStatus::CheckoutSuccess | ReceiptStatus::TxMined | ReceiptStatus::RecipientValidated => {
+                Stage::Confirming
+            }
+            ReceiptStatus::TxMismatch => Stage::Mismatch,
+            ReceiptStatus::Failed => Stage::Failed,
+            ReceiptStatus::Paid
+            | ReceiptStatus::Completed
+            | ReceiptStatus::Reconciled
+            | ReceiptStatus::RefundRequested
+            | ReceiptStatus::RefundPartial
+            | ReceiptStatus::Refunded => Stage::Settled,
+        }
+    }
+
+    pub(crate) const fn shows_instructions(self) -> bool {
+        matches!(self, Stage::AwaitingPayment | Stage::Mismatch | Stage::Failed)
+    }
+}
+
+/// The status as the buyer reads it, and the badge's CSS class.
+pub(crate) const fn status_label(status: ReceiptStatus) -> (&'static str, &'static str) {
+    match status {
+        ReceiptStatus::Generated
+        | ReceiptStatus::Pending
+        | ReceiptStatus::LinkOpened
+        | ReceiptStatus::BuyerLoggedIn
+        | ReceiptStatus::CheckoutInitialized => ("Awaiting payment", "info"),
+        ReceiptStatus::CheckoutSuccess | ReceiptStatus::TxMined | ReceiptStatus::RecipientValidated => {
+            ("Confirming payment", "info")
+        }
+        ReceiptStatus::TxMismatch => ("Payment did not match", "warn"),
+        ReceiptStatus::Failed => ("Payment failed", "bad"),
+        ReceiptStatus::Paid | ReceiptStatus::Completed | ReceiptStatus::Reconciled => ("Paid", "good"),
+        ReceiptStatus::RefundRequested => ("Paid, refund requested", "good"),
+        ReceiptStatus::RefundPartial => ("Partially refunded", "neutral"),
+        ReceiptStatus::Refunded => ("Refunded", "neutral"),
+    }
+}
+
+/// A chain's name for people; unknown ids read "Chain <id>".
+pub(crate) fn chain_name(chain_id: u64) -> String {
+    let known = match chain_id {
+        1 => "Ethereum",
+        10 => "OP Mainnet",
+        137 => "Polygon",
+        8453 => "Base",
+        42161 => "Arbitrum One",
+        84532 => "Base Sepolia",
+        11155111 => "Sepolia",
+        31337 => "Local test chain",
+        _ => return format!("Chain {chain_id}"),
+    };
+    known.to_owned()
+}
+
+/// `$1,234.56` (cents are exact; no floats).
+pub(crate) fn usd(amount: Cents) -> String {
+    let cents = amount.as_i64();
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    let dollars = (abs / 100).to_string();
+    let mut grouped = String::with_capacity(dollars.len() + dollars.len() / 3);
+    for (index, digit) in dollars.chars().enumerate() {
+        if index > 0 && (dollars.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}${grouped}.{:02}", abs % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usd_groups_thousands_and_keeps_two_decimals() {
+        assert_eq!(usd(Cents::new(0)), "$0.00");
+        assert_eq!(usd(Cents::new(1265)), "$12.65");
+        assert_eq!(usd(Cents::new(123_456_789)), "$1,234,567.89");
+        assert_eq!(usd(Cents::new(100_000)), "$1,000.00");
+        assert_eq!(usd(Cents::new(-5)), "-$0.05");
+    }
+
+    #[test]
+    fn only_unpaid_failed_or_mismatched_receipts_show_instructions() {
+        for status in ReceiptStatus::ALL {
+            let expected = !status.is_settled()
+                && !matches!(
+                    status,
+                    ReceiptStatus::CheckoutSuccess
+                        | ReceiptStatus::TxMined
+                        | ReceiptStatus::RecipientValidated
+                );
+            assert_eq!(Stage::of(status).shows_instructions(), expected, "{status}");
+        }
+    }
+
+    #[test]
+    fn chain_names_are_readable() {
+        assert_eq!(chain_name(8453), "Base");
+        assert_eq!(chain_name(999), "Chain 999");
+    }
+}
