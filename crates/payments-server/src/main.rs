@@ -4,10 +4,12 @@ use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
+use payments_server::MasterKey;
 use payments_server::{
     App, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription, SubscriptionId,
     SystemClock,
@@ -62,6 +64,8 @@ struct ServeArgs {
     max_body_bytes: usize,
     #[command(flatten)]
     admin: AdminArgs,
+    #[command(flatten)]
+    receipts: ReceiptArgs,
 }
 
 /// Admin sign-in and split settings.
@@ -145,6 +149,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(args.db, base_url);
     config.dev_mode = args.dev.unwrap_or(args.listen.ip().is_loopback());
     apply_admin_args(&mut config, &args.admin)?;
+    apply_receipt_args(&mut config, &args.receipts)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.edge_secret = args.edge_secret.map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;
@@ -167,6 +172,47 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
         Ok(())
     })
+}
+
+/// Receipt signing-key sealing and webhook delivery.
+#[derive(Debug, Args)]
+struct ReceiptArgs {
+    /// Master key sealing the API keys stored with receipts (webhook signing keys): 32 bytes, standard
+    /// base64 (`openssl rand -base64 32`). Required outside development mode; without it, development mode
+    /// keeps one in `<db>.master.key` beside the database (created 0600).
+    #[arg(long, env = "PAYMENTS_MASTER_KEY", hide_env_values = true)]
+    master_key: Option<String>,
+    /// Time allowed for one webhook attempt, in milliseconds.
+    #[arg(long, env = "PAYMENTS_WEBHOOK_TIMEOUT_MS", default_value_t = 5000)]
+    webhook_timeout_ms: u64,
+    /// Delays before each webhook retry, in milliseconds, comma-separated (default: one retry after 5 s).
+    #[arg(
+        long,
+        env = "PAYMENTS_WEBHOOK_RETRY_DELAYS_MS",
+        value_delimiter = ',',
+        default_value = "5000"
+    )]
+    webhook_retry_delays_ms: Vec<u64>,
+}
+
+fn apply_receipt_args(config: &mut ServerConfig, args: &ReceiptArgs) -> anyhow::Result<()> {
+    config.webhook_timeout = Duration::from_millis(args.webhook_timeout_ms);
+    config.webhook_retry_delays = args
+        .webhook_retry_delays_ms
+        .iter()
+        .copied()
+        .map(Duration::from_millis)
+        .collect();
+    match &args.master_key {
+        Some(text) => {
+            config.master_key = Some(MasterKey::parse_base64(text).context("reading --master-key")?);
+        }
+        None if !config.dev_mode => {
+            anyhow::bail!("--master-key (PAYMENTS_MASTER_KEY) is required outside development mode")
+        }
+        None => {}
+    }
+    Ok(())
 }
 
 /// Admin sign-in and split settings; development mode fills in what a local try-out needs.

@@ -69,9 +69,10 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let limit = parse_limit(ctx.query("limit"))?;
     let found = receipts::list(ctx.state, caller.wallet, limit).await?;
+    let recipient = receipts::recipient(ctx.state, caller.wallet).await?;
     let links: Vec<String> = found
         .iter()
-        .map(|receipt| receipts::link_for(ctx.state, receipt))
+        .map(|receipt| receipts::link_for(ctx.state, receipt, recipient))
         .collect();
     let views = found
         .iter()
@@ -86,7 +87,8 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
     let receipt = receipts::fetch(ctx.state, caller.wallet, id).await?;
-    let link = receipts::link_for(ctx.state, &receipt);
+    let recipient = receipts::recipient(ctx.state, caller.wallet).await?;
+    let link = receipts::link_for(ctx.state, &receipt, recipient);
     Ok(response::ok(&ReceiptView::new(&receipt, &link)))
 }
 

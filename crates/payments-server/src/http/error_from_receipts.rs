@@ -3,10 +3,10 @@
 
 use payments_core::TransitionError;
 
-use crate::domain::receipt::StatusPostError;
+use crate::domain::receipt::{OrderRequestError, StatusPostError};
 use crate::http::error::ApiError;
 use crate::http::refusal::RefusalCode;
-use crate::services::receipts::ReceiptError;
+use crate::services::receipts::{OrderError, ReceiptError};
 
 impl ApiError {
     pub(crate) fn refused(code: RefusalCode, message: impl Into<String>) -> Self {
@@ -33,6 +33,26 @@ impl From<ReceiptError> for ApiError {
             ReceiptError::Transition(transition) => transition.into(),
             ReceiptError::NoMasterKey | ReceiptError::Contended(_) => ApiError::internal(message),
             ReceiptError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<OrderError> for ApiError {
+    fn from(error: OrderError) -> Self {
+        let message = error.to_string();
+        match error {
+            OrderError::SplitRequired => ApiError::refused(RefusalCode::SplitRequired, message),
+            OrderError::ItemNotFound(_) => ApiError::refused(RefusalCode::InventoryItemNotFound, message),
+            OrderError::OutOfStock { .. } => ApiError::refused(RefusalCode::OutOfStock, message),
+            OrderError::Tax(_) => ApiError::InvalidInput {
+                field: Some("jurisdictionCode".to_owned()),
+                message,
+            },
+            OrderError::Pricing(_) => ApiError::InvalidInput {
+                field: Some("items".to_owned()),
+                message,
+            },
+            OrderError::Receipt(receipt) => receipt.into(),
         }
     }
 }
@@ -64,6 +84,17 @@ impl From<StatusPostError> for ApiError {
                 ApiError::refused(RefusalCode::MissingStatus, "status is required")
             }
             StatusPostError::Invalid(field) => field.into(),
+        }
+    }
+}
+
+impl From<OrderRequestError> for ApiError {
+    fn from(error: OrderRequestError) -> Self {
+        match error {
+            OrderRequestError::ItemsRequired => {
+                ApiError::refused(RefusalCode::ItemsRequired, "an order needs at least one item")
+            }
+            OrderRequestError::Invalid(field) => field.into(),
         }
     }
 }

@@ -3,8 +3,8 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, health, images, inventory, ping, platform_config, receipt_status, receipt_webhooks, receipts,
-    shop, split,
+    admin_auth, health, images, inventory, orders, ping, platform_config, receipt_status, receipt_webhooks,
+    receipts, shop, split,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -51,6 +51,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["healthz"] | ["api", "status", "ping"]) => not_allowed(GET),
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
+        (&Method::POST, ["api", "orders"]) => orders::create(ctx).await,
         (&Method::GET, ["api", "receipts"]) => receipts::list(ctx).await,
         (&Method::POST, ["api", "receipts"]) => receipts::create(ctx).await,
         (&Method::GET, ["api", "receipts", "status"]) => receipts::status(ctx).await,
@@ -60,6 +61,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::POST, ["api", "receipts", id, "webhooks", delivery, "redeliver"]) => {
             receipt_webhooks::redeliver(ctx, id, delivery).await
         }
+        (_, ["api", "orders"]) => not_allowed(POST),
         (_, ["api", "receipts"] | ["api", "receipts", "status"]) => not_allowed(GET_POST),
         (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks"]) => not_allowed(GET),
         (_, ["api", "receipts", _, "webhooks", _, "redeliver"]) => not_allowed(POST),

@@ -17,7 +17,7 @@ use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{
     ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemDraft, ProductId, Sku,
 };
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptId};
+use crate::domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
@@ -79,6 +79,8 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
 
     /// Inserts a receipt unless its id is taken (receipt ids are unique across merchants).
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError>;
+    /// The merchant's products an order names, one entry per reference (`None`: no such product).
+    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError>;
     /// A merchant's receipt; `wallet: None` only for the unauthenticated payment page.
     fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError>;
     /// A merchant's receipts, newest first.

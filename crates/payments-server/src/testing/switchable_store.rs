@@ -7,8 +7,8 @@ use payments_core::{FeePct, Wallet};
 
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptId};
+use crate::domain::inventory::{ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
@@ -49,6 +49,10 @@ impl Store for SwitchableStore {
 
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
         self.inner()?.create_receipt(receipt)
+    }
+
+    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {
+        self.inner()?.fetch_order_items(wallet, refs)
     }
 
     fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {

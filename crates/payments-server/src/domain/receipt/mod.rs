@@ -2,6 +2,7 @@
 
 mod id;
 mod options;
+mod order_request;
 mod request;
 mod status_post;
 mod webhook_target;
@@ -10,6 +11,7 @@ use payments_core::{Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
 
 pub(crate) use id::{DeliveryId, ReceiptId};
 pub(crate) use options::{BillingAddress, ReceiptOptions};
+pub(crate) use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
 pub(crate) use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft};
 pub(crate) use status_post::{StatusPost, StatusPostError, StatusPostRequest};
 pub(crate) use webhook_target::{TargetError, TargetPolicy};

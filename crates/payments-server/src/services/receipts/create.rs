@@ -43,12 +43,12 @@ pub(crate) fn payment_url(
     url.to_string()
 }
 
-/// The payment link of a stored receipt.
-pub(crate) fn link_for(state: &AppState, receipt: &Receipt) -> String {
+/// The payment link of a stored receipt; `recipient` from [`recipient`].
+pub(crate) fn link_for(state: &AppState, receipt: &Receipt, recipient: Wallet) -> String {
     payment_url(
         &state.config.base_url,
         &receipt.id,
-        receipt.wallet,
+        recipient,
         receipt.options.redirect_url.as_deref(),
     )
 }
@@ -66,9 +66,10 @@ pub(super) fn seal_signing_key(
     }
 }
 
-/// The address buyers pay: the merchant's wallet (the split address once splits are wired in).
-pub(super) async fn recipient(_state: &AppState, wallet: Wallet) -> Result<Wallet, ReceiptError> {
-    Ok(wallet)
+/// The address buyers pay: the merchant's split contract when it configured one, else its wallet.
+pub(crate) async fn recipient(state: &AppState, wallet: Wallet) -> Result<Wallet, ReceiptError> {
+    let split = store::blocking(&state.store, move |store| store.fetch_split(wallet)).await?;
+    Ok(split.map_or(wallet, |split| split.address))
 }
 
 pub(super) async fn brand_name(state: &AppState, wallet: Wallet) -> Result<String, ReceiptError> {

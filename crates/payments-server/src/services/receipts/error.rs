@@ -1,6 +1,6 @@
 //! What a receipt use case can refuse.
 
-use payments_core::TransitionError;
+use payments_core::{PricingError, TaxError, TransitionError};
 use thiserror::Error;
 
 use crate::domain::receipt::ReceiptId;
@@ -33,4 +33,28 @@ pub(crate) enum ReceiptError {
     Contended(ReceiptId),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// What creating an order or a terminal sale can refuse, besides the receipt errors.
+#[derive(Debug, Error)]
+pub(crate) enum OrderError {
+    /// Orders and terminal sales need the merchant's split configuration.
+    #[error("configure a split (POST /api/split/deploy) before creating orders or terminal sales")]
+    SplitRequired,
+    #[error("no inventory item with {0}")]
+    ItemNotFound(String),
+    #[error("sku {sku} is out of stock ({available} available)")]
+    OutOfStock { sku: String, available: i64 },
+    #[error(transparent)]
+    Tax(TaxError),
+    #[error(transparent)]
+    Pricing(PricingError),
+    #[error(transparent)]
+    Receipt(#[from] ReceiptError),
+}
+
+impl From<StoreError> for OrderError {
+    fn from(error: StoreError) -> Self {
+        OrderError::Receipt(ReceiptError::Store(error))
+    }
 }

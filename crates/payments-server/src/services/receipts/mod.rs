@@ -5,14 +5,16 @@ mod create;
 mod delivery;
 mod dispatcher;
 mod error;
+mod order;
 mod read;
 mod runtime;
 mod transition;
 mod webhook_body;
 
-pub(crate) use create::{create, link_for};
+pub(crate) use create::{create, link_for, recipient};
 pub(crate) use dispatcher::{DispatcherHandle, start_dispatcher};
-pub(crate) use error::ReceiptError;
+pub(crate) use error::{OrderError, ReceiptError};
+pub(crate) use order::create_order;
 /// For the payment page (`GET /portal/{id}`): the lookup by id and the `link_opened` status change.
 #[allow(unused_imports)]
 pub(crate) use read::{PortalView, fetch_for_portal};

@@ -5,6 +5,7 @@ mod admin_sessions;
 mod inventory;
 mod inventory_list;
 mod migrations;
+mod order_items;
 mod receipts;
 mod rows;
 mod schema_v2;
@@ -24,8 +25,8 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptId};
+use crate::domain::inventory::{ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
@@ -116,6 +117,10 @@ impl Store for SqliteStore {
 
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
         self.write(|tx| receipts::insert(tx, receipt))
+    }
+
+    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {
+        self.read(|conn| order_items::fetch(conn, wallet, refs))
     }
 
     fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {

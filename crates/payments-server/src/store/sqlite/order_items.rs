@@ -1,0 +1,37 @@
+//! The products an order names, looked up by id or SKU within the merchant's inventory.
+
+use payments_core::Wallet;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::domain::inventory::InventoryItem;
+use crate::domain::receipt::ItemRef;
+use crate::store::sqlite::inventory::item_from_row;
+
+const BY_ID: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
+    shipping_enabled, shipping_config_json, created_at, updated_at
+    FROM inventory_items WHERE wallet = ?1 AND public_id = ?2";
+const BY_SKU: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
+    shipping_enabled, shipping_config_json, created_at, updated_at
+    FROM inventory_items WHERE wallet = ?1 AND sku = ?2";
+
+/// One entry per reference, in order; `None` where the merchant has no such product.
+pub(super) fn fetch(
+    conn: &Connection,
+    wallet: Wallet,
+    refs: &[ItemRef],
+) -> rusqlite::Result<Vec<Option<InventoryItem>>> {
+    let wallet = wallet.to_string();
+    refs.iter()
+        .map(|reference| {
+            let (sql, key) = match reference {
+                ItemRef::Id(id) => (BY_ID, id),
+                ItemRef::Sku(sku) => (BY_SKU, sku),
+            };
+            conn.prepare_cached(sql)?
+                .query_row(params![wallet, key], item_from_row)
+                .optional()
+        })
+        .collect()
+}
