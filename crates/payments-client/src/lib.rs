@@ -18,6 +18,7 @@
 
 mod builder;
 mod client;
+mod config;
 mod error;
 mod inventory;
 mod item;
@@ -29,6 +30,9 @@ mod upsert;
 
 pub use builder::{ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, RateLimitRetry};
 pub use client::Client;
+pub use config::{
+    PricingConfig, ShopConfig, SiteConfig, SplitConfig, TaxCatalog, TaxCatalogEntry, TokenInfo,
+};
 pub use error::{ApiError, Error, ErrorCode};
 pub use inventory::{Degraded, Deleted, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
