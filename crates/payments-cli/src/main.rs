@@ -14,6 +14,7 @@ mod output;
 mod ping;
 mod product_csv;
 mod report;
+mod settings;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]
@@ -35,6 +36,12 @@ enum Command {
     Inventory(inventory::InventoryArgs),
     /// Check the key: merchant, subscription and scopes it grants.
     Ping(ping::PingArgs),
+    /// Show the split configuration.
+    Split(settings::SplitArgs),
+    /// Show the shop's settings.
+    Shop(settings::ShopArgs),
+    /// Tax jurisdictions (the shop's and the built-in catalog).
+    Tax(settings::TaxArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -50,6 +57,9 @@ fn main() -> ExitCode {
         } => webhooks_verify::run(&args),
         Command::Inventory(args) => inventory::run(args),
         Command::Ping(args) => ping::run(args),
+        Command::Split(args) => settings::run_split(args),
+        Command::Shop(args) => settings::run_shop(args),
+        Command::Tax(args) => settings::run_tax(args),
     }
 }
 

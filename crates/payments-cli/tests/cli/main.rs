@@ -6,3 +6,4 @@ mod helpers;
 mod import;
 mod inventory;
 mod ping_and_errors;
+mod settings;
