@@ -8,6 +8,7 @@ pub(crate) mod orders;
 pub(crate) mod ping;
 pub(crate) mod platform_config;
 pub(crate) mod portal;
+pub(crate) mod receipt_admin;
 pub(crate) mod receipt_status;
 pub(crate) mod receipt_view;
 pub(crate) mod receipt_webhooks;

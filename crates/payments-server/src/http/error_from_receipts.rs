@@ -3,7 +3,7 @@
 
 use payments_core::TransitionError;
 
-use crate::domain::receipt::{OrderRequestError, StatusPostError};
+use crate::domain::receipt::{AdminRequestError, OrderRequestError, StatusPostError};
 use crate::http::error::ApiError;
 use crate::http::refusal::RefusalCode;
 use crate::services::receipts::{OrderError, ReceiptError};
@@ -95,6 +95,29 @@ impl From<OrderRequestError> for ApiError {
                 ApiError::refused(RefusalCode::ItemsRequired, "an order needs at least one item")
             }
             OrderRequestError::Invalid(field) => field.into(),
+        }
+    }
+}
+
+impl From<AdminRequestError> for ApiError {
+    fn from(error: AdminRequestError) -> Self {
+        match error {
+            AdminRequestError::MissingReceiptId => {
+                ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required")
+            }
+            AdminRequestError::InvalidWallet(message) => {
+                ApiError::refused(RefusalCode::InvalidWallet, message)
+            }
+            AdminRequestError::InvalidBuyer(message) => ApiError::refused(RefusalCode::InvalidBuyer, message),
+            AdminRequestError::InvalidUsd(message) => ApiError::refused(RefusalCode::InvalidUsd, message),
+            AdminRequestError::WalletRequired => ApiError::refused(
+                RefusalCode::WalletRequired,
+                "wallet is required: name the merchant this terminal sale is for",
+            ),
+            AdminRequestError::InvalidAmount(message) => {
+                ApiError::refused(RefusalCode::InvalidAmount, message)
+            }
+            AdminRequestError::Invalid(field) => field.into(),
         }
     }
 }

@@ -3,8 +3,8 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, health, images, inventory, orders, ping, platform_config, receipt_status, receipt_webhooks,
-    receipts, shop, split,
+    admin_auth, health, images, inventory, orders, ping, platform_config, receipt_admin, receipt_status,
+    receipt_webhooks, receipts, shop, split,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -56,12 +56,14 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::POST, ["api", "receipts"]) => receipts::create(ctx).await,
         (&Method::GET, ["api", "receipts", "status"]) => receipts::status(ctx).await,
         (&Method::POST, ["api", "receipts", "status"]) => receipt_status::post(ctx).await,
+        (&Method::POST, ["api", "receipts", "refund"]) => receipt_admin::refund(ctx).await,
+        (&Method::POST, ["api", "receipts", "terminal"]) => receipt_admin::terminal(ctx).await,
         (&Method::GET, ["api", "receipts", id]) => receipts::get(ctx, id).await,
         (&Method::GET, ["api", "receipts", id, "webhooks"]) => receipt_webhooks::list(ctx, id).await,
         (&Method::POST, ["api", "receipts", id, "webhooks", delivery, "redeliver"]) => {
             receipt_webhooks::redeliver(ctx, id, delivery).await
         }
-        (_, ["api", "orders"]) => not_allowed(POST),
+        (_, ["api", "orders"] | ["api", "receipts", "refund" | "terminal"]) => not_allowed(POST),
         (_, ["api", "receipts"] | ["api", "receipts", "status"]) => not_allowed(GET_POST),
         (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks"]) => not_allowed(GET),
         (_, ["api", "receipts", _, "webhooks", _, "redeliver"]) => not_allowed(POST),

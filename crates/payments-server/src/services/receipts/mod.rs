@@ -1,6 +1,7 @@
 //! Receipt use cases: create, read, change status (with its webhook), deliver webhooks, and the payment
 //! page's lookups. Every merchant-facing query is partitioned by the caller's wallet.
 
+mod admin_sales;
 mod create;
 mod delivery;
 mod dispatcher;
@@ -11,6 +12,7 @@ mod runtime;
 mod transition;
 mod webhook_body;
 
+pub(crate) use admin_sales::{create_terminal, refund};
 pub(crate) use create::{create, link_for, recipient};
 pub(crate) use dispatcher::{DispatcherHandle, start_dispatcher};
 pub(crate) use error::{OrderError, ReceiptError};
