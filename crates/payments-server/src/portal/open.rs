@@ -1,5 +1,6 @@
-//! Opening the payment page: record `link_opened` through the receipt state machine (so its history row
-//! and webhook apply), then read the receipt as it now is and turn it into a [`PortalView`].
+//! Opening the payment page: read the receipt, then record `link_opened` through the receipt state machine
+//! (so its history row and webhook apply). The page shows the receipt as it was when opened: a failed
+//! receipt shows its failure once, even though opening the page moves it on to `link_opened` (a retry).
 
 use payments_core::{FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
 
@@ -11,12 +12,15 @@ use crate::services::receipts::{self, ReceiptError};
 /// The page of receipt `id`, or `None` when there is no such receipt.
 ///
 /// # Errors
-/// A datastore failure. A tracking status the state machine does not take (e.g. on a failed receipt) or a
-/// contended update does not stop the page: the buyer still sees the receipt as it is.
+/// A datastore failure. A tracking status the state machine does not take (e.g. after settlement it is
+/// ignored) or a contended update does not stop the page: the buyer still sees the receipt.
 pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
-    match receipts::record_link_opened(state, id.clone()).await {
-        Ok(_) | Err(ReceiptError::Transition(_) | ReceiptError::Contended(_)) => {}
-        Err(ReceiptError::NotFound(_)) => return Ok(None),
+    let Some(found) = receipts::fetch_for_portal(state, id.clone()).await? else {
+        return Ok(None);
+    };
+    match receipts::record_link_opened(state, id).await {
+        Ok(_) | Err(ReceiptError::NotFound(_) | ReceiptError::Transition(_) | ReceiptError::Contended(_)) => {
+        }
         Err(
             error @ (ReceiptError::IdTaken(_)
             | ReceiptError::WalletMismatch
@@ -26,9 +30,6 @@ pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<Porta
             | ReceiptError::Store(_)),
         ) => return Err(error),
     }
-    let Some(found) = receipts::fetch_for_portal(state, id).await? else {
-        return Ok(None);
-    };
     let config = &state.config;
     Ok(Some(view_of(
         &found.receipt,

@@ -11,7 +11,7 @@ use super::view::{PortalView, Stage, TOKEN_SYMBOL, chain_name, status_label, usd
 
 /// The payment page of one receipt.
 pub(crate) fn render_page(view: &PortalView) -> String {
-    let title = format!("Pay {}", view.brand_name);
+    let title = format!("Pay {}", view.brand());
     Document {
         title: &title,
         body: &ReceiptBody(view),
@@ -70,7 +70,7 @@ impl Display for ReceiptBody<'_> {
             "<header class=\"card\">\n<div>\n<p class=\"brand\">{}</p>\n\
              <p class=\"receipt-id\">Receipt <code>{}</code></p>\n</div>\n\
              <p class=\"badge {class}\" role=\"status\">{}</p>\n</header>\n",
-            Html(&view.brand_name),
+            Html(view.brand()),
             Html(&view.receipt_id),
             Html(status)
         )?;
@@ -84,8 +84,8 @@ impl Display for ReceiptBody<'_> {
         f.write_str("</section>\n")?;
         writeln!(
             f,
-            "<footer>Payment to {} &middot; receipt {}</footer>",
-            Html(&view.brand_name),
+            "<footer>{} &middot; receipt {}</footer>",
+            Html(view.brand()),
             Html(&view.receipt_id)
         )
     }
@@ -128,8 +128,7 @@ fn write_stage_notice(f: &mut Formatter<'_>, view: &PortalView, stage: Stage) ->
             write!(
                 f,
                 "<div class=\"notice good\">\n<h2 id=\"pay-heading\">Paid</h2>\n\
-                 <p>{} received your payment of {}. Thank you.</p>\n",
-                Html(&view.brand_name),
+                 <p>Your payment of {} was received. Thank you.</p>\n",
                 usd(view.total)
             )?;
             if let Some(hash) = &view.transaction_hash {

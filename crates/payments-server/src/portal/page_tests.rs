@@ -122,3 +122,11 @@ fn the_not_found_page_uses_the_same_document() {
     assert!(html.contains("Payment link not found"));
     assert!(html.contains("<style>"));
 }
+
+#[test]
+fn a_merchant_without_a_brand_gets_a_neutral_heading() {
+    let mut view = view(ReceiptStatus::Pending);
+    view.brand_name = "  ".to_owned();
+    let html = render_page(&view);
+    assert!(html.contains("<p class=\"brand\">Payment request</p>"), "{html}");
+}

@@ -31,6 +31,18 @@ pub(crate) struct PortalView {
     pub(crate) transaction_hash: Option<String>,
 }
 
+impl PortalView {
+    /// The merchant's brand, or a neutral heading when the merchant never set one.
+    pub(crate) fn brand(&self) -> &str {
+        let brand = self.brand_name.trim();
+        if brand.is_empty() {
+            "Payment request"
+        } else {
+            brand
+        }
+    }
+}
+
 /// What the page offers the buyer, decided by the status alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stage {
