@@ -7,6 +7,7 @@ use crate::domain::receipt::{AdminRequestError, RefundRequest, TerminalRequest};
 use crate::handlers::receipt_view::ReceiptView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
+use crate::http::idempotency;
 use crate::http::response::{self, HttpResponse};
 use crate::services::receipts::{self, StatusOutcome};
 
@@ -26,18 +27,21 @@ struct TerminalResponse<'a> {
 
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let refund = ctx.json::<RefundRequest>()?.parse()?;
-    let wallet = admin.acting_for(Some(refund.wallet))?;
-    let outcome = receipts::refund(ctx.state, wallet, refund, admin.wallet).await?;
-    let (status, previous_status) = match outcome {
-        StatusOutcome::Moved { from, to } => (to, Some(from)),
-        StatusOutcome::Ignored { current } => (current, None),
-    };
-    Ok(response::ok(&RefundResponse {
-        ok: true,
-        status,
-        previous_status,
-    }))
+    idempotency::once(ctx, admin.wallet, "receipts.refund", || async {
+        let refund = ctx.json::<RefundRequest>()?.parse()?;
+        let wallet = admin.acting_for(Some(refund.wallet))?;
+        let outcome = receipts::refund(ctx.state, wallet, refund, admin.wallet).await?;
+        let (status, previous_status) = match outcome {
+            StatusOutcome::Moved { from, to } => (to, Some(from)),
+            StatusOutcome::Ignored { current } => (current, None),
+        };
+        Ok(response::ok(&RefundResponse {
+            ok: true,
+            status,
+            previous_status,
+        }))
+    })
+    .await
 }
 
 pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

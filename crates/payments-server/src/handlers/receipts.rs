@@ -9,6 +9,7 @@ use crate::domain::scope::Scope;
 use crate::handlers::receipt_view::ReceiptView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
+use crate::http::idempotency;
 use crate::http::refusal::RefusalCode;
 use crate::http::response::{self, HttpResponse};
 use crate::services::receipts;
@@ -51,18 +52,21 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
 
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
-    let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
-    let created = receipts::create(ctx.state, &caller, ctx.presented_key().as_ref(), draft).await?;
-    Ok(response::json(
-        StatusCode::CREATED,
-        &CreatedResponse {
-            id: created.id.as_str(),
-            payment_url: &created.payment_url,
-            status: created.status,
-            redirect_url: created.redirect_url.as_deref(),
-            webhook_url: created.webhook_url.as_deref(),
-        },
-    ))
+    idempotency::once(ctx, caller.wallet, "receipts.create", || async {
+        let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
+        let created = receipts::create(ctx.state, &caller, ctx.presented_key().as_ref(), draft).await?;
+        Ok(response::json(
+            StatusCode::CREATED,
+            &CreatedResponse {
+                id: created.id.as_str(),
+                payment_url: &created.payment_url,
+                status: created.status,
+                redirect_url: created.redirect_url.as_deref(),
+                webhook_url: created.webhook_url.as_deref(),
+            },
+        ))
+    })
+    .await
 }
 
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

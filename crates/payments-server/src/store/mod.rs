@@ -79,6 +79,24 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
 
     /// Inserts a receipt unless its id is taken (receipt ids are unique across merchants).
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError>;
+    /// The stored first response for an idempotency key, if saved at or after `not_before_ms`.
+    fn fetch_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        not_before_ms: i64,
+    ) -> Result<Option<IdempotentResponse>, StoreError>;
+    /// Keeps the first response for an idempotency key (drops keys saved before `not_before_ms`).
+    fn save_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        response: &IdempotentResponse,
+        now_ms: i64,
+        not_before_ms: i64,
+    ) -> Result<(), StoreError>;
     /// The merchant's products an order names, one entry per reference (`None`: no such product).
     fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError>;
     /// A merchant's receipt; `wallet: None` only for the unauthenticated payment page.

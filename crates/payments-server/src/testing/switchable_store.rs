@@ -13,7 +13,9 @@ use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::{AttachOutcome, ItemUpsert, Store, StoreError, UpsertOutcome};
-use crate::store::{AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, TransitionCommit};
+use crate::store::{
+    AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, IdempotentResponse, TransitionCommit,
+};
 
 #[derive(Debug)]
 pub(crate) struct SwitchableStore {
@@ -49,6 +51,30 @@ impl Store for SwitchableStore {
 
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
         self.inner()?.create_receipt(receipt)
+    }
+
+    fn fetch_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        not_before_ms: i64,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        self.inner()?
+            .fetch_idempotent_response(wallet, scope, key, not_before_ms)
+    }
+
+    fn save_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        response: &IdempotentResponse,
+        now_ms: i64,
+        not_before_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner()?
+            .save_idempotent_response(wallet, scope, key, response, now_ms, not_before_ms)
     }
 
     fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {

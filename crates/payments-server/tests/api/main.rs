@@ -13,6 +13,7 @@ mod errors;
 mod graceful_shutdown;
 mod health_and_ping;
 mod helpers;
+mod idempotency;
 mod images;
 mod inventory_list;
 mod inventory_upsert;

@@ -2,6 +2,7 @@
 //! collide in the busy handler) and a small pool of read-only connections.
 
 mod admin_sessions;
+mod idempotency;
 mod inventory;
 mod inventory_list;
 mod migrations;
@@ -31,7 +32,9 @@ use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::{AttachOutcome, ItemUpsert, Store, StoreError, UpsertOutcome};
-use crate::store::{AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, TransitionCommit};
+use crate::store::{
+    AttemptRecord, CreateReceiptOutcome, DeliveryLog, DueDelivery, IdempotentResponse, TransitionCommit,
+};
 
 const CONNECTION_PRAGMAS: &str = "PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
@@ -117,6 +120,28 @@ impl Store for SqliteStore {
 
     fn create_receipt(&self, receipt: &NewReceipt) -> Result<CreateReceiptOutcome, StoreError> {
         self.write(|tx| receipts::insert(tx, receipt))
+    }
+
+    fn fetch_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        not_before_ms: i64,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        self.read(|conn| idempotency::fetch(conn, wallet, scope, key, not_before_ms))
+    }
+
+    fn save_idempotent_response(
+        &self,
+        wallet: Wallet,
+        scope: &str,
+        key: &str,
+        response: &IdempotentResponse,
+        now_ms: i64,
+        not_before_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| idempotency::save(tx, wallet, scope, key, response, now_ms, not_before_ms))
     }
 
     fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {
