@@ -23,6 +23,8 @@ mod error;
 mod inventory;
 mod item;
 mod query;
+mod receipt;
+mod receipts;
 mod response;
 mod secret;
 mod status;
@@ -37,6 +39,10 @@ pub use error::{ApiError, Error, ErrorCode};
 pub use inventory::{Degraded, Deleted, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
+pub use receipt::{
+    CreatedReceipt, FailureFields, Receipt, ReceiptStatusView, StatusPosted, WebhookAttempt, WebhookDelivery,
+};
+pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine};
 pub use secret::SubscriptionKey;
 pub use status::{Health, Ping};
 pub use upsert::UpsertInventoryItem;

@@ -6,4 +6,5 @@ mod errors;
 #[cfg(test)]
 mod helpers;
 mod inventory;
+mod receipts;
 mod status;

@@ -1,0 +1,187 @@
+//! Receipt models: what the receipt, order and webhook-log routes answer.
+
+use payments_core::{Cents, LineItem, ReceiptStatus, TaxRate, Wallet};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A receipt (`GET /api/receipts/{id}`, items of `GET /api/receipts`, `POST /api/orders`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Receipt {
+    /// The receipt id.
+    pub receipt_id: String,
+    /// What the buyer pays.
+    pub total_usd: Cents,
+    /// Sum of the product lines.
+    #[serde(default)]
+    pub subtotal_usd: Cents,
+    /// Tax.
+    #[serde(default)]
+    pub tax_usd: Cents,
+    /// Processing fee.
+    #[serde(default)]
+    pub fee_usd: Cents,
+    /// `USD`.
+    pub currency: String,
+    /// Product lines, then Tax and Processing Fee lines on order receipts.
+    pub line_items: Vec<LineItem>,
+    /// Unix ms.
+    pub created_at: i64,
+    /// The merchant's brand at creation.
+    #[serde(default)]
+    pub brand_name: String,
+    /// Current status.
+    pub status: ReceiptStatus,
+    /// Tax jurisdiction, when tax was computed from one.
+    #[serde(default)]
+    pub jurisdiction_code: Option<String>,
+    /// Applied tax rate (0 to 1).
+    #[serde(default)]
+    pub tax_rate: Option<TaxRate>,
+    /// Tax components applied.
+    #[serde(default)]
+    pub tax_components: Vec<String>,
+    /// The caller's reference, echoed.
+    #[serde(default)]
+    pub transaction_id: Option<String>,
+    /// The caller's metadata, echoed.
+    #[serde(default)]
+    pub metadata: Option<Map<String, Value>>,
+    /// On-chain payment hash.
+    #[serde(default)]
+    pub transaction_hash: Option<String>,
+    /// Unix ms of the payment.
+    #[serde(default)]
+    pub transaction_timestamp: Option<i64>,
+    /// Where the buyer pays (`{base_url}/portal/{id}?...`).
+    #[serde(default)]
+    pub payment_url: Option<String>,
+    /// Webhook target of status changes.
+    #[serde(default)]
+    pub webhook_url: Option<String>,
+    /// The paying wallet, once known.
+    #[serde(default)]
+    pub buyer_wallet: Option<Wallet>,
+    /// Failure details of a `failed` receipt.
+    #[serde(flatten)]
+    pub failure: FailureFields,
+}
+
+/// The failure fields of a failed receipt or status read (all `None` otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct FailureFields {
+    /// `PORTAL_...` code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_code: Option<String>,
+    /// One of the spec's categories (`card_decline`, `session`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_category: Option<String>,
+    /// What went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    /// What the buyer can do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_action: Option<String>,
+}
+
+/// `POST /api/receipts` answer (201).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CreatedReceipt {
+    /// The receipt id.
+    pub id: String,
+    /// Where the buyer pays.
+    pub payment_url: String,
+    /// `pending`.
+    pub status: ReceiptStatus,
+    /// The onramp redirect, echoed.
+    #[serde(default)]
+    pub redirect_url: Option<String>,
+    /// The webhook target, echoed.
+    #[serde(default)]
+    pub webhook_url: Option<String>,
+}
+
+/// `GET /api/receipts/status` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ReceiptStatusView {
+    /// The receipt id.
+    pub id: String,
+    /// Current status.
+    pub status: ReceiptStatus,
+    /// On-chain hash, when paid.
+    #[serde(default)]
+    pub transaction_hash: Option<String>,
+    /// `USD`.
+    pub currency: String,
+    /// The receipt total.
+    pub amount: Cents,
+    /// Failure details of a `failed` receipt.
+    #[serde(flatten)]
+    pub failure: FailureFields,
+}
+
+/// `POST /api/receipts/status` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct StatusPosted {
+    /// The status after the post.
+    pub status: ReceiptStatus,
+    /// The status before, when it moved.
+    #[serde(default)]
+    pub previous_status: Option<ReceiptStatus>,
+    /// `true` when the post was acknowledged and changed nothing (e.g. tracking after payment).
+    #[serde(default)]
+    pub ignored: bool,
+}
+
+/// One webhook delivery of a receipt with its attempts (`GET /api/receipts/{id}/webhooks`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct WebhookDelivery {
+    /// Stable across attempts (`X-Service-Delivery`).
+    pub delivery_id: String,
+    /// `receipt.status_updated`.
+    pub event: String,
+    /// Target URL.
+    pub url: String,
+    /// `pending`, `delivered` or `failed`.
+    pub state: String,
+    /// Unix ms of the next attempt, while pending.
+    #[serde(default)]
+    pub next_attempt_at: Option<i64>,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Attempts so far, oldest first.
+    #[serde(default)]
+    pub attempts: Vec<WebhookAttempt>,
+}
+
+/// One attempt of a webhook delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct WebhookAttempt {
+    /// 1-based.
+    pub attempt: i64,
+    /// The receiver's HTTP status, when it answered.
+    #[serde(default)]
+    pub status_code: Option<u16>,
+    /// Network error or timeout, when it did not.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Unix ms.
+    pub started_at: i64,
+    /// Unix ms.
+    pub finished_at: i64,
+    /// Milliseconds.
+    pub duration_ms: i64,
+}
