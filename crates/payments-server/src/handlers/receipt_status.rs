@@ -8,7 +8,7 @@ use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::receipts::{self, StatusOutcome};
+use crate::services::receipts::{self, ReceiptError, StatusOutcome};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -36,9 +36,7 @@ pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
             let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
             let post = request.parse()?;
             if post.wallet != caller.wallet {
-                return Err(ApiError::Forbidden {
-                    message: "the body's wallet is not the merchant of this subscription key".to_owned(),
-                });
+                return Err(ReceiptError::WalletMismatch.into());
             }
             let actor = format!("key:{}", caller.subscription_id.as_str());
             receipts::post_status(ctx.state, caller.wallet, post, None, actor).await?
