@@ -13,6 +13,7 @@ mod item_view;
 mod output;
 mod ping;
 mod product_csv;
+mod receipts;
 mod report;
 mod settings;
 
@@ -42,6 +43,10 @@ enum Command {
     Shop(settings::ShopArgs),
     /// Tax jurisdictions (the shop's and the built-in catalog).
     Tax(settings::TaxArgs),
+    /// Receipts: list, show, status, create, webhook delivery log.
+    Receipts(receipts::ReceiptsArgs),
+    /// Create orders from inventory items.
+    Orders(receipts::OrdersArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,6 +65,8 @@ fn main() -> ExitCode {
         Command::Split(args) => settings::run_split(args),
         Command::Shop(args) => settings::run_shop(args),
         Command::Tax(args) => settings::run_tax(args),
+        Command::Receipts(args) => receipts::run_receipts(args),
+        Command::Orders(args) => receipts::run_orders(args),
     }
 }
 

@@ -6,4 +6,5 @@ mod helpers;
 mod import;
 mod inventory;
 mod ping_and_errors;
+mod receipts;
 mod settings;

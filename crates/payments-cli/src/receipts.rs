@@ -1,0 +1,243 @@
+//! `payments receipts ...` and `payments orders create`: receipts and orders, as a table or `--json`.
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use payments_client::{CreateOrder, CreateReceipt, OrderItem, Receipt, ReceiptLine};
+use payments_core::{Cents, TaxRate};
+
+use crate::connection::{ConnectionArgs, block_on};
+use crate::output::{Table, one_line, print_json, print_text};
+use crate::report::{exit_code, failure};
+
+/// Receipts: list, show, status, create, webhook delivery log.
+#[derive(Debug, Args)]
+pub(crate) struct ReceiptsArgs {
+    #[command(subcommand)]
+    command: ReceiptsCommand,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum ReceiptsCommand {
+    /// List receipts, newest first.
+    List {
+        /// How many (1 to 200; the server's default is 100).
+        #[arg(long)]
+        limit: Option<u32>,
+    },
+    /// Show one receipt with its lines.
+    Show { id: String },
+    /// Show a receipt's status.
+    Status { id: String },
+    /// Create a receipt from lines `LABEL:PRICE` (the total is their sum).
+    Create {
+        /// Caller-assigned receipt id.
+        #[arg(long)]
+        id: String,
+        /// A line `LABEL:PRICE_USD`, e.g. `Coffee:3.50`; repeat for more.
+        #[arg(long = "line", required = true)]
+        lines: Vec<String>,
+        /// HTTPS endpoint for status pushes.
+        #[arg(long)]
+        webhook_url: Option<String>,
+    },
+    /// Show a receipt's webhook deliveries and attempts.
+    Webhooks { id: String },
+}
+
+/// Orders.
+#[derive(Debug, Args)]
+pub(crate) struct OrdersArgs {
+    #[command(subcommand)]
+    command: OrdersCommand,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum OrdersCommand {
+    /// Create an order from inventory items `SKU:QTY`; prints its receipt.
+    Create {
+        /// An item `SKU:QTY`, e.g. `MUG-1:2`; repeat for more.
+        #[arg(long = "item", required = true)]
+        items: Vec<String>,
+        /// Manual tax rate (0 to 1), overriding the jurisdiction's.
+        #[arg(long)]
+        tax_rate: Option<String>,
+        /// Tax jurisdiction, e.g. `US-CA`.
+        #[arg(long)]
+        jurisdiction: Option<String>,
+    },
+}
+
+pub(crate) fn run_receipts(args: ReceiptsArgs) -> ExitCode {
+    exit_code(block_on(receipts(args)).and_then(|result| result))
+}
+
+pub(crate) fn run_orders(args: OrdersArgs) -> ExitCode {
+    exit_code(block_on(orders(args)).and_then(|result| result))
+}
+
+async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
+    let client = args.connection.client()?;
+    let json = args.connection.json;
+    match args.command {
+        ReceiptsCommand::List { limit } => {
+            let receipts = client.list_receipts(limit).await?;
+            if json {
+                print_json(&receipts)?;
+            } else {
+                let mut table = Table::new(["ID", "STATUS", "TOTAL", "CREATED"]);
+                for receipt in &receipts {
+                    table.row([
+                        receipt.receipt_id.clone(),
+                        receipt.status.to_string(),
+                        receipt.total_usd.to_string(),
+                        receipt.created_at.to_string(),
+                    ]);
+                }
+                print_text(&table.render())?;
+            }
+        }
+        ReceiptsCommand::Show { id } => {
+            let receipt = client.get_receipt(&id).await?;
+            if json {
+                print_json(&receipt)?
+            } else {
+                print_text(&receipt_table(&receipt))?
+            }
+        }
+        ReceiptsCommand::Status { id } => {
+            let status = client.receipt_status(&id).await?;
+            if json {
+                print_json(&status)?;
+            } else {
+                let mut table = Table::new(["ID", "STATUS", "AMOUNT", "TRANSACTION"]);
+                let hash = status.transaction_hash.clone().unwrap_or_default();
+                table.row([
+                    status.id,
+                    status.status.to_string(),
+                    status.amount.to_string(),
+                    hash,
+                ]);
+                print_text(&table.render())?;
+            }
+        }
+        ReceiptsCommand::Create {
+            id,
+            lines,
+            webhook_url,
+        } => {
+            let lines = lines
+                .iter()
+                .map(|line| parse_line(line))
+                .collect::<anyhow::Result<_>>()?;
+            let mut request = CreateReceipt::new(id, lines);
+            request.webhook_url = webhook_url;
+            let created = client.create_receipt(&request).await?;
+            if json {
+                print_json(&created)?;
+            } else {
+                let mut table = Table::new(["ID", "STATUS", "PAYMENT URL"]);
+                table.row([created.id, created.status.to_string(), created.payment_url]);
+                print_text(&table.render())?;
+            }
+        }
+        ReceiptsCommand::Webhooks { id } => {
+            let deliveries = client.receipt_webhooks(&id).await?;
+            if json {
+                print_json(&deliveries)?;
+            } else {
+                let mut table = Table::new(["DELIVERY", "STATE", "ATTEMPTS", "LAST STATUS", "URL"]);
+                for delivery in &deliveries {
+                    let last = delivery.attempts.last().map(|attempt| {
+                        match (&attempt.status_code, &attempt.error) {
+                            (Some(code), _) => code.to_string(),
+                            (None, Some(error)) => one_line(error),
+                            (None, None) => String::new(),
+                        }
+                    });
+                    table.row([
+                        delivery.delivery_id.clone(),
+                        delivery.state.clone(),
+                        delivery.attempts.len().to_string(),
+                        last.unwrap_or_default(),
+                        delivery.url.clone(),
+                    ]);
+                }
+                print_text(&table.render())?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
+    let client = args.connection.client()?;
+    let OrdersCommand::Create {
+        items,
+        tax_rate,
+        jurisdiction,
+    } = args.command;
+    let items = items
+        .iter()
+        .map(|item| parse_item(item))
+        .collect::<anyhow::Result<_>>()?;
+    let mut order = CreateOrder::new(items);
+    order.jurisdiction_code = jurisdiction;
+    order.tax_rate = tax_rate
+        .map(|rate| {
+            TaxRate::parse(&rate).map_err(|error| failure("invalid_input", format!("--tax-rate: {error}")))
+        })
+        .transpose()?;
+    let receipt = client.create_order(&order).await?;
+    if args.connection.json {
+        print_json(&receipt)?
+    } else {
+        print_text(&receipt_table(&receipt))?
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A receipt's lines, then its id, status, total and payment link.
+fn receipt_table(receipt: &Receipt) -> String {
+    let mut table = Table::new(["LINE", "QTY", "PRICE"]);
+    for line in &receipt.line_items {
+        let qty = line.qty.map(|qty| qty.to_string()).unwrap_or_default();
+        table.row([one_line(&line.label), qty, line.price_usd.to_string()]);
+    }
+    table.row(["Total".to_owned(), String::new(), receipt.total_usd.to_string()]);
+    let link = receipt.payment_url.clone().unwrap_or_default();
+    format!(
+        "receipt {} ({})\n{}payment url: {link}\n",
+        receipt.receipt_id,
+        receipt.status,
+        table.render()
+    )
+}
+
+fn parse_line(text: &str) -> anyhow::Result<ReceiptLine> {
+    let (label, price) = text
+        .rsplit_once(':')
+        .ok_or_else(|| failure("invalid_input", format!("--line {text:?}: expected LABEL:PRICE")))?;
+    let price_usd = Cents::parse_usd(price)
+        .map_err(|error| failure("invalid_input", format!("--line {text:?}: {error}")))?;
+    Ok(ReceiptLine {
+        label: label.to_owned(),
+        price_usd,
+        qty: None,
+    })
+}
+
+fn parse_item(text: &str) -> anyhow::Result<OrderItem> {
+    let (sku, qty) = text
+        .rsplit_once(':')
+        .ok_or_else(|| failure("invalid_input", format!("--item {text:?}: expected SKU:QTY")))?;
+    let qty = qty
+        .parse()
+        .with_context(|| format!("--item {text:?}: QTY must be a whole number"))?;
+    Ok(OrderItem::sku(sku, qty))
+}
