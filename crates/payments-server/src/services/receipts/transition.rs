@@ -65,7 +65,11 @@ where
             Transition::Ignored { current } => return Ok(StatusOutcome::Ignored { current }),
             Transition::Moved { from, to } => (from, to),
         };
-        let commit = commit_for(state, receipt, &event, &change, from, to);
+        let brand_key = match receipt.webhook_url {
+            Some(_) => shop_brand_key(state, receipt.wallet).await?,
+            None => None,
+        };
+        let commit = commit_for(state, receipt, &event, &change, (from, to), brand_key.as_deref());
         let enqueued = commit.delivery.is_some();
         if store::blocking(&state.store, move |store| store.commit_transition(&commit)).await? {
             if enqueued {
@@ -77,13 +81,19 @@ where
     Err(ReceiptError::Contended(id))
 }
 
+/// The shop's `brandKey` setting, named in webhooks.
+async fn shop_brand_key(state: &AppState, wallet: Wallet) -> Result<Option<String>, ReceiptError> {
+    let shop = store::blocking(&state.store, move |store| store.fetch_shop_config(wallet)).await?;
+    Ok(shop.and_then(|shop| shop.brand_key))
+}
+
 fn commit_for(
     state: &AppState,
     receipt: Receipt,
     event: &ReceiptEvent,
     change: &StatusChange,
-    from: ReceiptStatus,
-    to: ReceiptState,
+    (from, to): (ReceiptStatus, ReceiptState),
+    brand_key: Option<&str>,
 ) -> TransitionCommit {
     let now_ms = state.clock.now_ms();
     let failure = match event {
@@ -108,7 +118,7 @@ fn commit_for(
         id: DeliveryId::generate(),
         url,
         event: RECEIPT_STATUS_UPDATED,
-        body: webhook_body::body(&after, from, change.buyer_wallet, now_ms),
+        body: webhook_body::body(&after, from, change.buyer_wallet, now_ms, brand_key),
     });
     TransitionCommit {
         receipt_id: after.id,

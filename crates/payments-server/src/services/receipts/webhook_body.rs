@@ -13,6 +13,7 @@ pub(super) fn body(
     previous: ReceiptStatus,
     buyer: Option<Wallet>,
     now_ms: i64,
+    shop_brand_key: Option<&str>,
 ) -> Vec<u8> {
     let failure = receipt.failure.as_ref();
     let event = ReceiptStatusUpdated {
@@ -34,13 +35,13 @@ pub(super) fn body(
         transaction_id: receipt.options.transaction_id.clone(),
         metadata: receipt.options.metadata.clone().map(serde_json::Value::Object),
         timestamp: now_ms,
-        brand_key: brand_key(receipt),
+        brand_key: shop_brand_key.map_or_else(|| brand_key(receipt), str::to_owned),
     };
     // Serializing plain owned data cannot fail; an empty body would fail verification loudly anyway.
     serde_json::to_vec(&event).unwrap_or_default()
 }
 
-/// The brand as a slug (`Development Shop` -> `development-shop`); the merchant wallet when unbranded.
+/// Without the shop's `brandKey` setting: the brand name as a slug (`Development Shop` -> `development-shop`); the merchant wallet when unbranded.
 fn brand_key(receipt: &Receipt) -> String {
     let slug: String = receipt
         .brand_name
