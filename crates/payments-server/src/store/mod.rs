@@ -23,8 +23,8 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 
 pub(crate) use receipt_types::{
-    AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery, IdempotentResponse,
-    NewDelivery, NewRefund, StockTake, TransitionCommit,
+    AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
+    IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
 };
 pub(crate) use sqlite::SqliteStore;
 
@@ -98,7 +98,11 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
         not_before_ms: i64,
     ) -> Result<(), StoreError>;
     /// The merchant's products an order names, one entry per reference (`None`: no such product).
-    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError>;
+    fn fetch_order_items(
+        &self,
+        wallet: Wallet,
+        refs: &[ItemRef],
+    ) -> Result<Vec<Option<InventoryItem>>, StoreError>;
     /// A merchant's receipt; `wallet: None` only for the unauthenticated payment page.
     fn fetch_receipt(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError>;
     /// A merchant's receipts, newest first.
@@ -107,14 +111,27 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
     /// receipt is still at `expected_version`; false (nothing written) when it moved on.
     fn commit_transition(&self, commit: &TransitionCommit) -> Result<bool, StoreError>;
     /// Due webhook deliveries, leased until `lease_until_ms` so they are not claimed twice.
-    fn claim_due_deliveries(&self, now_ms: i64, lease_until_ms: i64, limit: u32)
-    -> Result<Vec<DueDelivery>, StoreError>;
+    fn claim_due_deliveries(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<DueDelivery>, StoreError>;
     fn record_delivery_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError>;
     /// `None` when the merchant has no such receipt.
-    fn list_deliveries(&self, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, StoreError>;
+    fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError>;
     /// Enqueues a delivery's same body again; false when the merchant's receipt has no such delivery.
-    fn redeliver(&self, wallet: Wallet, receipt_id: &ReceiptId, delivery_id: &str, now_ms: i64)
-    -> Result<bool, StoreError>;
+    fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
 
     fn fetch_active_subscription_by_key(&self, hash: &KeyHash) -> Result<Option<Subscription>, StoreError>;
     fn fetch_active_subscription(&self, id: &SubscriptionId) -> Result<Option<Subscription>, StoreError>;

@@ -77,7 +77,11 @@ impl Store for SwitchableStore {
             .save_idempotent_response(wallet, scope, key, response, now_ms, not_before_ms)
     }
 
-    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {
+    fn fetch_order_items(
+        &self,
+        wallet: Wallet,
+        refs: &[ItemRef],
+    ) -> Result<Vec<Option<InventoryItem>>, StoreError> {
         self.inner()?.fetch_order_items(wallet, refs)
     }
 
@@ -106,11 +110,21 @@ impl Store for SwitchableStore {
         self.inner()?.record_delivery_attempt(record)
     }
 
-    fn list_deliveries(&self, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+    fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
         self.inner()?.list_deliveries(wallet, receipt_id)
     }
 
-    fn redeliver(&self, wallet: Wallet, receipt_id: &ReceiptId, delivery_id: &str, now_ms: i64) -> Result<bool, StoreError> {
+    fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
         self.inner()?.redeliver(wallet, receipt_id, delivery_id, now_ms)
     }
 

@@ -144,7 +144,11 @@ impl Store for SqliteStore {
         self.write(|tx| idempotency::save(tx, wallet, scope, key, response, now_ms, not_before_ms))
     }
 
-    fn fetch_order_items(&self, wallet: Wallet, refs: &[ItemRef]) -> Result<Vec<Option<InventoryItem>>, StoreError> {
+    fn fetch_order_items(
+        &self,
+        wallet: Wallet,
+        refs: &[ItemRef],
+    ) -> Result<Vec<Option<InventoryItem>>, StoreError> {
         self.read(|conn| order_items::fetch(conn, wallet, refs))
     }
 
@@ -173,11 +177,21 @@ impl Store for SqliteStore {
         self.write(|tx| webhooks::record_attempt(tx, record))
     }
 
-    fn list_deliveries(&self, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+    fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
         self.read(|conn| webhooks::list(conn, wallet, receipt_id))
     }
 
-    fn redeliver(&self, wallet: Wallet, receipt_id: &ReceiptId, delivery_id: &str, now_ms: i64) -> Result<bool, StoreError> {
+    fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
         self.write(|tx| webhooks::redeliver(tx, wallet, receipt_id, delivery_id, now_ms))
     }
 
