@@ -248,3 +248,18 @@ async fn paying_an_order_takes_finite_stock_and_leaves_unlimited_stock_alone() {
     assert!(stock.contains(&("few".to_owned(), 1)), "{stock:?}");
     assert!(stock.contains(&("many".to_owned(), -1)), "{stock:?}");
 }
+
+#[tokio::test]
+async fn orders_need_the_orders_create_scope() {
+    let api = Api::spawn().await;
+    let reader = api.app.create_key(api.app.wallet, "receipts:read,receipts:write");
+
+    let reply = send(
+        api.dev_as(&reader.key, Method::POST, "/api/orders")
+            .json(&json!({"items": []})),
+    )
+    .await;
+
+    assert_eq!(reply.status, 403);
+    assert_eq!(reply.json["error"], "forbidden");
+}

@@ -265,3 +265,37 @@ async fn receipt_routes_need_their_scopes() {
     assert_eq!(create.status, 403);
     assert_eq!(list.status, 403);
 }
+
+#[tokio::test]
+async fn the_creating_key_is_stored_sealed_never_in_plaintext() {
+    let api = Api::spawn().await;
+    let mut body = receipt_body("sealed");
+    body["webhook_url"] = json!("https://shop.example.com/hooks");
+    assert_eq!(create_receipt(&api, body).await.status, 201);
+
+    let mut stored = Vec::new();
+    for suffix in ["", "-wal"] {
+        let path = format!("{}{suffix}", api.app.db_path.display());
+        stored.extend(std::fs::read(path).unwrap_or_default());
+    }
+
+    assert!(!stored.is_empty());
+    let key = api.app.key.as_bytes();
+    assert!(!stored.windows(key.len()).any(|window| window == key));
+}
+
+#[tokio::test]
+async fn the_payment_link_names_the_split_address_once_a_split_is_configured() {
+    let api = Api::spawn().await;
+    let (_, key) = crate::paid_receipt::paid_receipt(&api, "first").await;
+    let split = send(api.dev_as(&key.key, Method::GET, "/api/split/deploy")).await;
+    let address = split.json["split"]["address"].as_str().unwrap().to_owned();
+
+    let reply = send(api.dev_as(&key.key, Method::GET, "/api/receipts/first")).await;
+
+    let link = reply.json["paymentUrl"].as_str().unwrap();
+    assert!(
+        link.ends_with(&format!("/portal/first?recipient={address}")),
+        "{link}"
+    );
+}
