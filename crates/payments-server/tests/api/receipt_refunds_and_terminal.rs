@@ -147,3 +147,25 @@ async fn terminal_sales_refuse_bad_amounts_and_missing_splits() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_platform_admin_must_name_the_merchant_of_a_terminal_sale() {
+    let platform_admin = payments_core::Wallet::parse(payments_server::testing::TEST_ADMIN_WALLET).unwrap();
+    let api = Api::spawn_with(payments_server::testing::TestOptions {
+        platform_admins: vec![platform_admin],
+        ..Default::default()
+    })
+    .await;
+    let (session, _) = api.app.merchant_admin().await;
+
+    let reply = send(
+        admin(&api, &session, Method::POST, "/api/receipts/terminal")
+            .json(&json!({"amountUsd": 5, "label": "x"})),
+    )
+    .await;
+
+    assert_eq!(
+        (reply.status, reply.json["error"].clone()),
+        (400, json!("wallet_required"))
+    );
+}
