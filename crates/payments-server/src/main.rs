@@ -222,15 +222,17 @@ fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Resu
     config.platform_admins = args.platform_admins.clone();
     config.platform_share_bps = args.platform_share_bps;
     config.token_address = args.token_address;
-    config.platform_recipient = args.platform_recipient.or(config
-        .dev_mode
-        .then_some(payments_server::DEV_PLATFORM_RECIPIENT));
+    config.platform_recipient = args
+        .platform_recipient
+        .or(config.dev_mode.then_some(payments_server::DEV_PLATFORM_RECIPIENT));
     match &args.jwt_secret {
         Some(secret) => config.jwt_secret = Secret::new(secret.as_str()),
         None if !config.dev_mode => {
             anyhow::bail!("--jwt-secret (PAYMENTS_JWT_SECRET) is required outside development mode")
         }
-        None => tracing::warn!("no --jwt-secret: using a random one; admin sessions end when the server restarts"),
+        None => {
+            tracing::warn!("no --jwt-secret: using a random one; admin sessions end when the server restarts")
+        }
     }
     Ok(())
 }

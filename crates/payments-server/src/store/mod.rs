@@ -170,13 +170,22 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
     fn save_processing_fee(&self, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), StoreError>;
 
     /// Stores a sign-in nonce for `wallet` (and drops expired ones).
-    fn issue_admin_nonce(&self, wallet: Wallet, nonce: &str, expires_at_ms: i64, now_ms: i64)
-    -> Result<(), StoreError>;
+    fn issue_admin_nonce(
+        &self,
+        wallet: Wallet,
+        nonce: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
     /// In one transaction: consumes `nonce` (it must be `session.wallet`'s and unexpired at
     /// `session.created_at_ms`) and opens the session. False when the nonce is unknown, used or expired.
     fn open_admin_session(&self, nonce: &str, session: &NewAdminSession) -> Result<bool, StoreError>;
     /// The session when it exists, is not revoked and has not expired at `now_ms`.
-    fn fetch_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, StoreError>;
+    fn fetch_admin_session(
+        &self,
+        id: &SessionId,
+        now_ms: i64,
+    ) -> Result<Option<StoredAdminSession>, StoreError>;
     /// Revokes one session (logout); false when it was not live.
     fn end_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<bool, StoreError>;
     /// Revokes every live session of a wallet; returns how many.
@@ -185,8 +194,13 @@ pub(crate) trait Store: Send + Sync + fmt::Debug {
     /// The merchant's split configuration, if it configured one.
     fn fetch_split(&self, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError>;
     /// Creates the merchant's split; an existing one is kept unless `replace`, which archives it first.
-    fn save_split(&self, wallet: Wallet, split: &StoredSplit, replace: bool, now_ms: i64)
-    -> Result<SplitSaved, StoreError>;
+    fn save_split(
+        &self,
+        wallet: Wallet,
+        split: &StoredSplit,
+        replace: bool,
+        now_ms: i64,
+    ) -> Result<SplitSaved, StoreError>;
     /// Replaced split configurations, newest first.
     fn list_split_history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError>;
 }

@@ -204,14 +204,19 @@ impl Store for SwitchableStore {
         expires_at_ms: i64,
         now_ms: i64,
     ) -> Result<(), StoreError> {
-        self.inner()?.issue_admin_nonce(wallet, nonce, expires_at_ms, now_ms)
+        self.inner()?
+            .issue_admin_nonce(wallet, nonce, expires_at_ms, now_ms)
     }
 
     fn open_admin_session(&self, nonce: &str, session: &NewAdminSession) -> Result<bool, StoreError> {
         self.inner()?.open_admin_session(nonce, session)
     }
 
-    fn fetch_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, StoreError> {
+    fn fetch_admin_session(
+        &self,
+        id: &SessionId,
+        now_ms: i64,
+    ) -> Result<Option<StoredAdminSession>, StoreError> {
         self.inner()?.fetch_admin_session(id, now_ms)
     }
 

@@ -277,7 +277,11 @@ impl Store for SqliteStore {
         self.write(|tx| admin_sessions::open_session(tx, nonce, session))
     }
 
-    fn fetch_admin_session(&self, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, StoreError> {
+    fn fetch_admin_session(
+        &self,
+        id: &SessionId,
+        now_ms: i64,
+    ) -> Result<Option<StoredAdminSession>, StoreError> {
         self.read(|conn| admin_sessions::fetch_live(conn, id, now_ms))
     }
 
