@@ -2,7 +2,7 @@
 //!
 //! Any admin handler starts with one call:
 //!
-//! ```ignore
+//! ```text
 //! let admin = ctx.admin_session(true).await?;      // true on writes: CSRF + Origin checked
 //! let wallet = admin.acting_for(request.wallet)?;   // a body `wallet` of another merchant: 403
 //! ```

@@ -1,7 +1,7 @@
 //! Signed-in admins for tests: the harness holds private keys, signs the EIP-712 login with k256 and
 //! goes through the real `/api/auth/nonce` + `/api/auth/login` routes (in process, no HTTP client).
 //!
-//! ```ignore
+//! ```text
 //! let app = payments_server::testing::spawn_app().await;
 //! let (admin, key) = app.merchant_admin().await;
 //! // POST {app.base_url}/api/split/deploy with headers

@@ -1,7 +1,7 @@
 //! Test harness (feature `testing`): an in-process server on a temporary SQLite file, with a settable clock
 //! and a merchant key holding every scope. Used by this crate's HTTP tests and by other crates' tests.
 //!
-//! ```ignore
+//! ```text
 //! let app = payments_server::testing::spawn_app().await;
 //! // GET {app.base_url}/api/inventory with header X-Gateway-Subscription-Key: {app.key}
 //! ```
