@@ -53,9 +53,10 @@ async fn main() -> ExitCode {
         recent: Mutex::new(RecentDeliveries::new(REMEMBERED_DELIVERIES)),
         events,
     });
+    // The bound address, not the configured one: `LISTEN=127.0.0.1:0` picks a free port.
+    let bound = listener.local_addr().unwrap_or(config.listen);
     println!(
-        "listening on http://{}{WEBHOOK_PATH} ({})",
-        config.listen,
+        "listening on http://{bound}{WEBHOOK_PATH} ({})",
         receiver.verifier.scheme()
     );
 
