@@ -1,5 +1,7 @@
 //! Tracing setup for the binary: text or JSON lines on stderr (stdout is kept for command output).
 
+use std::io::IsTerminal as _;
+
 use tracing_subscriber::EnvFilter;
 
 /// Log line format.
@@ -20,7 +22,9 @@ pub fn init_tracing(format: LogFormat) -> Result<(), Box<dyn std::error::Error +
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal; redirected logs and log collectors get plain text.
+        .with_ansi(std::io::stderr().is_terminal());
     match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder

@@ -1,14 +1,14 @@
-//! One webhook attempt over HTTP. Outside development mode the target must be HTTPS and every address its
-//! name resolves to must be public; the connection then goes to the checked address (pinned), so a DNS answer
-//! that changes between the check and the connect (rebinding) cannot reach an internal host.
+//! Webhook attempts over HTTP. Outside development mode the target must be HTTPS and every address its name
+//! resolves to must be public.
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
-use url::Host;
-
 use crate::domain::receipt::{TargetError, TargetPolicy};
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
 
 const USER_AGENT_VALUE: &str = "Service-Webhook/1.0";
 
@@ -20,52 +20,98 @@ pub(super) struct Outgoing {
     pub(super) body: Vec<u8>,
 }
 
-/// Sends one attempt: `Ok(status)` for any HTTP answer, `Err(reason)` for refusals, network errors and
-/// timeouts.
-pub(super) async fn send(policy: TargetPolicy, timeout: Duration, outgoing: Outgoing) -> Result<u16, String> {
-    let url = policy
-        .check(&outgoing.url)
-        .map_err(|error| format!("target refused: {error}"))?;
-    let mut builder = reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .no_proxy();
-    let port = url.port_or_known_default().unwrap_or(443);
-    match url.host() {
-        Some(Host::Domain(name)) => {
-            let address = resolve_checked(policy, name, port, timeout).await?;
-            builder = builder.resolve(name, address);
-        }
-        Some(Host::Ipv4(_) | Host::Ipv6(_)) => {} // literal addresses were checked by `policy.check`
-        None => return Err(format!("target refused: {}", TargetError::Malformed)),
-    }
-    let client = builder.build().map_err(|error| format!("http client: {error}"))?;
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
-    for (name, value) in outgoing.headers {
-        let value = HeaderValue::from_str(&value).map_err(|error| format!("header {name}: {error}"))?;
-        headers.insert(HeaderName::from_static(name), value);
-    }
-    let response = client
-        .post(url)
-        .headers(headers)
-        .body(outgoing.body)
-        .send()
-        .await
-        .map_err(|error| describe(&error))?;
-    Ok(response.status().as_u16())
+/// Sends webhook attempts through one HTTP client, so connections to a merchant's endpoint are reused.
+///
+/// Host names are resolved by [`CheckedResolver`], which refuses names with any internal address and hands
+/// the client only checked addresses (pinned), so a DNS answer that changes between the check and the connect
+/// (rebinding) cannot reach an internal host. Literal addresses never reach a resolver; `TargetPolicy::check`
+/// refuses the internal ones first.
+#[derive(Debug, Clone)]
+pub(super) struct WebhookSender {
+    policy: TargetPolicy,
+    client: reqwest::Client,
 }
 
-/// Resolves `name` and refuses it unless every address is allowed; returns the first.
+impl WebhookSender {
+    /// # Errors
+    /// When the TLS backend cannot start.
+    pub(super) fn new(policy: TargetPolicy, timeout: Duration) -> Result<Self, reqwest::Error> {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(Arc::new(CheckedResolver { policy, timeout }))
+            .build()?;
+        Ok(WebhookSender { policy, client })
+    }
+
+    /// Sends one attempt: `Ok(status)` for any HTTP answer, `Err(reason)` for refusals, network errors and
+    /// timeouts.
+    pub(super) async fn send(&self, outgoing: Outgoing) -> Result<u16, String> {
+        let url = self
+            .policy
+            .check(&outgoing.url)
+            .map_err(|error| format!("target refused: {error}"))?;
+        if url.host().is_none() {
+            return Err(format!("target refused: {}", TargetError::Malformed));
+        }
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+        for (name, value) in outgoing.headers {
+            let value = HeaderValue::from_str(&value).map_err(|error| format!("header {name}: {error}"))?;
+            headers.insert(HeaderName::from_static(name), value);
+        }
+        let response = self
+            .client
+            .post(url)
+            .headers(headers)
+            .body(outgoing.body)
+            .send()
+            .await
+            .map_err(|error| describe(&error))?;
+        Ok(response.status().as_u16())
+    }
+}
+
+/// A name whose resolution the policy refused; found again in the request error's source chain.
+#[derive(Debug)]
+struct TargetRefused(String);
+
+impl fmt::Display for TargetRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "target refused: {}", self.0)
+    }
+}
+
+impl std::error::Error for TargetRefused {}
+
+/// The system resolver, then the policy over every address of the answer.
+#[derive(Debug)]
+struct CheckedResolver {
+    policy: TargetPolicy,
+    timeout: Duration,
+}
+
+impl Resolve for CheckedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let (policy, timeout) = (self.policy, self.timeout);
+        Box::pin(async move {
+            let addresses = resolve_checked(policy, name.as_str(), timeout).await?;
+            let addresses: Addrs = Box::new(addresses.into_iter());
+            Ok(addresses)
+        })
+    }
+}
+
+/// Resolves `name` and refuses it unless every address is allowed. The port is the URL's; the client sets it.
 async fn resolve_checked(
     policy: TargetPolicy,
     name: &str,
-    port: u16,
     timeout: Duration,
-) -> Result<SocketAddr, String> {
-    let lookup = tokio::time::timeout(timeout, tokio::net::lookup_host((name, port)))
+) -> Result<Vec<SocketAddr>, Box<dyn std::error::Error + Send + Sync>> {
+    let lookup = tokio::time::timeout(timeout, tokio::net::lookup_host((name, 0)))
         .await
         .map_err(|_| "dns lookup timed out".to_owned())?
         .map_err(|error| format!("dns lookup failed: {error}"))?;
@@ -74,24 +120,81 @@ async fn resolve_checked(
         .iter()
         .find(|address| !policy.allows_address(address.ip()))
     {
-        return Err(format!(
-            "target refused: {name} resolves to {} ({})",
+        let reason = format!(
+            "{name} resolves to {} ({})",
             internal.ip(),
             TargetError::InternalAddress
-        ));
+        );
+        return Err(Box::new(TargetRefused(reason)));
     }
-    addresses
-        .first()
-        .copied()
-        .ok_or_else(|| format!("target refused: {}", TargetError::Unresolved))
+    if addresses.is_empty() {
+        return Err(Box::new(TargetRefused(TargetError::Unresolved.to_string())));
+    }
+    Ok(addresses)
 }
 
 fn describe(error: &reqwest::Error) -> String {
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        if let Some(refused) = cause.downcast_ref::<TargetRefused>() {
+            return refused.to_string();
+        }
+        source = cause.source();
+    }
     if error.is_timeout() {
         "timed out".to_owned()
     } else if error.is_connect() {
         format!("connection failed: {error}")
     } else {
         format!("request failed: {error}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outgoing(url: &str) -> Outgoing {
+        Outgoing {
+            url: url.to_owned(),
+            headers: Vec::new(),
+            body: b"{}".to_vec(),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_resolver_refuses_a_name_with_an_internal_address_outside_dev_mode() {
+        let production = TargetPolicy { dev_mode: false };
+        let dev = TargetPolicy { dev_mode: true };
+
+        let refused = resolve_checked(production, "localhost", Duration::from_secs(2))
+            .await
+            .unwrap_err();
+        let allowed = resolve_checked(dev, "localhost", Duration::from_secs(2))
+            .await
+            .unwrap();
+
+        assert!(
+            refused
+                .to_string()
+                .starts_with("target refused: localhost resolves to "),
+            "{refused}"
+        );
+        assert!(
+            allowed.iter().all(|address| address.ip().is_loopback()),
+            "{allowed:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_production_sender_refuses_plain_http_before_connecting() {
+        let sender = WebhookSender::new(TargetPolicy { dev_mode: false }, Duration::from_secs(2)).unwrap();
+
+        let refused = sender
+            .send(outgoing("http://shop.example.com/hook"))
+            .await
+            .unwrap_err();
+
+        assert!(refused.starts_with("target refused"), "{refused}");
     }
 }

@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::AppState;
 use crate::domain::receipt::TargetPolicy;
-use crate::services::receipts::delivery::{self, Outgoing};
+use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::store::{self, AttemptRecord, DeliveryNext, DueDelivery};
 
 /// How often due deliveries are looked for without a wake-up.
@@ -53,10 +53,21 @@ pub(crate) fn start_dispatcher(state: Arc<AppState>) -> DispatcherHandle {
     let (stop, mut stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         let wakeup = Arc::clone(&state.receipts.wakeup);
+        let policy = TargetPolicy {
+            dev_mode: state.config.dev_mode,
+        };
+        let sender = match WebhookSender::new(policy, state.config.webhook_timeout) {
+            Ok(sender) => sender,
+            Err(error) => {
+                // Deliveries stay in the outbox and go out once a restarted server has a client.
+                tracing::error!(error = %error, "no HTTP client for webhooks; deliveries wait for a restart");
+                return;
+            }
+        };
         loop {
             tokio::select! {
                 _ = &mut stopped => break,
-                () = run_due(&state) => {}
+                () = run_due(&state, &sender) => {}
             }
             tokio::select! {
                 _ = &mut stopped => break,
@@ -72,7 +83,7 @@ pub(crate) fn start_dispatcher(state: Arc<AppState>) -> DispatcherHandle {
 }
 
 /// Attempts every due delivery, a batch at a time.
-async fn run_due(state: &AppState) {
+async fn run_due(state: &AppState, sender: &WebhookSender) {
     loop {
         let now_ms = state.clock.now_ms();
         let timeout_ms = i64::try_from(state.config.webhook_timeout.as_millis()).unwrap_or(i64::MAX);
@@ -89,20 +100,15 @@ async fn run_due(state: &AppState) {
                 return;
             }
         };
-        join_all(due.into_iter().map(|delivery| attempt(state, delivery))).await;
+        join_all(due.into_iter().map(|delivery| attempt(state, sender, delivery))).await;
     }
 }
 
-async fn attempt(state: &AppState, delivery: DueDelivery) {
+async fn attempt(state: &AppState, sender: &WebhookSender, delivery: DueDelivery) {
     let started_at = state.clock.now_ms();
     let started = Instant::now();
     let result = match signed_request(state, &delivery, started_at) {
-        Ok(outgoing) => {
-            let policy = TargetPolicy {
-                dev_mode: state.config.dev_mode,
-            };
-            delivery::send(policy, state.config.webhook_timeout, outgoing).await
-        }
+        Ok(outgoing) => sender.send(outgoing).await,
         Err(error) => Err(error),
     };
     let finished_at = state.clock.now_ms();
