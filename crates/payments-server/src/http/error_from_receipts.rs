@@ -28,6 +28,10 @@ impl From<ReceiptError> for ApiError {
                 field: Some("status".to_owned()),
                 message,
             },
+            ReceiptError::WebhookWithoutKey => ApiError::InvalidInput {
+                field: Some("webhook_url".to_owned()),
+                message,
+            },
             ReceiptError::IdTaken(_) => ApiError::Conflict { message },
             ReceiptError::WalletMismatch => ApiError::Forbidden { message },
             ReceiptError::Transition(transition) => transition.into(),

@@ -27,6 +27,7 @@ pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<Porta
             | ReceiptError::NotPostable(_)
             | ReceiptError::DeliveryNotFound { .. }
             | ReceiptError::NoMasterKey
+            | ReceiptError::WebhookWithoutKey
             | ReceiptError::Store(_)),
         ) => return Err(error),
     }

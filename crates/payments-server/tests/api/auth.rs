@@ -189,3 +189,37 @@ async fn an_edge_request_for_a_revoked_subscription_is_unauthorized() {
 
     assert_eq!(reply.status, 401);
 }
+
+#[tokio::test]
+async fn an_edge_path_receipt_cannot_have_a_webhook_target_it_could_not_sign_for() {
+    let api = Api::spawn_with(TestOptions {
+        edge_secret: Some("edge-s3cret".to_owned()),
+        ..TestOptions::default()
+    })
+    .await;
+    let edge = |method, path| {
+        api.anonymous(method, path)
+            .header("x-edge-secret", "edge-s3cret")
+            .header("x-subscription-id", &api.app.subscription_id)
+    };
+    let body =
+        |id: &str| json!({"id": id, "lineItems": [{"label": "Coffee", "priceUsd": 3.5}], "totalUsd": 3.5});
+    let mut hooked = body("edge-hook");
+    hooked["webhook_url"] = json!("https://shop.example.com/hooks");
+
+    let refused = send(edge(Method::POST, "/api/receipts").json(&hooked)).await;
+    let plain = send(edge(Method::POST, "/api/receipts").json(&body("edge-plain"))).await;
+    let after = send(edge(Method::GET, "/api/receipts/edge-hook")).await;
+
+    assert_eq!(refused.status, 400, "{}", refused.json);
+    assert_eq!(refused.json["error"], "invalid_input");
+    assert_eq!(refused.json["field"], "webhook_url");
+    assert!(
+        refused.json["message"]
+            .as_str()
+            .unwrap()
+            .contains("X-Gateway-Subscription-Key")
+    );
+    assert_eq!(plain.status, 201, "{}", plain.json);
+    assert_eq!(after.status, 404);
+}

@@ -53,14 +53,19 @@ pub(crate) fn link_for(state: &AppState, receipt: &Receipt, recipient: Wallet) -
     )
 }
 
-/// Seals the creating key for `id`; `None` when the caller presented none (edge path).
+/// Seals the creating key for `id` when the receipt has a webhook target, the only use of the key; a receipt
+/// without one stores no secret. A webhook target needs a key to sign with, which the edge path does not carry.
 pub(super) fn seal_signing_key(
     state: &AppState,
     id: &ReceiptId,
     key: Option<&Secret>,
+    webhook_url: Option<&str>,
 ) -> Result<Option<Vec<u8>>, ReceiptError> {
+    if webhook_url.is_none() {
+        return Ok(None);
+    }
     match (key, &state.receipts.master_key) {
-        (None, _) => Ok(None),
+        (None, _) => Err(ReceiptError::WebhookWithoutKey),
         (Some(key), Some(master)) => Ok(Some(master.seal(key.expose().as_bytes(), id.as_str()))),
         (Some(_), None) => Err(ReceiptError::NoMasterKey),
     }
@@ -94,7 +99,7 @@ pub(crate) async fn create(
     signing_key: Option<&Secret>,
     draft: ReceiptDraft,
 ) -> Result<Created, ReceiptError> {
-    let sealed_signing_key = seal_signing_key(state, &draft.id, signing_key)?;
+    let sealed_signing_key = seal_signing_key(state, &draft.id, signing_key, draft.webhook_url.as_deref())?;
     let brand_name = brand_name(state, caller.wallet).await?;
     let recipient = recipient(state, caller.wallet).await?;
     let receipt = NewReceipt {

@@ -28,6 +28,11 @@ pub(crate) enum ReceiptError {
     /// Production without `--master-key`: the creating key cannot be stored.
     #[error("the server has no master key to seal webhook signing keys")]
     NoMasterKey,
+    /// A webhook target on a receipt created through the edge path, which carries no API key to sign with.
+    #[error(
+        "webhooks are signed with the API key that creates the receipt: send X-Gateway-Subscription-Key to use webhook_url"
+    )]
+    WebhookWithoutKey,
     /// The receipt kept changing under concurrent updates.
     #[error("receipt {0} changed concurrently too many times")]
     Contended(ReceiptId),

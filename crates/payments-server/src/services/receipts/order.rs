@@ -63,7 +63,7 @@ pub(crate) async fn create_order(
         None => draft.jurisdiction_code.or(context.default_jurisdiction),
     };
     let receipt = NewReceipt {
-        sealed_signing_key: seal_signing_key(state, &id, signing_key)?,
+        sealed_signing_key: seal_signing_key(state, &id, signing_key, draft.webhook_url.as_deref())?,
         id: id.clone(),
         wallet,
         source: ReceiptSource::Order,
