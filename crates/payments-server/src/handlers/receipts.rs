@@ -11,7 +11,7 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::idempotency;
 use crate::http::refusal::RefusalCode;
-use crate::http::response::{self, HttpResponse};
+use crate::http::response::{self, Degraded, HttpResponse};
 use crate::services::receipts;
 
 const DEFAULT_LIMIT: u32 = 100;
@@ -30,6 +30,8 @@ struct CreatedResponse<'a> {
 #[derive(Debug, Serialize)]
 struct ListResponse<'a> {
     receipts: Vec<ReceiptView<'a>>,
+    #[serde(flatten)]
+    degraded: Option<Degraded>,
 }
 
 #[derive(Debug, Serialize)]
@@ -72,7 +74,14 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let limit = parse_limit(ctx.query("limit"))?;
-    let found = receipts::list(ctx.state, caller.wallet, limit).await?;
+    let listing = receipts::list(ctx.state, caller.wallet, limit).await?;
+    if listing.degraded {
+        return Ok(response::ok(&ListResponse {
+            receipts: Vec::new(),
+            degraded: Some(Degraded::datastore_unavailable()),
+        }));
+    }
+    let found = listing.receipts;
     let recipient = receipts::recipient(ctx.state, caller.wallet).await?;
     let links: Vec<String> = found
         .iter()
@@ -84,6 +93,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .map(|(receipt, link)| ReceiptView::new(receipt, link));
     Ok(response::ok(&ListResponse {
         receipts: views.collect(),
+        degraded: None,
     }))
 }
 

@@ -92,3 +92,44 @@ async fn a_revoked_key_is_not_remembered_for_degraded_mode() {
 
     assert_eq!(reply.status, 503);
 }
+
+#[tokio::test]
+async fn receipts_list_degraded_and_receipt_writes_are_refused_while_the_datastore_is_down() {
+    let api = Api::spawn().await;
+    let receipt = json!({"id": "r-1", "lineItems": [{"label": "Tea", "priceUsd": 3.5}], "totalUsd": 3.5});
+    assert_eq!(
+        send(api.dev(Method::POST, "/api/receipts").json(&receipt))
+            .await
+            .status,
+        201
+    );
+    api.app.set_datastore_available(false);
+
+    let listed = send(api.dev(Method::GET, "/api/receipts")).await;
+    let second = json!({"id": "r-2", "lineItems": [{"label": "Tea", "priceUsd": 3.5}], "totalUsd": 3.5});
+    let created = send(api.dev(Method::POST, "/api/receipts").json(&second)).await;
+    let status = json!({"receiptId": "r-1", "wallet": api.app.wallet, "status": "link_opened"});
+    let moved = send(api.dev(Method::POST, "/api/receipts/status").json(&status)).await;
+
+    assert_eq!(listed.status, 200);
+    assert_eq!(
+        listed.json,
+        json!({"receipts": [], "degraded": true, "reason": "datastore_unavailable"})
+    );
+    for refused in [&created, &moved] {
+        assert_eq!(refused.status, 503, "{}", refused.json);
+        assert_eq!(refused.json["error"], "datastore_unavailable");
+        assert_eq!(refused.header("retry-after"), "5");
+    }
+    api.app.set_datastore_available(true);
+    let after = send(api.dev(Method::GET, "/api/receipts")).await;
+    let ids: Vec<&str> = after.json["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|receipt| receipt["receiptId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["r-1"]);
+    let r1 = send(api.dev(Method::GET, "/api/receipts/r-1")).await;
+    assert_eq!(r1.json["status"], "pending");
+}

@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::services::receipts::create::recipient;
 use crate::services::receipts::error::ReceiptError;
-use crate::store::{self, DeliveryLog};
+use crate::store::{self, DeliveryLog, StoreError};
 
 /// A merchant's receipt; another merchant's is not found.
 pub(crate) async fn fetch(state: &AppState, wallet: Wallet, id: ReceiptId) -> Result<Receipt, ReceiptError> {
@@ -18,9 +18,34 @@ pub(crate) async fn fetch(state: &AppState, wallet: Wallet, id: ReceiptId) -> Re
     .ok_or(ReceiptError::NotFound(id))
 }
 
-/// Newest first.
-pub(crate) async fn list(state: &AppState, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, ReceiptError> {
-    Ok(store::blocking(&state.store, move |store| store.list_receipts(wallet, limit)).await?)
+/// A merchant's receipts, or none marked degraded when the datastore does not answer (spec: the list answers
+/// 200 with `degraded: true` rather than fail).
+#[derive(Debug)]
+pub(crate) struct ReceiptListing {
+    /// Newest first.
+    pub(crate) receipts: Vec<Receipt>,
+    pub(crate) degraded: bool,
+}
+
+pub(crate) async fn list(
+    state: &AppState,
+    wallet: Wallet,
+    limit: u32,
+) -> Result<ReceiptListing, ReceiptError> {
+    match store::blocking(&state.store, move |store| store.list_receipts(wallet, limit)).await {
+        Ok(receipts) => Ok(ReceiptListing {
+            receipts,
+            degraded: false,
+        }),
+        Err(StoreError::Unavailable(reason)) => {
+            tracing::warn!(reason = %reason, "receipts listed in degraded mode");
+            Ok(ReceiptListing {
+                receipts: Vec::new(),
+                degraded: true,
+            })
+        }
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// What the payment page shows: the receipt, the merchant's brand and the address to pay.
