@@ -2,6 +2,7 @@
 //! routing, error rendering, rate-limit headers).
 
 use std::any::Any;
+use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,7 +19,7 @@ use crate::http::body;
 use crate::http::context::Ctx;
 use crate::http::correlation::{self, CorrelationId};
 use crate::http::error::ApiError;
-use crate::http::rate_limit::RateLimits;
+use crate::http::rate_limit::{RateKey, RateLimits};
 use crate::http::response::HttpResponse;
 use crate::http::router;
 use crate::services::keys::KeyAdmin;
@@ -32,7 +33,10 @@ pub(crate) struct AppState {
     pub(crate) config: ServerConfig,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
-    pub(crate) rate_limits: RateLimits,
+    /// Per subscription key and per admin wallet.
+    pub(crate) rate_limits: RateLimits<RateKey>,
+    /// The unauthenticated sign-in routes, per client address.
+    pub(crate) sign_in_limits: RateLimits<IpAddr>,
     /// Master key and webhook dispatcher wake-up.
     pub(crate) receipts: ReceiptRuntime,
     /// Callers recognised while the datastore is down (degraded mode).
@@ -57,6 +61,7 @@ impl App {
 
     pub(crate) fn with_store(config: ServerConfig, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
+        let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
         let receipts = ReceiptRuntime::new(&config);
         App {
             state: Arc::new(AppState {
@@ -64,6 +69,7 @@ impl App {
                 store,
                 clock,
                 rate_limits,
+                sign_in_limits,
                 receipts,
                 recent_callers: RecentCallers::default(),
             }),

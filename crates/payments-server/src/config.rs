@@ -34,6 +34,13 @@ pub const DEFAULT_RATE_LIMIT_PER_MINUTE: NonZeroU32 = match NonZeroU32::new(600)
     None => NonZeroU32::MIN,
 };
 
+/// Sign-in requests (nonce + login) per minute per client address when not configured: a person signing in
+/// needs two; a script grinding the routes is stopped quickly.
+pub const DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE: NonZeroU32 = match NonZeroU32::new(30) {
+    Some(limit) => limit,
+    None => NonZeroU32::MIN,
+};
+
 /// Everything `App` needs to know that is not a collaborator (store, clock).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -45,6 +52,8 @@ pub struct ServerConfig {
     pub dev_mode: bool,
     /// Quota per subscription key: this many requests per minute, replenished continuously.
     pub rate_limit_per_minute: NonZeroU32,
+    /// Quota of the sign-in routes (`/api/auth/nonce`, `/api/auth/login`) per client address, per minute.
+    pub sign_in_rate_limit_per_minute: NonZeroU32,
     /// When set, `x-edge-secret` plus `x-subscription-id` identify a caller in place of a key.
     pub edge_secret: Option<Secret>,
     /// Largest accepted request body in bytes.
@@ -79,6 +88,7 @@ impl ServerConfig {
             base_url,
             dev_mode: false,
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+            sign_in_rate_limit_per_minute: DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE,
             edge_secret: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             master_key: None,

@@ -29,7 +29,7 @@ pub use app::App;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{
     BASE_USDC, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
-    DEV_PLATFORM_RECIPIENT, ServerConfig,
+    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT, ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use domain::api_key::SubscriptionId;

@@ -5,6 +5,8 @@ use std::future::Future;
 use std::pin::pin;
 use std::time::Duration;
 
+use hyper::Request;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -12,6 +14,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
 use crate::app::App;
+use crate::http::rate_limit::PeerAddr;
 
 /// Slow or idle clients get this long to send their request headers.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -31,7 +34,8 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let app = app.clone();
-                    let service = service_fn(move |request| {
+                    let service = service_fn(move |mut request: Request<Incoming>| {
+                        request.extensions_mut().insert(PeerAddr(peer.ip()));
                         let app = app.clone();
                         async move { Ok::<_, Infallible>(app.handle(request).await) }
                     });

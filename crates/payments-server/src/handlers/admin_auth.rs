@@ -44,7 +44,17 @@ struct MeResponse<'a> {
     expires_at: i64,
 }
 
+/// Counts a sign-in request against its client address: the sign-in routes need no credentials, so without
+/// this anyone could fill the nonce table or grind logins. In-process calls (no address) are not counted.
+fn count_sign_in(ctx: &Ctx<'_>) -> Result<(), ApiError> {
+    match ctx.peer_ip() {
+        Some(ip) => ctx.count_against(&ctx.state.sign_in_limits, &ip),
+        None => Ok(()),
+    }
+}
+
 pub(crate) async fn nonce(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    count_sign_in(ctx)?;
     let wallet = Wallet::parse(ctx.required_query("wallet")?)
         .map_err(|error| FieldError::new("wallet", error.to_string()))?;
     let nonce = admin_auth::issue_nonce(ctx.state, wallet).await?;
@@ -52,6 +62,7 @@ pub(crate) async fn nonce(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 }
 
 pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    count_sign_in(ctx)?;
     let request: LoginRequest = ctx.json()?;
     let attempt = LoginAttempt {
         login: AdminLogin {

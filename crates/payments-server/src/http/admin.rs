@@ -18,6 +18,7 @@ use payments_core::Wallet;
 use crate::domain::admin::{Role, SessionId};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
+use crate::http::rate_limit::RateKey;
 use crate::http::response::HttpResponse;
 use crate::secret::Secret;
 use crate::services::admin_auth::{self, SESSION_TTL_SECS};
@@ -67,6 +68,8 @@ impl Ctx<'_> {
     /// configured base URL. Subscription keys are never looked at.
     pub(crate) async fn admin_session(&self, require_csrf: bool) -> Result<AdminSession, ApiError> {
         let live = admin_auth::resolve(self.state, self.session_cookie()).await?;
+        // One quota per wallet across its sessions, the same size as a subscription key's.
+        self.count_against(&self.state.rate_limits, &RateKey::AdminWallet(live.stored.wallet))?;
         if require_csrf {
             self.check_origin()?;
             let presented = self

@@ -1,6 +1,8 @@
 //! What a handler gets: the app state and the request, plus the steps every Dev handler shares
 //! (authenticate, rate-limit, check the scope, decode the body).
 
+use std::hash::Hash;
+use std::net::IpAddr;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
@@ -13,7 +15,7 @@ use crate::domain::subscription::Caller;
 use crate::http::body;
 use crate::http::credentials;
 use crate::http::error::ApiError;
-use crate::http::rate_limit::RateStatus;
+use crate::http::rate_limit::{PeerAddr, RateKey, RateLimits, RateStatus};
 use crate::secret::Secret;
 use crate::services::auth::{self, Credentials};
 
@@ -102,14 +104,32 @@ impl<'a> Ctx<'a> {
 
     async fn caller(&self, credentials: Credentials) -> Result<Caller, ApiError> {
         let caller = auth::authenticate(self.state, credentials).await?;
-        let checked = self.state.rate_limits.check(&caller.subscription_id);
+        let key = RateKey::Subscription(caller.subscription_id.clone());
+        self.count_against(&self.state.rate_limits, &key)?;
+        Ok(caller)
+    }
+
+    /// Counts this request against `key`'s quota and remembers the quota state for the response headers.
+    ///
+    /// # Errors
+    /// 429 `rate_limited` when the quota is spent.
+    pub(crate) fn count_against<K: Hash + Eq + Clone>(
+        &self,
+        limits: &RateLimits<K>,
+        key: &K,
+    ) -> Result<(), ApiError> {
+        let checked = limits.check(key);
         let status = match checked {
             Ok(status) | Err(status) => status,
         };
         self.rate.set(status).ok();
-        checked.map_err(|status| ApiError::RateLimited {
+        checked.map(|_| ()).map_err(|status| ApiError::RateLimited {
             reset_at_ms: status.reset_at_ms,
-        })?;
-        Ok(caller)
+        })
+    }
+
+    /// The client's address, when the request came through the server's accept loop.
+    pub(crate) fn peer_ip(&self) -> Option<IpAddr> {
+        self.request.extensions().get::<PeerAddr>().map(|peer| peer.0)
     }
 }

@@ -1,11 +1,14 @@
-//! Per-subscription rate limits (GCRA via `governor`), driven by the app's [`Clock`] so tests move time
-//! instead of sleeping.
+//! Rate limits (GCRA via `governor`), driven by the app's [`Clock`] so tests move time instead of sleeping.
+//! Dev callers are counted per subscription key and admin callers per signed-in wallet ([`RateKey`]); the
+//! unauthenticated sign-in routes per client address, under their own, smaller quota.
 //!
 //! Headers on Dev responses: `X-RateLimit-Limit` (requests per minute), `X-RateLimit-Remaining` (requests
 //! that may follow right now) and `X-RateLimit-Reset` (Unix ms when the full quota is available again; on a
 //! 429, when the next request is allowed, the same instant as the body's `resetAt`).
 
 use std::fmt;
+use std::hash::Hash;
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -16,6 +19,7 @@ use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter};
 use hyper::HeaderMap;
 use hyper::header::HeaderValue;
+use payments_core::Wallet;
 
 use crate::clock::Clock;
 use crate::domain::api_key::SubscriptionId;
@@ -35,8 +39,20 @@ impl GovernorClockTrait for GovernorClock {
     }
 }
 
-type KeyedLimiter =
-    RateLimiter<SubscriptionId, HashMapStateStore<SubscriptionId>, GovernorClock, StateInformationMiddleware>;
+type KeyedLimiter<K> = RateLimiter<K, HashMapStateStore<K>, GovernorClock, StateInformationMiddleware>;
+
+/// Whose quota a request counts against.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum RateKey {
+    /// A Dev caller: its subscription key (every key of a merchant has its own quota).
+    Subscription(SubscriptionId),
+    /// An admin caller: the signed-in wallet, across all of its sessions.
+    AdminWallet(Wallet),
+}
+
+/// The client address of a sign-in request, put in the request's extensions by the server's accept loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PeerAddr(pub(crate) IpAddr);
 
 /// The quota state reported to a caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,15 +70,15 @@ impl RateStatus {
     }
 }
 
-pub(crate) struct RateLimits {
-    limiter: KeyedLimiter,
+pub(crate) struct RateLimits<K: Hash + Eq + Clone> {
+    limiter: KeyedLimiter<K>,
     clock: Arc<dyn Clock>,
     limit: u32,
     /// Time for one request's worth of quota to come back.
     replenish_ms: i64,
 }
 
-impl fmt::Debug for RateLimits {
+impl<K: Hash + Eq + Clone> fmt::Debug for RateLimits<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RateLimits")
             .field("limit", &self.limit)
@@ -70,7 +86,7 @@ impl fmt::Debug for RateLimits {
     }
 }
 
-impl RateLimits {
+impl<K: Hash + Eq + Clone> RateLimits<K> {
     pub(crate) fn per_minute(limit: NonZeroU32, clock: Arc<dyn Clock>) -> Self {
         let quota = Quota::per_minute(limit);
         let replenish_ms = i64::try_from(quota.replenish_interval().as_millis()).unwrap_or(i64::MAX);
@@ -85,9 +101,9 @@ impl RateLimits {
     }
 
     /// Counts one request; `Err` carries the status to report with the 429.
-    pub(crate) fn check(&self, subscription: &SubscriptionId) -> Result<RateStatus, RateStatus> {
+    pub(crate) fn check(&self, key: &K) -> Result<RateStatus, RateStatus> {
         let now_ms = self.clock.now_ms();
-        match self.limiter.check_key(subscription) {
+        match self.limiter.check_key(key) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
                 let used = i64::from(self.limit.saturating_sub(remaining));
