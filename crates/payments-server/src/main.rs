@@ -316,3 +316,33 @@ fn subscription_json(subscription: &Subscription) -> serde_json::Value {
         "active": subscription.revoked_at.is_none(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    use super::Cli;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// Every flag, of today and of tomorrow, must be settable from the environment and explained by --help.
+    #[test]
+    fn every_serve_flag_has_an_env_var_and_help_text() {
+        let cli = Cli::command();
+        let flags: Vec<_> = cli
+            .get_arguments()
+            .filter(|arg| arg.get_long().is_some_and(|long| long != "help" && long != "version"))
+            .collect();
+
+        assert!(flags.len() >= 18, "only {} flags found", flags.len());
+        for flag in flags {
+            let long = flag.get_long().unwrap_or_default();
+            let env = flag.get_env().and_then(|env| env.to_str()).unwrap_or_default();
+            assert!(env.starts_with("PAYMENTS_"), "--{long} has no PAYMENTS_* env var");
+            assert!(flag.get_help().is_some(), "--{long} has no help text");
+        }
+    }
+}
