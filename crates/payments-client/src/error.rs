@@ -33,6 +33,20 @@ pub enum Error {
     /// that is not a valid header value, ...).
     #[error("invalid client configuration: {0}")]
     Config(String),
+    /// The service answered with success but without something the protocol promises, e.g. a sign-in
+    /// without its `cb_auth_token` cookie (a proxy that strips `Set-Cookie` causes this).
+    #[error("unexpected {status} response: {message}")]
+    Protocol {
+        /// HTTP status of the response.
+        status: u16,
+        /// What was missing.
+        message: String,
+        /// The `X-Correlation-Id` of the response, for support requests.
+        correlation_id: Option<String>,
+    },
+    /// Signing the admin sign-in message with a local key failed (feature `admin-signing`).
+    #[error("could not sign the admin login: {0}")]
+    Signing(String),
 }
 
 impl Error {
@@ -40,7 +54,11 @@ impl Error {
     pub fn code(&self) -> Option<&ErrorCode> {
         match self {
             Error::Api(api) => Some(&api.code),
-            Error::Transport { .. } | Error::Decode { .. } | Error::Config(_) => None,
+            Error::Transport { .. }
+            | Error::Decode { .. }
+            | Error::Config(_)
+            | Error::Protocol { .. }
+            | Error::Signing(_) => None,
         }
     }
 
@@ -82,9 +100,10 @@ pub struct ApiError {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
-    /// 401: missing or invalid subscription key.
+    /// 401: missing or invalid subscription key, or (admin routes) a missing, expired or ended session.
     Unauthorized,
-    /// 403: missing scope, disallowed action, ownership failure.
+    /// 403: missing scope, disallowed action, ownership failure, or an admin write without the right
+    /// `x-csrf-token`.
     Forbidden,
     /// 403: an order or terminal receipt without a configured split.
     SplitRequired,
@@ -110,6 +129,29 @@ pub enum ErrorCode {
     DatastoreUnavailable,
     /// 500: the service failed.
     Failed,
+    /// 400: a platform configuration issue: no platform split recipient is set.
+    PlatformRecipientNotConfigured,
+    /// 400: a receipt route without `receiptId`.
+    MissingReceiptId,
+    /// 400: a missing or malformed merchant `wallet`.
+    InvalidWallet,
+    /// 400: a status post without `status`.
+    MissingStatus,
+    /// 400: a refund without a valid `buyer` wallet.
+    InvalidBuyer,
+    /// 400: a refund amount that is missing, not positive, has more than 2 decimals, or exceeds what
+    /// remains refundable (the message names the remainder).
+    InvalidUsd,
+    /// 400: a platform admin's terminal sale that names no merchant `wallet`.
+    WalletRequired,
+    /// 400: a terminal sale amount that is missing, not positive or has more than 2 decimals.
+    InvalidAmount,
+    /// 400: more of a product than is in stock.
+    OutOfStock,
+    /// 409: the receipt's state machine refuses the status change (e.g. refunding an unpaid receipt).
+    InvalidTransition,
+    /// 409: an `Idempotency-Key` reused with a different body.
+    IdempotencyConflict,
     /// Any other code, verbatim.
     Other(String),
 }
@@ -132,6 +174,17 @@ impl ErrorCode {
             "rate_limited" => ErrorCode::RateLimited,
             "datastore_unavailable" => ErrorCode::DatastoreUnavailable,
             "failed" => ErrorCode::Failed,
+            "platform_recipient_not_configured" => ErrorCode::PlatformRecipientNotConfigured,
+            "missing_receipt_id" => ErrorCode::MissingReceiptId,
+            "invalid_wallet" => ErrorCode::InvalidWallet,
+            "missing_status" => ErrorCode::MissingStatus,
+            "invalid_buyer" => ErrorCode::InvalidBuyer,
+            "invalid_usd" => ErrorCode::InvalidUsd,
+            "wallet_required" => ErrorCode::WalletRequired,
+            "invalid_amount" => ErrorCode::InvalidAmount,
+            "out_of_stock" => ErrorCode::OutOfStock,
+            "invalid_transition" => ErrorCode::InvalidTransition,
+            "idempotency_conflict" => ErrorCode::IdempotencyConflict,
             other => ErrorCode::Other(other.to_owned()),
         }
     }
@@ -153,6 +206,17 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::DatastoreUnavailable => "datastore_unavailable",
             ErrorCode::Failed => "failed",
+            ErrorCode::PlatformRecipientNotConfigured => "platform_recipient_not_configured",
+            ErrorCode::MissingReceiptId => "missing_receipt_id",
+            ErrorCode::InvalidWallet => "invalid_wallet",
+            ErrorCode::MissingStatus => "missing_status",
+            ErrorCode::InvalidBuyer => "invalid_buyer",
+            ErrorCode::InvalidUsd => "invalid_usd",
+            ErrorCode::WalletRequired => "wallet_required",
+            ErrorCode::InvalidAmount => "invalid_amount",
+            ErrorCode::OutOfStock => "out_of_stock",
+            ErrorCode::InvalidTransition => "invalid_transition",
+            ErrorCode::IdempotencyConflict => "idempotency_conflict",
             ErrorCode::Other(code) => code,
         }
     }
@@ -185,6 +249,17 @@ mod tests {
             "rate_limited",
             "datastore_unavailable",
             "failed",
+            "platform_recipient_not_configured",
+            "missing_receipt_id",
+            "invalid_wallet",
+            "missing_status",
+            "invalid_buyer",
+            "invalid_usd",
+            "wallet_required",
+            "invalid_amount",
+            "out_of_stock",
+            "invalid_transition",
+            "idempotency_conflict",
         ] {
             let parsed = ErrorCode::parse(code);
             assert!(
@@ -198,9 +273,9 @@ mod tests {
     #[test]
     fn unknown_codes_are_kept_verbatim() {
         assert_eq!(
-            ErrorCode::parse("missing_status"),
-            ErrorCode::Other("missing_status".to_owned())
+            ErrorCode::parse("teapot_overflow"),
+            ErrorCode::Other("teapot_overflow".to_owned())
         );
-        assert_eq!(ErrorCode::parse("missing_status").to_string(), "missing_status");
+        assert_eq!(ErrorCode::parse("teapot_overflow").to_string(), "teapot_overflow");
     }
 }

@@ -17,7 +17,6 @@ pub(crate) enum ShopConfigError {
 }
 
 /// What order pricing needs to know about a merchant.
-#[allow(dead_code, reason = "read by order and terminal pricing (receipts work)")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PricingContext {
     pub(crate) fees: FeeSchedule,
@@ -110,7 +109,6 @@ pub(crate) async fn set_processing_fee(
 
 /// Fee schedule, jurisdictions (merchant's, then the catalog) and default jurisdiction of a merchant:
 /// everything order and terminal pricing reads from the shop.
-#[allow(dead_code, reason = "called by order and terminal pricing (receipts work)")]
 pub(crate) async fn pricing_context(state: &AppState, wallet: Wallet) -> Result<PricingContext, StoreError> {
     let config = config(state, wallet).await?;
     let fees = fee_schedule(&config);

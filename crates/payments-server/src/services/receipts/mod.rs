@@ -18,10 +18,8 @@ pub(crate) use dispatcher::{DispatcherHandle, start_dispatcher};
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use order::create_order;
 /// For the payment page (`GET /portal/{id}`): the lookup by id and the `link_opened` status change.
-#[allow(unused_imports)]
-pub(crate) use read::{PortalView, fetch_for_portal};
+pub(crate) use read::fetch_for_portal;
 pub(crate) use read::{fetch, list, list_deliveries, redeliver};
 pub(crate) use runtime::ReceiptRuntime;
-#[allow(unused_imports)]
-pub(crate) use transition::{StatusChange, apply_status, record_link_opened};
+pub(crate) use transition::record_link_opened;
 pub(crate) use transition::{StatusOutcome, post_status};
