@@ -9,6 +9,7 @@ mod error;
 mod order;
 mod read;
 mod runtime;
+mod sale;
 mod transition;
 mod webhook_body;
 

@@ -1,18 +1,16 @@
 //! `POST /api/orders`: price the merchant's products with the core rules (tax precedence, platform fee plus
 //! the merchant's add-on) and store the result as a `generated` receipt with a server-made id.
 
-use payments_core::{PricingItem, TaxSelection, price_order, resolve_tax_rate};
+use payments_core::{PricingItem, price_order};
 
 use crate::app::AppState;
 use crate::domain::inventory::InventoryItem;
-use crate::domain::receipt::{
-    NewReceipt, OrderDraft, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
-};
+use crate::domain::receipt::{NewReceipt, OrderDraft, Receipt, ReceiptId, ReceiptSource};
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
-use crate::services::receipts::create::{brand_name, insert, seal_signing_key};
-use crate::services::receipts::error::{OrderError, ReceiptError};
-use crate::services::shop;
+use crate::services::receipts::create::{brand_name, seal_signing_key};
+use crate::services::receipts::error::OrderError;
+use crate::services::receipts::sale::{TaxChoice, insert_and_fetch, require_split, sale_terms};
 use crate::store;
 
 pub(crate) async fn create_order(
@@ -22,12 +20,7 @@ pub(crate) async fn create_order(
     draft: OrderDraft,
 ) -> Result<Receipt, OrderError> {
     let wallet = caller.wallet;
-    if store::blocking(&state.store, move |store| store.fetch_split(wallet))
-        .await?
-        .is_none()
-    {
-        return Err(OrderError::SplitRequired);
-    }
+    require_split(state, wallet).await?;
     let refs: Vec<_> = draft
         .items
         .iter()
@@ -44,51 +37,34 @@ pub(crate) async fn create_order(
         check_stock(&product, *qty)?;
         items.push(pricing_item(product, *qty));
     }
-    let context = shop::pricing_context(state, wallet).await?;
-    let selection = TaxSelection {
-        explicit_rate: draft.explicit_rate,
-        jurisdiction_code: draft.jurisdiction_code.as_deref(),
-        component_codes: draft.tax_components.as_deref(),
-    };
-    let rate = resolve_tax_rate(
-        selection,
-        &context.jurisdictions,
-        context.default_jurisdiction.as_deref(),
+    let terms = sale_terms(
+        state,
+        wallet,
+        TaxChoice {
+            explicit_rate: draft.explicit_rate,
+            jurisdiction_code: draft.jurisdiction_code,
+            tax_components: draft.tax_components,
+        },
     )
-    .map_err(OrderError::Tax)?;
-    let priced = price_order(&items, rate, context.fees).map_err(OrderError::Pricing)?;
+    .await?;
+    let priced = price_order(&items, terms.rate, terms.fees).map_err(OrderError::Pricing)?;
+    let (amounts, tax) = terms.record(&priced);
     let id = ReceiptId::generate();
-    let jurisdiction_code = match draft.explicit_rate {
-        Some(_) => draft.jurisdiction_code,
-        None => draft.jurisdiction_code.or(context.default_jurisdiction),
-    };
     let receipt = NewReceipt {
         sealed_signing_key: seal_signing_key(state, &id, signing_key, draft.webhook_url.as_deref())?,
-        id: id.clone(),
+        id,
         wallet,
         source: ReceiptSource::Order,
         currency: "USD".to_owned(),
-        amounts: ReceiptAmounts {
-            subtotal: priced.subtotal,
-            tax: priced.tax,
-            fee: priced.fee,
-            total: priced.total,
-        },
+        amounts,
         line_items: priced.line_items,
         brand_name: brand_name(state, wallet).await?,
-        tax: ReceiptTax {
-            jurisdiction_code,
-            rate: priced.tax_rate,
-            components: draft.tax_components.unwrap_or_default(),
-        },
+        tax,
         options: draft.options,
         webhook_url: draft.webhook_url,
         now_ms: state.clock.now_ms(),
     };
-    insert(state, receipt).await?;
-    store::blocking(&state.store, move |store| store.fetch_receipt(Some(wallet), &id))
-        .await?
-        .ok_or_else(|| OrderError::Receipt(ReceiptError::Contended(ReceiptId::generate())))
+    insert_and_fetch(state, receipt).await
 }
 
 /// `stockQty` 0 is out of stock; finite stock must cover the quantity; -1 is unlimited.
