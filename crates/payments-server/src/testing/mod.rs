@@ -12,7 +12,7 @@ mod switchable_store;
 
 use std::future::Future;
 use std::num::NonZeroU32;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
@@ -99,18 +99,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     init_test_tracing();
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("creating a temp dir: {error}"));
     let db_path = dir.path().join("payments.db");
-    let clock = Arc::new(ManualClock::new(TEST_START_MS));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|error| panic!("binding 127.0.0.1:0: {error}"));
-    let address = listener
-        .local_addr()
-        .unwrap_or_else(|error| panic!("reading the bound address: {error}"));
-    let base_url = format!("http://{address}");
-    let mut config = ServerConfig::new(
-        &db_path,
-        Url::parse(&base_url).unwrap_or_else(|error| panic!("parsing {base_url}: {error}")),
-    );
+    let (listener, base_url, mut config) = bind_loopback(&db_path).await;
     config.dev_mode = true;
     config.max_body_bytes = options.max_body_bytes.unwrap_or(config.max_body_bytes);
     config.rate_limit_per_minute = options
@@ -119,35 +108,74 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.edge_secret = options.edge_secret.map(Secret::new);
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
+    let running = start_server(listener, config, &db_path);
+    let app = running.app.clone();
+    let wallet = test_wallet(0x11);
+    let issued = app
+        .key_admin()
+        .create(wallet, Scopes::all(), Some("test merchant".to_owned()))
+        .unwrap_or_else(|error| panic!("creating the test key: {error}"));
+    TestApp {
+        base_url,
+        key: issued.key.expose().to_owned(),
+        subscription_id: issued.subscription_id.as_str().to_owned(),
+        wallet,
+        clock: running.clock,
+        db_path,
+        app,
+        store: running.store,
+        shutdown: Some(running.shutdown),
+        server: Some(running.server),
+        _dir: dir,
+    }
+}
+
+/// A listener on a free loopback port, its base URL, and the default config for that URL and database.
+async fn bind_loopback(db_path: &Path) -> (tokio::net::TcpListener, String, ServerConfig) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|error| panic!("binding 127.0.0.1:0: {error}"));
+    let address = listener
+        .local_addr()
+        .unwrap_or_else(|error| panic!("reading the bound address: {error}"));
+    let base_url = format!("http://{address}");
+    let config = ServerConfig::new(
+        db_path,
+        Url::parse(&base_url).unwrap_or_else(|error| panic!("parsing {base_url}: {error}")),
+    );
+    (listener, base_url, config)
+}
+
+/// A server task on `listener`, over the SQLite file (behind the switch that simulates outages) and a
+/// manual clock at [`TEST_START_MS`].
+struct RunningServer {
+    app: App,
+    clock: Arc<ManualClock>,
+    store: Arc<SwitchableStore>,
+    shutdown: oneshot::Sender<()>,
+    server: JoinHandle<()>,
+}
+
+fn start_server(listener: tokio::net::TcpListener, config: ServerConfig, db_path: &Path) -> RunningServer {
+    let clock = Arc::new(ManualClock::new(TEST_START_MS));
     let sqlite =
-        SqliteStore::open(&db_path, TEST_START_MS).unwrap_or_else(|error| panic!("opening the db: {error}"));
+        SqliteStore::open(db_path, TEST_START_MS).unwrap_or_else(|error| panic!("opening the db: {error}"));
     let store = Arc::new(SwitchableStore::new(Arc::new(sqlite)));
     let app = App::with_store(
         config,
         Arc::clone(&store) as _,
         Arc::clone(&clock) as Arc<dyn Clock>,
     );
-    let wallet = test_wallet(0x11);
-    let issued = app
-        .key_admin()
-        .create(wallet, Scopes::all(), Some("test merchant".to_owned()))
-        .unwrap_or_else(|error| panic!("creating the test key: {error}"));
     let (shutdown, signal) = oneshot::channel::<()>();
     let server = tokio::spawn(crate::serve(listener, app.clone(), async {
         signal.await.ok();
     }));
-    TestApp {
-        base_url,
-        key: issued.key.expose().to_owned(),
-        subscription_id: issued.subscription_id.as_str().to_owned(),
-        wallet,
-        clock,
-        db_path,
+    RunningServer {
         app,
+        clock,
         store,
-        shutdown: Some(shutdown),
-        server: Some(server),
-        _dir: dir,
+        shutdown,
+        server,
     }
 }
 
