@@ -334,7 +334,10 @@ mod tests {
         let cli = Cli::command();
         let flags: Vec<_> = cli
             .get_arguments()
-            .filter(|arg| arg.get_long().is_some_and(|long| long != "help" && long != "version"))
+            .filter(|arg| {
+                arg.get_long()
+                    .is_some_and(|long| long != "help" && long != "version")
+            })
             .collect();
 
         assert!(flags.len() >= 18, "only {} flags found", flags.len());
