@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Load benchmark of the inventory routes (docs/benchmarks.md has the figures and how to read them).
+# Load benchmark of the inventory and receipt routes (docs/benchmarks.md has the figures and how to read them).
 #
 # Builds payments-server in release, starts it on loopback with a fresh temp database and a rate limit
 # high enough not to interfere, creates a key, seeds 100 products, then runs wrk against
 #   GET  /api/inventory?pageSize=100   (a 100-item page)
 #   POST /api/inventory                (upserts with varying SKUs, bench/upsert.lua)
+#   POST /api/receipts                 (a new receipt per request, bench/create_receipt.lua)
+#   GET  /api/receipts/{id}            (one receipt read back)
 # and stops the server it started. Everything stays on 127.0.0.1.
 #
 # Needs: cargo, curl, wrk (Debian: apt-get install -y wrk).
@@ -47,7 +49,7 @@ cleanup() {
 trap cleanup EXIT
 
 db="$work/bench.db"
-key=$("$server" keys create --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write --name bench |
+key=$("$server" keys create --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write,receipts:read,receipts:write --name bench |
     sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
 if [[ -z "$key" ]]; then
     echo "load.sh: could not create a key" >&2
@@ -55,7 +57,9 @@ if [[ -z "$key" ]]; then
 fi
 
 echo "== starting the server on ${base} (log: ${work}/server.log)"
+# Production mode (as deployed): it needs a session secret and a master key; throwaway ones here.
 "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
+    --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
     --rate-limit-per-minute 1000000000 >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
@@ -89,3 +93,11 @@ echo
 echo "== POST /api/inventory upserts  (wrk -t${threads} -c${connections} -d${duration})"
 BENCH_KEY="$key" wrk -t"$threads" -c"$connections" -d"$duration" --latency \
     -s "$repo_root/bench/upsert.lua" "${base}/api/inventory"
+echo
+echo "== POST /api/receipts creates  (wrk -t${threads} -c${connections} -d${duration})"
+BENCH_KEY="$key" wrk -t"$threads" -c"$connections" -d"$duration" --latency \
+    -s "$repo_root/bench/create_receipt.lua" "${base}/api/receipts"
+echo
+echo "== GET /api/receipts/load-1-1  (wrk -t${threads} -c${connections} -d${duration})"
+wrk -t"$threads" -c"$connections" -d"$duration" --latency \
+    -H "X-Gateway-Subscription-Key: ${key}" "${base}/api/receipts/load-1-1"
