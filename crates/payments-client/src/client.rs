@@ -18,7 +18,10 @@ const API_KEY_HEADER: &str = "x-api-key";
 ///
 /// Cheap to clone (the connection pool is shared). Endpoint methods live next to their models:
 /// [`Client::health`], [`Client::ping`], [`Client::list_inventory`], [`Client::upsert_inventory_item`],
-/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`].
+/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`], the receipt and order routes
+/// ([`Client::create_order`], ...), configuration reads ([`Client::split`], ...), and the admin routes,
+/// which take an [`AdminSession`](crate::AdminSession) ([`Client::admin_login`],
+/// [`Client::deploy_split`], [`Client::refund_receipt`], [`Client::terminal_sale`], ...).
 #[derive(Debug, Clone)]
 pub struct Client {
     http: reqwest::Client,

@@ -12,10 +12,33 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Admin routes (split, shop and pricing writes, refunds, terminal sales, sensitive receipt statuses)
+//! take an [`AdminSession`] instead of the subscription key: sign in with [`Client::admin_nonce`] and
+//! [`Client::admin_login`] (the wallet signs [`payments_core::AdminLogin::signing_hash`] wherever its
+//! key lives), or with a local k256 key through `Client::sign_in_with_key` (feature `admin-signing`,
+//! off by default: it puts k256's `SigningKey` in this crate's API; the build cost is nil because
+//! `payments-core` already compiles k256).
+//!
+//! ```no_run
+//! use payments_client::{Client, DeploySplit, TerminalSale};
+//! use payments_core::Cents;
+//!
+//! # async fn run(login: payments_client::LoginRequest) -> Result<(), payments_client::Error> {
+//! let client = Client::builder("http://127.0.0.1:8080").build()?;
+//! let session = client.admin_login(&login).await?;
+//! client.deploy_split(&session, &DeploySplit::default()).await?;
+//! let receipt = client.terminal_sale(&session, &TerminalSale::new(Cents::new(2500)).label("Haircut")).await?;
+//! client.admin_logout(&session).await?;
+//! # Ok(()) }
+//! ```
+//!
 //! Errors are typed: a refusal of the service is [`Error::Api`] carrying the spec error code
 //! ([`ErrorCode`]), message, `resetAt` and correlation id. Writes are sent exactly once; `GET`s may retry
 //! a 429 when [`RateLimitRetry`] is configured (off by default). Money is [`payments_core::Cents`].
 
+mod admin;
+mod admin_config;
+mod admin_receipts;
 mod builder;
 mod client;
 mod config;
@@ -27,9 +50,15 @@ mod receipt;
 mod receipts;
 mod response;
 mod secret;
+mod session;
+#[cfg(feature = "admin-signing")]
+mod signing;
 mod status;
 mod upsert;
 
+pub use admin::{AdminIdentity, LoginRequest};
+pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
+pub use admin_receipts::{RefundReceipt, TerminalSale};
 pub use builder::{ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, RateLimitRetry};
 pub use client::Client;
 pub use config::{
@@ -44,5 +73,8 @@ pub use receipt::{
 };
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine};
 pub use secret::SubscriptionKey;
+pub use session::{AdminRole, AdminSession};
+#[cfg(feature = "admin-signing")]
+pub use signing::wallet_of_key;
 pub use status::{Health, Ping};
 pub use upsert::UpsertInventoryItem;

@@ -87,6 +87,23 @@ pub struct FailureFields {
     pub failure_action: Option<String>,
 }
 
+impl FailureFields {
+    /// All four fields, as a `failed` status post needs them.
+    pub fn new(
+        code: impl Into<String>,
+        category: impl Into<String>,
+        reason: impl Into<String>,
+        action: impl Into<String>,
+    ) -> Self {
+        FailureFields {
+            failure_code: Some(code.into()),
+            failure_category: Some(category.into()),
+            failure_reason: Some(reason.into()),
+            failure_action: Some(action.into()),
+        }
+    }
+}
+
 /// `POST /api/receipts` answer (201).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -7,7 +7,9 @@ use url::Url;
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
-use crate::receipt::{CreatedReceipt, Receipt, ReceiptStatusView, StatusPosted, WebhookDelivery};
+use crate::receipt::{
+    CreatedReceipt, FailureFields, Receipt, ReceiptStatusView, StatusPosted, WebhookDelivery,
+};
 
 /// One line of [`CreateReceipt`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -130,6 +132,12 @@ pub struct PostStatus {
     pub wallet: Wallet,
     /// The new status (tracking statuses and `failed` with a key; others need an admin session).
     pub status: ReceiptStatus,
+    /// The on-chain transaction (`0x` + 64 hex), e.g. with `paid` or `tx_mined`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction_hash: Option<String>,
+    /// Required with `failed`: all four failure fields.
+    #[serde(flatten)]
+    pub failure: FailureFields,
 }
 
 impl PostStatus {
@@ -139,7 +147,23 @@ impl PostStatus {
             receipt_id: receipt_id.into(),
             wallet,
             status,
+            transaction_hash: None,
+            failure: FailureFields::default(),
         }
+    }
+
+    /// Records the on-chain transaction with the status.
+    #[must_use]
+    pub fn transaction_hash(mut self, hash: impl Into<String>) -> Self {
+        self.transaction_hash = Some(hash.into());
+        self
+    }
+
+    /// The failure details a `failed` post needs.
+    #[must_use]
+    pub fn failure(mut self, failure: FailureFields) -> Self {
+        self.failure = failure;
+        self
     }
 }
 
@@ -215,10 +239,11 @@ impl Client {
         self.get_json(url, Auth::Subscription).await
     }
 
-    /// `POST /api/receipts/status` with the subscription key.
+    /// `POST /api/receipts/status` with the subscription key: tracking statuses, `pending` and `failed`.
+    /// The other statuses need an admin session: [`Client::post_receipt_status_as_admin`].
     ///
     /// # Errors
-    /// [`Error::Api`] (`invalid_transition`, `forbidden` for statuses that need an admin session, ...).
+    /// [`Error::Api`] (`invalid_transition`, `unauthorized` for statuses that need an admin session, ...).
     pub async fn post_receipt_status(&self, post: &PostStatus) -> Result<StatusPosted, Error> {
         let request = self.http().post(self.url("api/receipts/status")?).json(post);
         self.send_json(self.authorize(request, Auth::Subscription)).await
