@@ -42,8 +42,13 @@ pub(crate) async fn payments_with_key(app: &TestApp, key: Option<&str>, args: &[
 
 /// A library client of the same app, to arrange and to check what the binary did.
 pub(crate) fn client(app: &TestApp) -> Client {
+    client_with_key(app, &app.key)
+}
+
+/// Like [`client`], with another key of the app (e.g. the merchant admin's).
+pub(crate) fn client_with_key(app: &TestApp, key: &str) -> Client {
     Client::builder(&app.base_url)
-        .subscription_key(app.key.as_str())
+        .subscription_key(key)
         .build()
         .unwrap()
 }

@@ -1,9 +1,11 @@
 //! `payments receipts ...` and `payments orders create` against a spawned server.
 
+use payments_client::{AdminRole, AdminSession, DeploySplit, UpsertInventoryItem};
+use payments_core::Cents;
 use payments_server::testing::spawn_app;
 use serde_json::Value;
 
-use crate::helpers::payments;
+use crate::helpers::{client_with_key, payments, payments_with_key};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn receipts_create_list_show_status_and_webhooks() {
@@ -52,4 +54,67 @@ async fn a_bad_line_or_item_is_a_usage_failure_and_an_order_without_split_is_ref
     assert!(bad_line.stderr.contains("LABEL:PRICE"), "{}", bad_line.stderr);
     assert_eq!(order.code, 1, "{order:?}");
     assert!(order.stderr.contains("split"), "{}", order.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split() {
+    let app = spawn_app().await;
+    // Signed in by the harness; the split is configured through the library client's admin route.
+    let (admin, key) = app.merchant_admin().await;
+    let client = client_with_key(&app, &key.key);
+    let token = admin.cookie.strip_prefix("cb_auth_token=").unwrap();
+    let session =
+        AdminSession::from_tokens(admin.wallet, vec![AdminRole::Merchant], token, &admin.csrf_token).unwrap();
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
+    let mug = UpsertInventoryItem::new("MUG-1", "Blue mug", Cents::new(2000), -1).taxable(true);
+    client.upsert_inventory_item(&mug).await.unwrap();
+    let order = ["orders", "create", "--item", "MUG-1:2", "--tax-rate", "0.1"];
+
+    let table = payments_with_key(&app, Some(&key.key), &order).await;
+    let json = payments_with_key(&app, Some(&key.key), &[&order[..], &["--json"]].concat()).await;
+
+    assert_eq!(table.code, 0, "{table:?}");
+    let split = client.split().await.unwrap().address.unwrap();
+    let id = table
+        .stdout
+        .strip_prefix("receipt ")
+        .and_then(|rest| rest.split_once(' '))
+        .map(|(id, _)| id.to_owned())
+        .unwrap_or_else(|| panic!("no receipt id in {:?}", table.stdout));
+    assert!(id.starts_with("rcpt_"), "{id}");
+    let expected = format!(
+        "receipt {id} (generated)\n\
+         LINE            QTY  PRICE\n\
+         Blue mug        2    40.00\n\
+         Tax                  4.00\n\
+         Processing Fee       0.22\n\
+         Total                44.22\n\
+         payment url: {}/portal/{id}?recipient={split}\n",
+        app.base_url
+    );
+    assert_eq!(table.stdout, expected);
+    assert_eq!(json.code, 0, "{json:?}");
+    let receipt: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(receipt["status"], "generated");
+    assert_ne!(receipt["receiptId"], id.as_str());
+    let labels: Vec<&str> = receipt["lineItems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Blue mug", "Tax", "Processing Fee"]);
+    assert_eq!(receipt["lineItems"][0]["qty"], 2);
+    assert_eq!(receipt["lineItems"][0]["sku"], "MUG-1");
+    assert_eq!(receipt["subtotalUsd"], 40);
+    assert_eq!(receipt["taxUsd"], 4);
+    assert_eq!(receipt["feeUsd"], 0.22);
+    assert_eq!(receipt["totalUsd"], 44.22);
+    assert_eq!(receipt["taxRate"], 0.1);
+    let link = receipt["paymentUrl"].as_str().unwrap();
+    assert!(link.ends_with(&format!("?recipient={split}")), "{link}");
+    assert_eq!(client.list_receipts(None).await.unwrap().len(), 2);
 }
