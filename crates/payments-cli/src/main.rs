@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod webhooks_listen;
 mod webhooks_verify;
 
 mod connection;
@@ -50,9 +51,12 @@ enum Command {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once at startup")]
 enum WebhooksCommand {
     /// Verify a webhook's signature offline.
     Verify(webhooks_verify::VerifyArgs),
+    /// Receive webhooks on 127.0.0.1, verify each one and print it (like `stripe listen`).
+    Listen(webhooks_listen::ListenArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,9 @@ fn main() -> ExitCode {
         Command::Webhooks {
             command: WebhooksCommand::Verify(args),
         } => webhooks_verify::run(&args),
+        Command::Webhooks {
+            command: WebhooksCommand::Listen(args),
+        } => webhooks_listen::run(args),
         Command::Inventory(args) => inventory::run(args),
         Command::Ping(args) => ping::run(args),
         Command::Split(args) => settings::run_split(args),

@@ -8,3 +8,5 @@ mod inventory;
 mod ping_and_errors;
 mod receipts;
 mod settings;
+#[cfg(test)]
+mod webhooks_listen;

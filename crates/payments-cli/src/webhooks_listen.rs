@@ -1,0 +1,281 @@
+//! `payments webhooks listen`: a local receiver that verifies and prints each webhook, like `stripe listen`.
+//!
+//! Point a receipt's `webhook_url` at `http://127.0.0.1:PORT/any/path` (a development-mode server allows
+//! loopback targets) and watch the deliveries arrive, checked exactly as a merchant backend must check
+//! them. It binds loopback only: it is a tool for development, not a production receiver.
+
+mod receiver;
+
+use std::io::{self, Write as _};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use webhook_verify::{ApiKey, Tolerance, Verifier, WebhookSecret};
+
+use crate::connection::block_on;
+use receiver::{Line, Receiver};
+
+const AFTER_HELP: &str = "\
+Prints `listening on http://127.0.0.1:PORT` first, then one line per verified delivery (or, with --json, its
+body). Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as
+`rejected: <reason>`. Ctrl-C or SIGTERM stops it (exit 0). Exits 2 on a usage error or when the port cannot
+be bound.
+
+The service signs at its own clock: against a test server with a fixed clock, pass --tolerance-secs 0.";
+
+/// Exit status of a usage error, as clap's own: no key, or a port that cannot be bound.
+const EXIT_USAGE: u8 = 2;
+/// Lines waiting for the terminal. When it stops reading, requests are answered 503 (the service retries)
+/// instead of blocking or buffering without bound.
+const PENDING_LINES: usize = 1024;
+/// A client that stalls while sending headers or the body does not hold a connection for long.
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long requests in flight may take to finish once a stop is asked for.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Receive webhooks on 127.0.0.1, verify each one and print it.
+#[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP)]
+pub(crate) struct ListenArgs {
+    /// Port on 127.0.0.1; 0 picks a free one (the first output line names it).
+    #[arg(
+        long,
+        value_name = "PORT",
+        env = "PAYMENTS_LISTEN_PORT",
+        default_value_t = 4000
+    )]
+    port: u16,
+
+    /// API key that signs X-Service-Signature (the key that created the receipt); repeat it to accept
+    /// the old and the new key during a rotation.
+    #[arg(
+        long = "key",
+        value_name = "KEY",
+        env = "PAYMENTS_KEY",
+        hide_env_values = true
+    )]
+    keys: Vec<ApiKey>,
+
+    /// Standard Webhooks secret `whsec_<base64>`, repeatable; when given, --key (and PAYMENTS_KEY) is ignored.
+    #[arg(
+        long = "secret",
+        value_name = "WHSEC",
+        env = "PAYMENTS_WEBHOOK_SECRET",
+        hide_env_values = true
+    )]
+    secrets: Vec<WebhookSecret>,
+
+    /// Freshness window of the delivery timestamp in seconds, both directions; 0 disables the check.
+    #[arg(
+        long,
+        value_name = "SECS",
+        env = "PAYMENTS_WEBHOOK_TOLERANCE_SECS",
+        default_value_t = 300
+    )]
+    tolerance_secs: u64,
+
+    /// Print each verified event body as one JSON line instead of a summary line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Listens until a stop signal; the exit code says stopped (0), failed (1) or usage error (2).
+pub(crate) fn run(args: ListenArgs) -> ExitCode {
+    let Some(verifier) = verifier(&args) else {
+        eprintln!("error: pass --key KEY (or set PAYMENTS_KEY) or --secret whsec_...");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let (lines, queue) = mpsc::sync_channel(PENDING_LINES);
+    let (stdout_failed, stdout_gone) = oneshot::channel();
+    let printer = std::thread::spawn(move || print_lines(&queue, stdout_failed));
+    let receiver = Receiver {
+        verifier,
+        json: args.json,
+        lines,
+    };
+    let code = block_on(listen(args.port, receiver, stdout_gone)).unwrap_or_else(|err| {
+        eprintln!("error: {err:#}");
+        ExitCode::FAILURE
+    });
+    // The runtime is gone, and every sender with it: the printer drains what is queued and ends.
+    wait_for(&printer, GRACE);
+    code
+}
+
+/// The verifier of the chosen scheme; `None` when no key or secret was given.
+fn verifier(args: &ListenArgs) -> Option<Verifier> {
+    let verifier = if args.secrets.is_empty() {
+        Verifier::from_api_keys(args.keys.iter().cloned()).ok()?
+    } else {
+        Verifier::from_webhook_secrets(args.secrets.iter().cloned()).ok()?
+    };
+    let tolerance = match args.tolerance_secs {
+        0 => Tolerance::Disabled,
+        secs => Tolerance::Within(Duration::from_secs(secs)),
+    };
+    Some(verifier.with_tolerance(tolerance))
+}
+
+/// Binds, announces the address, and serves until a signal or until stdout is closed.
+async fn listen(port: u16, receiver: Receiver, stdout_gone: oneshot::Receiver<io::Error>) -> ExitCode {
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let listener = match TcpListener::bind(address).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            eprintln!("error: cannot listen on {address}: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    // Installed before the address is printed, so a signal sent as soon as it is read is not lost.
+    let mut stop = match StopSignals::install() {
+        Ok(stop) => stop,
+        Err(err) => {
+            eprintln!("error: cannot install the signal handlers: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let bound = listener.local_addr().unwrap_or(address);
+    if let Err(err) = announce(bound) {
+        eprintln!("error: cannot write to stdout: {err}");
+        return ExitCode::FAILURE;
+    }
+    let scheme = receiver.verifier.scheme();
+    eprintln!("verifying {scheme} signatures on every path; Ctrl-C stops");
+    match serve(listener, Arc::new(receiver), &mut stop, stdout_gone).await {
+        None => ExitCode::SUCCESS,
+        Some(err) => {
+            eprintln!("error: cannot write to stdout: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The first stdout line, flushed at once: scripts and tests read the port from it.
+fn announce(bound: SocketAddr) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    writeln!(stdout, "listening on http://{bound}")?;
+    stdout.flush()
+}
+
+/// Accepts connections until a stop signal (`None`) or a failed stdout (`Some`), then lets the requests in
+/// flight finish for up to [`GRACE`].
+async fn serve(
+    listener: TcpListener,
+    receiver: Arc<Receiver>,
+    stop: &mut StopSignals,
+    mut stdout_gone: oneshot::Receiver<io::Error>,
+) -> Option<io::Error> {
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(READ_TIMEOUT);
+    let failure = loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _peer)) => stream,
+                    Err(err) => {
+                        // E.g. out of file descriptors: pause rather than spin.
+                        eprintln!("accept failed: {err}");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                let receiver = Arc::clone(&receiver);
+                let service = service_fn(move |request| {
+                    let receiver = Arc::clone(&receiver);
+                    async move { receiver.handle(request).await }
+                });
+                let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+                tokio::spawn(async move {
+                    // A client that hangs up early is its own business; the listener keeps going.
+                    connection.await.ok();
+                });
+            }
+            () = stop.recv() => break None,
+            Ok(err) = &mut stdout_gone => break Some(err),
+        }
+    };
+    drop(listener);
+    if tokio::time::timeout(GRACE, graceful.shutdown()).await.is_err() {
+        eprintln!("some connections were still open at shutdown");
+    }
+    failure
+}
+
+/// Writes the lines on a thread of its own, so a slow terminal or pipe never delays an answer to the
+/// service. A failed stdout is reported once through `stdout_failed`; stderr failures are ignored.
+fn print_lines(queue: &mpsc::Receiver<Line>, stdout_failed: oneshot::Sender<io::Error>) {
+    for line in queue {
+        match line {
+            Line::Out(text) => {
+                let mut stdout = io::stdout().lock();
+                if let Err(err) = writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+                    stdout_failed.send(err).ok();
+                    return;
+                }
+            }
+            Line::Err(text) => {
+                writeln!(io::stderr(), "{text}").ok();
+            }
+        }
+    }
+}
+
+/// Waits up to `limit` for the printer to drain; a terminal that stopped reading must not hang the exit.
+fn wait_for(printer: &JoinHandle<()>, limit: Duration) {
+    let deadline = Instant::now() + limit;
+    while !printer.is_finished() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Ctrl-C and, on Unix, SIGTERM (what `kill` and service managers send).
+#[derive(Debug)]
+struct StopSignals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    #[cfg(unix)]
+    fn install() -> io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn install() -> io::Result<Self> {
+        Ok(Self {})
+    }
+
+    #[cfg(unix)]
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn recv(&mut self) {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}

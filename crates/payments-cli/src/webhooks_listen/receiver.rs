@@ -1,0 +1,255 @@
+//! One request to `payments webhooks listen`: read the raw body, verify it, queue a line, answer at once.
+
+use std::convert::Infallible;
+use std::fmt::Write as _;
+use std::sync::mpsc::{SyncSender, TrySendError};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue};
+use hyper::{HeaderMap, Method, Request, Response, StatusCode};
+use webhook_verify::{ReceiptStatusUpdated, Scheme, Verifier, VerifyError, WEBHOOK_ID, X_SERVICE_DELIVERY};
+
+use super::READ_TIMEOUT;
+use crate::output::one_line;
+
+/// Event bodies are a few hundred bytes; a megabyte is generous and still bounds memory per request.
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// What to print, and where.
+#[derive(Debug)]
+pub(super) enum Line {
+    Out(String),
+    Err(String),
+}
+
+type Reply = Response<Full<Bytes>>;
+
+/// Shared by every connection.
+#[derive(Debug)]
+pub(super) struct Receiver {
+    pub(super) verifier: Verifier,
+    pub(super) json: bool,
+    pub(super) lines: SyncSender<Line>,
+}
+
+impl Receiver {
+    pub(super) async fn handle(&self, request: Request<hyper::body::Incoming>) -> Result<Reply, Infallible> {
+        if request.method() != Method::POST {
+            let reason = format!("method {} not allowed, use POST", request.method());
+            let mut reply = self.reject(StatusCode::METHOD_NOT_ALLOWED, &reason);
+            reply
+                .headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("POST"));
+            return Ok(reply);
+        }
+        let (parts, body) = request.into_parts();
+        // The raw bytes, exactly as sent: the signature covers these, not any re-serialised JSON.
+        let read = tokio::time::timeout(READ_TIMEOUT, Limited::new(body, MAX_BODY_BYTES).collect()).await;
+        let body = match read {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(err)) if err.is::<LengthLimitError>() => {
+                let reason = format!("body larger than {MAX_BODY_BYTES} bytes");
+                return Ok(self.reject(StatusCode::PAYLOAD_TOO_LARGE, &reason));
+            }
+            Ok(Err(err)) => {
+                return Ok(self.reject(StatusCode::BAD_REQUEST, &format!("unreadable body: {err}")));
+            }
+            Err(_) => return Ok(self.reject(StatusCode::REQUEST_TIMEOUT, "body not received in time")),
+        };
+        Ok(self.accept(&parts.headers, &body))
+    }
+
+    /// Verifies one request and queues its line; the answer does not wait for the line to be printed.
+    fn accept(&self, headers: &HeaderMap, body: &[u8]) -> Reply {
+        let delivery = delivery_id(self.verifier.scheme(), headers);
+        let line = match self.verifier.verify_and_parse(headers, body) {
+            Ok(_) if self.json => json_line(body),
+            Ok(event) => summary(&delivery, &event),
+            // Authentic, but an event this version does not know: acknowledge it so it is not retried.
+            Err(VerifyError::InvalidBody(err)) if err.unexpected_event().is_some() => {
+                if self.json {
+                    json_line(body)
+                } else {
+                    let event = err.unexpected_event().unwrap_or_default();
+                    one_line(&format!("{delivery}  {event}  (not handled by this version)"))
+                }
+            }
+            Err(err) => return self.reject(rejection_status(&err), &rejection_reason(&err)),
+        };
+        match self.lines.try_send(Line::Out(line)) {
+            Ok(()) => reply(StatusCode::OK, "ok"),
+            Err(TrySendError::Full(_)) => reply(StatusCode::SERVICE_UNAVAILABLE, "busy, retry later"),
+            Err(TrySendError::Disconnected(_)) => reply(StatusCode::SERVICE_UNAVAILABLE, "shutting down"),
+        }
+    }
+
+    /// Reports a rejected request on stderr and answers it with `status` and the reason.
+    fn reject(&self, status: StatusCode, reason: &str) -> Reply {
+        let reason = one_line(reason);
+        self.lines.try_send(Line::Err(format!("rejected: {reason}"))).ok();
+        reply(status, &reason)
+    }
+}
+
+/// The delivery's id for the human line: the signed `webhook-id` under Standard Webhooks, else
+/// `X-Service-Delivery` (stable across retries, so a redelivery shows the same id).
+fn delivery_id(scheme: Scheme, headers: &HeaderMap) -> String {
+    let names = match scheme {
+        Scheme::StandardWebhooks => [WEBHOOK_ID, X_SERVICE_DELIVERY],
+        _ => [X_SERVICE_DELIVERY, WEBHOOK_ID],
+    };
+    names
+        .iter()
+        .find_map(|name| headers.get(*name)?.to_str().ok())
+        .map_or_else(|| "-".to_owned(), str::to_owned)
+}
+
+/// One line per event: delivery id, event, receipt and status first, then whatever else the event carries.
+fn summary(delivery: &str, event: &ReceiptStatusUpdated) -> String {
+    let mut line = format!(
+        "{delivery}  {}  receiptId={} status={}",
+        event.event, event.receipt_id, event.status
+    );
+    if let Some(previous) = &event.previous_status {
+        write!(line, " previousStatus={previous}").ok();
+    }
+    if let Some(cents) = event.total_cents() {
+        let sign = if cents < 0 { "-" } else { "" };
+        let cents = cents.unsigned_abs();
+        write!(line, " totalUsd={sign}{}.{:02}", cents / 100, cents % 100).ok();
+    } else if let Some(usd) = event.total_usd {
+        write!(line, " totalUsd={usd}").ok();
+    }
+    let identifiers = [
+        ("token", &event.token),
+        ("transactionId", &event.transaction_id),
+        ("transactionHash", &event.transaction_hash),
+        ("failureCode", &event.failure_code),
+    ];
+    for (name, value) in identifiers {
+        if let Some(value) = value {
+            write!(line, " {name}={value}").ok();
+        }
+    }
+    if let Some(reason) = &event.failure_reason {
+        write!(line, " failureReason={reason:?}").ok();
+    }
+    one_line(&line)
+}
+
+/// The verified body as one line: as received when it already is one, else compacted.
+fn json_line(body: &[u8]) -> String {
+    match std::str::from_utf8(body) {
+        Ok(text) if !text.contains(['\n', '\r']) => text.trim().to_owned(),
+        _ => serde_json::from_slice::<serde_json::Value>(body)
+            .map(|value| value.to_string())
+            .unwrap_or_else(|_| one_line(&String::from_utf8_lossy(body))),
+    }
+}
+
+/// 401 when the request is well formed but not signed by us or not fresh; 400 when it is malformed.
+fn rejection_status(err: &VerifyError) -> StatusCode {
+    match err {
+        VerifyError::SignatureMismatch | VerifyError::Stale { .. } | VerifyError::FromTheFuture { .. } => {
+            StatusCode::UNAUTHORIZED
+        }
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+/// The reason, with the way out for the most common surprise: a server whose clock is not the real time.
+fn rejection_reason(err: &VerifyError) -> String {
+    match err {
+        VerifyError::Stale { .. } | VerifyError::FromTheFuture { .. } => {
+            format!("{err} (--tolerance-secs 0 skips the freshness check)")
+        }
+        _ => err.to_string(),
+    }
+}
+
+fn reply(status: StatusCode, text: &str) -> Reply {
+    let mut response = Response::new(Full::new(Bytes::from(format!("{text}\n"))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::SystemTime;
+
+    use hyper::header::{HeaderName, HeaderValue};
+    use hyper::{HeaderMap, StatusCode};
+    use webhook_verify::{ApiKey, ReceiptStatusUpdated, Verifier, testing};
+
+    use super::{Line, Receiver, json_line, summary};
+
+    const KEY: &str = "sk_test_unit";
+    const BODY: &[u8] =
+        br#"{"event":"receipt.status_updated","receiptId":"R-1","status":"paid","totalUsd":7635.8}"#;
+
+    fn receiver(pending: usize) -> (Receiver, mpsc::Receiver<Line>) {
+        let (lines, queue) = mpsc::sync_channel(pending);
+        let verifier = Verifier::new(ApiKey::new(KEY).unwrap());
+        let receiver = Receiver {
+            verifier,
+            json: false,
+            lines,
+        };
+        (receiver, queue)
+    }
+
+    fn signed(body: &[u8]) -> HeaderMap {
+        let key = ApiKey::new(KEY).unwrap();
+        testing::x_service_headers(&key, body, SystemTime::now())
+            .into_iter()
+            .map(|(name, value)| {
+                (
+                    HeaderName::from_static(name),
+                    HeaderValue::from_str(&value).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_tampered_body_is_401_and_reported_and_a_full_queue_is_503() {
+        let (receiver, queue) = receiver(1);
+
+        let tampered = receiver.accept(&signed(BODY), br#"{"event":"receipt.status_updated"}"#);
+        let rejection = queue.try_recv().unwrap();
+        let first = receiver.accept(&signed(BODY), BODY);
+        let second = receiver.accept(&signed(BODY), BODY);
+
+        assert_eq!(tampered.status(), StatusCode::UNAUTHORIZED);
+        assert!(matches!(rejection, Line::Err(text) if text.starts_with("rejected: signature")));
+        assert_eq!(first.status(), StatusCode::OK);
+        assert_eq!(second.status(), StatusCode::SERVICE_UNAVAILABLE);
+    }
+
+    #[test]
+    fn the_summary_shows_amounts_in_cents_and_quotes_the_failure_reason() {
+        let event: ReceiptStatusUpdated = serde_json::from_str(
+            r#"{"event":"receipt.status_updated","receiptId":"R-2","status":"failed","totalUsd":7635.8,
+                "failureCode":"PORTAL_PAY_INSUFFICIENT_FUNDS","failureReason":"Not enough\nUSDC"}"#,
+        )
+        .unwrap();
+
+        assert_eq!(
+            summary("d-1", &event),
+            "d-1  receipt.status_updated  receiptId=R-2 status=failed totalUsd=7635.80 \
+             failureCode=PORTAL_PAY_INSUFFICIENT_FUNDS failureReason=\"Not enough\\nUSDC\""
+        );
+    }
+
+    #[test]
+    fn a_multi_line_body_is_printed_as_one_json_line() {
+        assert_eq!(json_line(b"{\n  \"a\": 1\n}\n"), r#"{"a":1}"#);
+        assert_eq!(json_line(BODY), String::from_utf8_lossy(BODY));
+    }
+}
