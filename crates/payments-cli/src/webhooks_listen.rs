@@ -96,6 +96,12 @@ pub(crate) fn run(args: ListenArgs) -> ExitCode {
         eprintln!("error: pass --key KEY (or set PAYMENTS_KEY) or --secret whsec_...");
         return ExitCode::from(EXIT_USAGE);
     };
+    if !args.secrets.is_empty() && !args.keys.is_empty() {
+        // Said out loud: a key exported in the environment must not look like it is being checked.
+        eprintln!(
+            "note: verifying the Standard Webhooks headers with --secret; --key / PAYMENTS_KEY is not used"
+        );
+    }
     let (lines, queue) = mpsc::sync_channel(PENDING_LINES);
     let (stdout_failed, stdout_gone) = oneshot::channel();
     let printer = std::thread::spawn(move || print_lines(&queue, stdout_failed));

@@ -286,6 +286,7 @@ async fn standard_webhooks_deliveries_are_verified_and_sigterm_stops_the_listene
 
     let valid = post(&listener.url, &headers, body.to_vec()).await;
     let printed = listener.next_stdout();
+    let note = listener.next_stderr_starting("note:");
     let killed = Command::new("kill")
         .args(["-TERM", &listener.child.id().to_string()])
         .status()
@@ -297,6 +298,7 @@ async fn standard_webhooks_deliveries_are_verified_and_sigterm_stops_the_listene
         printed,
         "msg_1  receipt.status_updated  receiptId=R-8 status=link_opened"
     );
+    assert!(note.contains("PAYMENTS_KEY is not used"), "{note}");
     assert!(killed.success());
     assert_eq!(code, Some(0));
 }
