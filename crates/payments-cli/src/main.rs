@@ -7,6 +7,9 @@ use clap::{Parser, Subcommand};
 mod webhooks_listen;
 mod webhooks_verify;
 
+mod admin;
+mod admin_key;
+mod admin_session;
 mod connection;
 mod import;
 mod inventory;
@@ -15,8 +18,10 @@ mod output;
 mod ping;
 mod product_csv;
 mod receipts;
+mod receipts_admin;
 mod report;
 mod settings;
+mod split_deploy;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]
@@ -38,7 +43,7 @@ enum Command {
     Inventory(inventory::InventoryArgs),
     /// Check the key: merchant, subscription and scopes it grants.
     Ping(ping::PingArgs),
-    /// Show the split configuration.
+    /// Show or deploy the split configuration.
     Split(settings::SplitArgs),
     /// Show the shop's settings.
     Shop(settings::ShopArgs),
@@ -48,6 +53,8 @@ enum Command {
     Receipts(receipts::ReceiptsArgs),
     /// Create orders from inventory items.
     Orders(receipts::OrdersArgs),
+    /// Admin session: login with a wallet key, me, logout.
+    Admin(admin::AdminArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -74,6 +81,7 @@ fn main() -> ExitCode {
         Command::Tax(args) => settings::run_tax(args),
         Command::Receipts(args) => receipts::run_receipts(args),
         Command::Orders(args) => receipts::run_orders(args),
+        Command::Admin(args) => admin::run(args),
     }
 }
 

@@ -1,4 +1,5 @@
 //! `payments receipts ...` and `payments orders create`: receipts and orders, as a table or `--json`.
+//! The admin-session commands (`mark-paid`, `refund`, `terminal`) live in `receipts_admin`.
 
 use std::process::ExitCode;
 
@@ -9,9 +10,10 @@ use payments_core::{Cents, TaxRate};
 
 use crate::connection::{ConnectionArgs, block_on};
 use crate::output::{Table, one_line, print_json, print_text};
+use crate::receipts_admin;
 use crate::report::{exit_code, failure};
 
-/// Receipts: list, show, status, create, webhook delivery log.
+/// Receipts: list, show, status, create, webhook delivery log; mark-paid, refund, terminal (admin).
 #[derive(Debug, Args)]
 pub(crate) struct ReceiptsArgs {
     #[command(subcommand)]
@@ -46,6 +48,12 @@ enum ReceiptsCommand {
     },
     /// Show a receipt's webhook deliveries and attempts.
     Webhooks { id: String },
+    /// Attest that a receipt was paid (admin session; see `payments admin login`).
+    MarkPaid(receipts_admin::MarkPaidArgs),
+    /// Record a refund of a paid receipt (admin session).
+    Refund(receipts_admin::RefundArgs),
+    /// Create a terminal (in-person) sale's receipt (admin session).
+    Terminal(receipts_admin::TerminalArgs),
 }
 
 /// Orders.
@@ -85,6 +93,9 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
     let client = args.connection.client()?;
     let json = args.connection.json;
     match args.command {
+        ReceiptsCommand::MarkPaid(admin) => receipts_admin::mark_paid(&args.connection, admin).await?,
+        ReceiptsCommand::Refund(admin) => receipts_admin::refund(&args.connection, admin).await?,
+        ReceiptsCommand::Terminal(admin) => receipts_admin::terminal(&args.connection, admin).await?,
         ReceiptsCommand::List { limit } => {
             let receipts = client.list_receipts(limit).await?;
             if json {
@@ -203,7 +214,7 @@ async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A receipt's lines, then its id, status, total and payment link.
-fn receipt_table(receipt: &Receipt) -> String {
+pub(crate) fn receipt_table(receipt: &Receipt) -> String {
     let mut table = Table::new(["LINE", "QTY", "PRICE"]);
     for line in &receipt.line_items {
         let qty = line.qty.map(|qty| qty.to_string()).unwrap_or_default();

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use payments_client::SplitConfig;
 
 use crate::connection::{ConnectionArgs, block_on};
 use crate::output::{Table, one_line, print_json, print_text};
@@ -19,6 +20,8 @@ pub(crate) struct SplitArgs {
 enum SplitCommand {
     /// Show the split address and recipients (scope split:read).
     Show(ShowArgs),
+    /// Configure the split payments go through (admin session; see `payments admin login`).
+    Deploy(crate::split_deploy::DeployArgs),
 }
 
 /// Show the shop's settings.
@@ -54,8 +57,10 @@ struct ShowArgs {
 }
 
 pub(crate) fn run_split(args: SplitArgs) -> ExitCode {
-    let SplitCommand::Show(show) = args.command;
-    exit_code(block_on(split(show)).and_then(|result| result))
+    match args.command {
+        SplitCommand::Show(show) => exit_code(block_on(split(show)).and_then(|result| result)),
+        SplitCommand::Deploy(deploy) => crate::split_deploy::run(deploy),
+    }
 }
 
 pub(crate) fn run_shop(args: ShopArgs) -> ExitCode {
@@ -74,6 +79,12 @@ async fn split(args: ShowArgs) -> anyhow::Result<ExitCode> {
         print_json(&split)?;
         return Ok(ExitCode::SUCCESS);
     }
+    print_text(&split_text(&split))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The split's address, a blank line, then its recipients as a table.
+pub(crate) fn split_text(split: &SplitConfig) -> String {
     let address = split
         .address
         .map_or_else(|| "(not configured)".to_owned(), |a| a.to_string());
@@ -81,8 +92,7 @@ async fn split(args: ShowArgs) -> anyhow::Result<ExitCode> {
     for recipient in &split.recipients {
         table.row([recipient.address.to_string(), recipient.shares_bps.to_string()]);
     }
-    print_text(&format!("split address  {address}\n\n{}", table.render()))?;
-    Ok(ExitCode::SUCCESS)
+    format!("split address  {address}\n\n{}", table.render())
 }
 
 async fn shop(args: ShowArgs) -> anyhow::Result<ExitCode> {

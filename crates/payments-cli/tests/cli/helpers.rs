@@ -21,14 +21,28 @@ pub(crate) async fn payments(app: &TestApp, args: &[&str]) -> Run {
 
 /// Like [`payments`], with a chosen key (or none).
 pub(crate) async fn payments_with_key(app: &TestApp, key: Option<&str>, args: &[&str]) -> Run {
+    payments_with_env(app, key, &[], args).await
+}
+
+/// Like [`payments_with_key`], with more environment variables (e.g. `PAYMENTS_ADMIN_SESSION`). The
+/// admin variables of the caller's environment are removed, so a test never touches a real session.
+pub(crate) async fn payments_with_env(
+    app: &TestApp,
+    key: Option<&str>,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_payments"));
     command
         .args(args)
         .env("PAYMENTS_URL", &app.base_url)
-        .env_remove("PAYMENTS_KEY");
+        .env_remove("PAYMENTS_KEY")
+        .env_remove("PAYMENTS_ADMIN_SESSION")
+        .env_remove("PAYMENTS_ADMIN_KEY_FILE");
     if let Some(key) = key {
         command.env("PAYMENTS_KEY", key);
     }
+    command.envs(env.iter().copied());
     let output: Output = tokio::task::spawn_blocking(move || command.output())
         .await
         .unwrap()

@@ -1,6 +1,10 @@
 //! The `payments` binary against a spawned server: inventory commands, import, ping, error output.
 //! One test binary, so the server is linked once.
 
+// Unix only: the tests check file modes (0600 session file, a refused group-readable key file).
+#[cfg(test)]
+#[cfg(unix)]
+mod admin;
 #[cfg(test)]
 mod helpers;
 mod import;
