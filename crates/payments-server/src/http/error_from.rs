@@ -21,7 +21,9 @@ impl From<FieldError> for ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Unavailable(reason) => ApiError::DatastoreUnavailable { reason },
+            StoreError::Unavailable(reason) | StoreError::Busy(reason) => {
+                ApiError::DatastoreUnavailable { reason }
+            }
             StoreError::Query(_) | StoreError::Corrupt(_) | StoreError::Task(_) => ApiError::internal(error),
         }
     }

@@ -4,10 +4,13 @@
 //! never stalls the request threads.
 
 mod receipt_types;
+mod repository;
 mod sqlite;
+mod use_case;
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use payments_core::{FeePct, Wallet};
 use thiserror::Error;
@@ -22,11 +25,20 @@ use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 
+pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
 };
+pub(crate) use repository::{
+    HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
+    SessionRepository, ShopRepository,
+};
 pub(crate) use sqlite::SqliteStore;
+pub(crate) use use_case::{
+    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Render, SaleDecision,
+    SaleInputs, SalePlan, SaleTx, TransitionDecision, TransitionTx, Transitioned, TxError,
+};
 
 /// A failure of the datastore itself (never a business outcome).
 #[derive(Debug, Error)]
@@ -34,6 +46,10 @@ pub enum StoreError {
     /// No connection could be had, or the database refused to work.
     #[error("datastore unavailable: {0}")]
     Unavailable(String),
+    /// The datastore stayed busy (locked, serialization failures, deadlocks) past the bounded retries;
+    /// nothing was written. Answered as 503 `datastore_unavailable` with `Retry-After`.
+    #[error("datastore busy: {0}")]
+    Busy(String),
     /// A query failed.
     #[error("datastore query failed: {0}")]
     Query(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -43,6 +59,68 @@ pub enum StoreError {
     /// The blocking task running the operation panicked or was cancelled.
     #[error("datastore task failed: {0}")]
     Task(String),
+}
+
+/// Takes the datastore out of service without touching it: every repository operation then answers
+/// [`StoreError::Unavailable`]. Tests use it to exercise degraded mode; both backends check it first.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Availability {
+    offline: Arc<AtomicBool>,
+}
+
+impl Availability {
+    pub(crate) fn set_available(&self, available: bool) {
+        self.offline.store(!available, Ordering::SeqCst);
+    }
+
+    /// # Errors
+    /// [`StoreError::Unavailable`] while switched off.
+    pub(crate) fn check(&self) -> Result<(), StoreError> {
+        if self.offline.load(Ordering::Relaxed) {
+            Err(StoreError::Unavailable("switched off".to_owned()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Every repository, over one backend.
+#[derive(Debug, Clone)]
+pub(crate) struct Repositories {
+    pub(crate) health: Arc<dyn HealthRepository>,
+    pub(crate) keys: Arc<dyn KeyRepository>,
+    pub(crate) inventory: Arc<dyn InventoryRepository>,
+    pub(crate) receipts: Arc<dyn ReceiptRepository>,
+    pub(crate) outbox: Arc<dyn OutboxRepository>,
+    pub(crate) shops: Arc<dyn ShopRepository>,
+    pub(crate) sessions: Arc<dyn SessionRepository>,
+    pub(crate) availability: Availability,
+}
+
+impl Repositories {
+    /// Serves every repository from `backend`.
+    pub(crate) fn of<B>(backend: Arc<B>, availability: Availability) -> Self
+    where
+        B: HealthRepository
+            + KeyRepository
+            + InventoryRepository
+            + ReceiptRepository
+            + OutboxRepository
+            + ShopRepository
+            + SessionRepository
+            + 'static,
+    {
+        Repositories {
+            health: backend.clone(),
+            keys: backend.clone(),
+            inventory: backend.clone(),
+            receipts: backend.clone(),
+            outbox: backend.clone(),
+            shops: backend.clone(),
+            sessions: backend,
+            availability,
+        }
+    }
 }
 
 /// What an inventory upsert did.

@@ -1,6 +1,7 @@
 //! Receipts: what a merchant is owed, its status, and what the buyer and the caller told us about it.
 
 mod admin_requests;
+mod error;
 mod id;
 mod options;
 mod order_request;
@@ -11,6 +12,7 @@ mod webhook_target;
 use payments_core::{Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
 
 pub(crate) use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
+pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use id::{DeliveryId, ReceiptId};
 pub(crate) use options::{BillingAddress, ReceiptOptions};
 pub(crate) use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};

@@ -7,8 +7,8 @@ use crate::app::AppState;
 use crate::domain::receipt::{
     NewReceipt, Receipt, ReceiptId, ReceiptOptions, ReceiptSource, Refund, TerminalSale,
 };
+use crate::domain::receipt::{OrderError, ReceiptError};
 use crate::services::receipts::create::brand_name;
-use crate::services::receipts::error::{OrderError, ReceiptError};
 use crate::services::receipts::sale::{TaxChoice, insert_and_fetch, require_split, sale_terms};
 use crate::services::receipts::transition::{StatusChange, StatusOutcome, apply_status};
 use crate::store::NewRefund;

@@ -5,12 +5,12 @@ use payments_core::{Cents, ReceiptStatus, Wallet};
 use url::Url;
 
 use crate::app::AppState;
+use crate::domain::receipt::ReceiptError;
 use crate::domain::receipt::{
     NewReceipt, Receipt, ReceiptAmounts, ReceiptDraft, ReceiptId, ReceiptSource, ReceiptTax,
 };
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
-use crate::services::receipts::error::ReceiptError;
 use crate::store::{self, CreateReceiptOutcome};
 
 /// What `POST /api/receipts` answers.

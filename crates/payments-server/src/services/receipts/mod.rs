@@ -5,7 +5,7 @@ mod admin_sales;
 mod create;
 mod delivery;
 mod dispatcher;
-mod error;
+
 mod order;
 mod read;
 mod runtime;
@@ -13,10 +13,10 @@ mod sale;
 mod transition;
 mod webhook_body;
 
+pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use admin_sales::{create_terminal, refund};
 pub(crate) use create::{create, link_for, recipient};
 pub(crate) use dispatcher::{DispatcherHandle, start_dispatcher};
-pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use order::create_order;
 /// For the payment page (`GET /portal/{id}`): the lookup by id and the `link_opened` status change.
 pub(crate) use read::fetch_for_portal;

@@ -5,11 +5,11 @@ use payments_core::{PricingItem, price_order};
 
 use crate::app::AppState;
 use crate::domain::inventory::InventoryItem;
+use crate::domain::receipt::OrderError;
 use crate::domain::receipt::{NewReceipt, OrderDraft, Receipt, ReceiptId, ReceiptSource};
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
 use crate::services::receipts::create::{brand_name, seal_signing_key};
-use crate::services::receipts::error::OrderError;
 use crate::services::receipts::sale::{TaxChoice, insert_and_fetch, require_split, sale_terms};
 use crate::store;
 

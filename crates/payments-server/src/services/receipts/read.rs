@@ -3,9 +3,9 @@
 use payments_core::Wallet;
 
 use crate::app::AppState;
+use crate::domain::receipt::ReceiptError;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::services::receipts::create::recipient;
-use crate::services::receipts::error::ReceiptError;
 use crate::store::{self, DeliveryLog, StoreError};
 
 /// A merchant's receipt; another merchant's is not found.

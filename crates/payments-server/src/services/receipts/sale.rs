@@ -5,8 +5,8 @@ use payments_core::{FeeSchedule, PricedOrder, TaxRate, TaxSelection, Wallet, res
 
 use crate::app::AppState;
 use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptTax};
+use crate::domain::receipt::{OrderError, ReceiptError};
 use crate::services::receipts::create::insert;
-use crate::services::receipts::error::{OrderError, ReceiptError};
 use crate::services::shop;
 use crate::store;
 

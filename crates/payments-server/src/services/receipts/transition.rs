@@ -7,8 +7,8 @@ use payments_core::{
 };
 
 use crate::app::AppState;
+use crate::domain::receipt::ReceiptError;
 use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId, ReceiptSource, StatusPost};
-use crate::services::receipts::error::ReceiptError;
 use crate::services::receipts::webhook_body;
 use crate::store::{self, NewDelivery, NewRefund, StockTake, TransitionCommit};
 
