@@ -22,25 +22,21 @@ use crate::http::error::ApiError;
 use crate::http::rate_limit::{RateKey, RateLimits};
 use crate::http::response::HttpResponse;
 use crate::http::router;
+use crate::services::Services;
 use crate::services::keys::KeyAdmin;
-use crate::services::receipts::{self, DispatcherHandle, ReceiptRuntime};
-use crate::services::recent_callers::RecentCallers;
-use crate::store::{SqliteStore, Store, StoreError};
+use crate::services::receipts::{self, DispatcherHandle};
+use crate::store::{self, Repositories, StoreError};
 
 /// Everything a request may use; shared by all connections.
 #[derive(Debug)]
 pub(crate) struct AppState {
     pub(crate) config: ServerConfig,
-    pub(crate) store: Arc<dyn Store>,
+    pub(crate) services: Services,
     pub(crate) clock: Arc<dyn Clock>,
     /// Per subscription key and per admin wallet.
     pub(crate) rate_limits: RateLimits<RateKey>,
     /// The unauthenticated sign-in routes, per client address.
     pub(crate) sign_in_limits: RateLimits<IpAddr>,
-    /// Master key and webhook dispatcher wake-up.
-    pub(crate) receipts: ReceiptRuntime,
-    /// Callers recognised while the datastore is down (degraded mode).
-    pub(crate) recent_callers: RecentCallers,
 }
 
 /// The HTTP application; cheap to clone (one shared state).
@@ -50,28 +46,31 @@ pub struct App {
 }
 
 impl App {
-    /// Opens the SQLite database named by the config (applying migrations) and builds the app.
+    /// Opens the database named by the config (SQLite file or PostgreSQL URL, applying migrations) and
+    /// builds the app.
     ///
     /// # Errors
     /// When the database cannot be opened or migrated.
-    pub fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
-        let store = SqliteStore::open(&config.db_path, clock.now_ms())?;
-        Ok(App::with_store(config, Arc::new(store), clock))
+    pub async fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
+        let repositories = store::open(&config.database, clock.now_ms(), true).await?;
+        Ok(App::with_repositories(config, repositories, clock))
     }
 
-    pub(crate) fn with_store(config: ServerConfig, store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> App {
+    pub(crate) fn with_repositories(
+        config: ServerConfig,
+        repositories: Repositories,
+        clock: Arc<dyn Clock>,
+    ) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
-        let receipts = ReceiptRuntime::new(&config);
+        let services = Services::new(&config, &repositories, &clock);
         App {
             state: Arc::new(AppState {
                 config,
-                store,
+                services,
                 clock,
                 rate_limits,
                 sign_in_limits,
-                receipts,
-                recent_callers: RecentCallers::default(),
             }),
         }
     }
@@ -83,12 +82,12 @@ impl App {
 
     /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
     pub(crate) fn start_webhook_dispatcher(&self) -> DispatcherHandle {
-        receipts::start_dispatcher(Arc::clone(&self.state))
+        receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))
     }
 
     /// Key administration on the app's own datastore (dev bootstrap, tests).
     pub fn key_admin(&self) -> KeyAdmin {
-        KeyAdmin::new(Arc::clone(&self.state.store), Arc::clone(&self.state.clock))
+        self.state.services.keys.clone()
     }
 
     /// Answers one request. Never fails and never panics outward: every failure becomes an error envelope.

@@ -1,7 +1,6 @@
 //! Server configuration, built by the binary from flags/env or by tests directly.
 
 use std::num::NonZeroU32;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use alloy_primitives::address;
@@ -10,6 +9,7 @@ use url::Url;
 
 use crate::master_key::MasterKey;
 use crate::secret::Secret;
+use crate::store::DatabaseLocation;
 
 /// Webhook attempt timeout (spec: the receiver must answer within 5 seconds).
 pub const DEFAULT_WEBHOOK_TIMEOUT: Duration = Duration::from_secs(5);
@@ -44,8 +44,8 @@ pub const DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE: NonZeroU32 = match NonZeroU32::
 /// Everything `App` needs to know that is not a collaborator (store, clock).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// SQLite database file; created with its schema when missing.
-    pub db_path: PathBuf,
+    /// The database: a SQLite file (created with its schema when missing) or a PostgreSQL URL.
+    pub database: DatabaseLocation,
     /// Public base address used to build payment links.
     pub base_url: Url,
     /// Development mode: allows the development merchant bootstrap (and, later, HTTP webhook targets).
@@ -82,9 +82,9 @@ pub struct ServerConfig {
 
 impl ServerConfig {
     /// A configuration with the documented defaults for everything but the database and base URL.
-    pub fn new(db_path: impl Into<PathBuf>, base_url: Url) -> Self {
+    pub fn new(database: impl Into<DatabaseLocation>, base_url: Url) -> Self {
         ServerConfig {
-            db_path: db_path.into(),
+            database: database.into(),
             base_url,
             dev_mode: false,
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,

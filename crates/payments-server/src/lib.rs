@@ -39,5 +39,5 @@ pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
 pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};
-pub use store::StoreError;
+pub use store::{DatabaseLocation, StoreError};
 pub use telemetry::{LogFormat, init_tracing};

@@ -2,18 +2,18 @@
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::path::PathBuf;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
-use payments_server::MasterKey;
 use payments_server::{
     App, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription, SubscriptionId,
     SystemClock,
 };
+use payments_server::{DatabaseLocation, MasterKey};
 use serde_json::json;
 use url::Url;
 
@@ -41,9 +41,10 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "PAYMENTS_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// SQLite database file (created with its schema if missing).
-    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db")]
-    db: PathBuf,
+    /// The database: a SQLite file (created with its schema if missing), or a PostgreSQL URL
+    /// (`postgres://user@host:5432/dbname`) for deployments with several server instances.
+    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", hide_env_values = true, value_parser = parse_database)]
+    db: DatabaseLocation,
     /// Public base URL used in payment links [default: http://<listen>].
     #[arg(long, env = "PAYMENTS_BASE_URL")]
     base_url: Option<Url>,
@@ -102,9 +103,9 @@ struct AdminArgs {
 
 #[derive(Debug, Args)]
 struct KeysArgs {
-    /// SQLite database file.
-    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", global = true)]
-    db: PathBuf,
+    /// The database: a SQLite file or a PostgreSQL URL.
+    #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", global = true, hide_env_values = true, value_parser = parse_database)]
+    db: DatabaseLocation,
     #[command(subcommand)]
     command: KeysCommand,
 }
@@ -153,7 +154,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Some(url) => url,
         None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
     };
-    let db_display = args.db.display().to_string();
+    let db_display = args.db.to_string();
     let mut config = ServerConfig::new(args.db, base_url);
     config.dev_mode = args.dev.unwrap_or(args.listen.ip().is_loopback());
     apply_admin_args(&mut config, &args.admin)?;
@@ -165,11 +166,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
         let app = App::open(config, Arc::new(SystemClock))
+            .await
             .with_context(|| format!("opening the database {db_display}"))?;
         if app.config().dev_mode
             && let Some(issued) = app
                 .key_admin()
                 .bootstrap_dev_merchant()
+                .await
                 .context("creating the development merchant")?
         {
             print_dev_key(&issued, app.config());
@@ -262,28 +265,49 @@ fn print_dev_key(issued: &IssuedKey, config: &ServerConfig) {
     );
 }
 
+fn parse_database(value: &str) -> Result<DatabaseLocation, String> {
+    if value.trim().is_empty() {
+        return Err("the database must be a file path or a postgres:// URL".to_owned());
+    }
+    Ok(DatabaseLocation::parse(value))
+}
+
 fn keys(args: KeysArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(keys_command(args))
+}
+
+async fn keys_command(args: KeysArgs) -> anyhow::Result<()> {
     let admin = KeyAdmin::open(&args.db, Arc::new(SystemClock))
-        .with_context(|| format!("opening the database {}", args.db.display()))?;
+        .await
+        .with_context(|| format!("opening the database {}", args.db))?;
     let output = match args.command {
         KeysCommand::Create { wallet, scopes, name } => {
             let issued = admin
                 .create(wallet, scopes.unwrap_or_else(Scopes::all), name)
+                .await
                 .context("creating a key")?;
             issued_json(&issued)
         }
         KeysCommand::List => {
-            let subscriptions = admin.list().context("listing keys")?;
+            let subscriptions = admin.list().await.context("listing keys")?;
             serde_json::Value::Array(subscriptions.iter().map(subscription_json).collect())
         }
         KeysCommand::Revoke { id } => {
             let id = SubscriptionId::new(id);
-            admin.revoke(&id).with_context(|| format!("revoking {id}"))?;
+            admin
+                .revoke(&id)
+                .await
+                .with_context(|| format!("revoking {id}"))?;
             json!({"subscriptionId": id.as_str(), "revoked": true})
         }
         KeysCommand::Rotate { id } => {
             let issued = admin
                 .rotate(&SubscriptionId::new(id.as_str()))
+                .await
                 .with_context(|| format!("rotating {id}"))?;
             issued_json(&issued)
         }

@@ -117,7 +117,9 @@ async fn login_split_order_mark_paid_refunds_terminal_sale_and_logout() {
     let now_ms = set_real_time(&app);
     let files = Files::new(0o600);
     let wallet = Wallet::parse(TEST_ADMIN_WALLET).unwrap();
-    let key = app.create_key(wallet, "inventory:write,orders:create,receipts:read");
+    let key = app
+        .create_key(wallet, "inventory:write,orders:create,receipts:read")
+        .await;
     let mug = UpsertInventoryItem::new("MUG-1", "Blue mug", Cents::new(2000), -1);
     client_with_key(&app, &key.key)
         .upsert_inventory_item(&mug)

@@ -19,7 +19,7 @@ async fn split_reads_an_unconfigured_split_as_empty() {
 #[tokio::test]
 async fn split_needs_the_split_read_scope() {
     let app = spawn_app().await;
-    let reader = app.create_key(app.wallet, "shop:read");
+    let reader = app.create_key(app.wallet, "shop:read").await;
 
     let error = client_with_key(&app, &reader.key).split().await.unwrap_err();
 

@@ -31,8 +31,8 @@ async fn a_missing_key_is_401_unauthorized() {
 #[tokio::test]
 async fn a_revoked_key_is_401_unauthorized() {
     let app = spawn_app().await;
-    let other = app.create_key(test_wallet(0x22), "inventory:read");
-    app.revoke_key(&other.subscription_id);
+    let other = app.create_key(test_wallet(0x22), "inventory:read").await;
+    app.revoke_key(&other.subscription_id).await;
 
     let error = api_error(
         client_with_key(&app, &other.key)
@@ -46,7 +46,7 @@ async fn a_revoked_key_is_401_unauthorized() {
 #[tokio::test]
 async fn a_key_without_the_write_scope_is_403_forbidden() {
     let app = spawn_app().await;
-    let reader = app.create_key(app.wallet, "inventory:read");
+    let reader = app.create_key(app.wallet, "inventory:read").await;
     let client = client_with_key(&app, &reader.key);
     let body = UpsertInventoryItem::new("S", "N", Cents::new(100), 1);
 
@@ -120,7 +120,9 @@ async fn another_merchants_product_cannot_be_deleted() {
     let mine = client(&app)
         .upsert_inventory_item(&UpsertInventoryItem::new("S", "N", Cents::new(1), 1))
         .await;
-    let stranger = app.create_key(test_wallet(0x33), "inventory:read,inventory:write");
+    let stranger = app
+        .create_key(test_wallet(0x33), "inventory:read,inventory:write")
+        .await;
 
     let error = api_error(
         client_with_key(&app, &stranger.key)

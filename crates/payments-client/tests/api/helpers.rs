@@ -44,7 +44,7 @@ pub(crate) const START_SECS: u64 = (TEST_START_MS / 1000) as u64;
 /// The admin test wallet signed in through the client, and a client with a subscription key of the same
 /// wallet (every scope its integration needs), so a test can use admin and Dev routes of one merchant.
 pub(crate) async fn signed_in_merchant(app: &TestApp) -> (Client, AdminSession) {
-    let key = app.create_key(wallet_of_key(&admin_key()), MERCHANT_SCOPES);
+    let key = app.create_key(wallet_of_key(&admin_key()), MERCHANT_SCOPES).await;
     let client = client_with_key(app, &key.key);
     let session = client
         .sign_in_with_key_at(&admin_key(), START_SECS)

@@ -9,7 +9,7 @@ use crate::http::admin::{self, AdminSession};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::admin_auth::{self, LoginAttempt};
+use crate::services::admin_auth::LoginAttempt;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -57,7 +57,7 @@ pub(crate) async fn nonce(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     count_sign_in(ctx)?;
     let wallet = Wallet::parse(ctx.required_query("wallet")?)
         .map_err(|error| FieldError::new("wallet", error.to_string()))?;
-    let nonce = admin_auth::issue_nonce(ctx.state, wallet).await?;
+    let nonce = ctx.state.services.admin_auth.issue_nonce(wallet).await?;
     Ok(response::ok(&serde_json::json!({ "nonce": nonce.expose() })))
 }
 
@@ -72,7 +72,7 @@ pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         },
         signature: request.signature,
     };
-    let granted = admin_auth::login(ctx.state, attempt).await?;
+    let granted = ctx.state.services.admin_auth.login(attempt).await?;
     let mut reply = response::ok(&LoginResponse {
         ok: true,
         wallet: granted.wallet,
@@ -85,7 +85,7 @@ pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn logout(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    admin_auth::logout(ctx.state, admin.session_id).await?;
+    ctx.state.services.admin_auth.logout(admin.session_id).await?;
     let mut reply = response::ok(&serde_json::json!({ "ok": true }));
     admin::clear_session_cookie(&mut reply, ctx.state.config.dev_mode);
     Ok(reply)
@@ -108,7 +108,12 @@ pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn revoke_sessions(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let request: RevokeRequest = ctx.json()?;
-    let revoked = admin_auth::revoke_sessions(ctx.state, &admin.roles, request.wallet).await?;
+    let revoked = ctx
+        .state
+        .services
+        .admin_auth
+        .revoke_sessions(&admin.roles, request.wallet)
+        .await?;
     Ok(response::ok(&serde_json::json!({
         "ok": true, "wallet": request.wallet, "revoked": revoked
     })))

@@ -7,7 +7,6 @@ use serde::Serialize;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::health;
 
 #[derive(Debug, Serialize)]
 struct HealthResponse {
@@ -31,6 +30,6 @@ impl HealthResponse {
 }
 
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    let available = health::datastore_available(ctx.state).await;
+    let available = ctx.state.services.health.datastore_available().await;
     Ok(response::ok(&HealthResponse::from_datastore(available)))
 }

@@ -8,7 +8,6 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::multipart;
 use crate::http::response::{self, HttpResponse};
-use crate::services::inventory;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,7 +21,12 @@ pub(crate) async fn upload(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let form = multipart::image_upload(ctx).await?;
     let sku = Sku::parse("sku", &form.sku)?;
     let image = ImageDataUrl::from_bytes(&form.image)?;
-    let attached = inventory::attach_image(ctx.state, caller.wallet, sku, image).await?;
+    let attached = ctx
+        .state
+        .services
+        .inventory
+        .attach_image(caller.wallet, sku, image)
+        .await?;
     Ok(response::ok(&ImageUploadResponse {
         ok: true,
         image_url: attached.as_str(),

@@ -7,7 +7,6 @@ use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, Degraded, HttpResponse};
-use crate::services::inventory;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,7 +34,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryRead).await?;
     let query = InventoryQuery::parse(|name| ctx.query(name))?;
     let (page, page_size) = (query.page, query.page_size);
-    let found = inventory::list(ctx.state, caller.wallet, query).await?;
+    let found = ctx.state.services.inventory.list(caller.wallet, query).await?;
     Ok(response::ok(&InventoryListResponse {
         items: &found.page.items,
         total: found.page.total,
@@ -49,7 +48,7 @@ pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let request: InventoryItemRequest = ctx.json()?;
     let draft = ItemDraft::try_from(request)?;
-    let item = inventory::upsert(ctx.state, &caller, draft).await?;
+    let item = ctx.state.services.inventory.upsert(&caller, draft).await?;
     Ok(response::ok(&UpsertResponse {
         ok: true,
         item: &item,
@@ -59,6 +58,6 @@ pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let id = ProductId::parse("id", ctx.required_query("id")?)?;
-    inventory::delete(ctx.state, caller.wallet, id).await?;
+    ctx.state.services.inventory.delete(caller.wallet, id).await?;
     Ok(response::ok(&OkResponse { ok: true }))
 }

@@ -1,5 +1,6 @@
 //! POST /api/orders (scope orders:create): a receipt priced from the merchant's inventory.
 
+use hyper::StatusCode;
 use serde::Serialize;
 
 use crate::domain::receipt::CreateOrderRequest;
@@ -8,9 +9,10 @@ use crate::handlers::receipt_view::ReceiptView;
 use crate::handlers::receipts::target_policy;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::idempotency;
-use crate::http::response::{self, HttpResponse};
-use crate::services::receipts;
+use crate::http::idempotency::{self, RenderContext};
+use crate::http::response::HttpResponse;
+use crate::services::receipts::sale_link;
+use crate::store::Sale;
 
 #[derive(Debug, Serialize)]
 struct OrderResponse<'a> {
@@ -20,15 +22,25 @@ struct OrderResponse<'a> {
 
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::OrdersCreate).await?;
-    idempotency::once(ctx, caller.wallet, "orders.create", || async {
-        let draft = ctx.json::<CreateOrderRequest>()?.parse(target_policy(ctx))?;
-        let receipt = receipts::create_order(ctx.state, &caller, ctx.presented_key().as_ref(), draft).await?;
-        let recipient = receipts::recipient(ctx.state, receipt.wallet).await?;
-        let link = receipts::link_for(ctx.state, &receipt, recipient);
-        Ok(response::ok(&OrderResponse {
+    let draft = ctx.json::<CreateOrderRequest>()?.parse(target_policy(ctx))?;
+    let claim = idempotency::claim(ctx, render)?;
+    let committed = ctx
+        .state
+        .services
+        .receipts
+        .create_order(&caller, ctx.presented_key().as_ref(), draft, claim)
+        .await?;
+    Ok(idempotency::answer(ctx, committed, render))
+}
+
+/// `{ ok, receipt }` with the payment link of the split the order was priced with.
+pub(crate) fn render(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>) {
+    let link = sale_link(&context.base_url, sale);
+    idempotency::json_body(
+        StatusCode::OK,
+        &OrderResponse {
             ok: true,
-            receipt: ReceiptView::new(&receipt, &link),
-        }))
-    })
-    .await
+            receipt: ReceiptView::new(&sale.receipt, &link),
+        },
+    )
 }

@@ -66,7 +66,7 @@ pub(crate) fn site_config(ctx: &Ctx<'_>) -> HttpResponse {
 
 pub(crate) async fn get_pricing(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ShopRead).await?;
-    let config = shop::config(ctx.state, caller.wallet).await?;
+    let config = ctx.state.services.shop.config(caller.wallet).await?;
     Ok(response::ok(&PricingResponse::new(
         shop::fee_schedule(&config),
         None,
@@ -78,13 +78,13 @@ pub(crate) async fn post_pricing(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError
     let request: PricingRequest = ctx.json()?;
     let wallet = admin.acting_for(request.wallet)?;
     let fee = parse_add_on("processingFeePct", &request.processing_fee_pct)?;
-    let fees = shop::set_processing_fee(ctx.state, wallet, fee).await?;
+    let fees = ctx.state.services.shop.set_processing_fee(wallet, fee).await?;
     Ok(response::ok(&PricingResponse::new(fees, Some(true))))
 }
 
 pub(crate) async fn tax_catalog(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ShopRead).await?;
-    let config = shop::config(ctx.state, caller.wallet).await?;
+    let config = ctx.state.services.shop.config(caller.wallet).await?;
     let merged = shop::merged_catalog(&config);
     let entries: Vec<CatalogEntry<'_>> = merged
         .iter()

@@ -1,5 +1,6 @@
 //! Admin receipt routes (session cookie + CSRF): POST /api/receipts/refund and POST /api/receipts/terminal.
 
+use hyper::StatusCode;
 use payments_core::ReceiptStatus;
 use serde::Serialize;
 
@@ -7,9 +8,10 @@ use crate::domain::receipt::{AdminRequestError, RefundRequest, TerminalRequest};
 use crate::handlers::receipt_view::ReceiptView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::idempotency;
+use crate::http::idempotency::{self, RenderContext};
 use crate::http::response::{self, HttpResponse};
-use crate::services::receipts::{self, StatusOutcome};
+use crate::services::receipts::{StatusOutcome, sale_link};
+use crate::store::Transitioned;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -27,21 +29,32 @@ struct TerminalResponse<'a> {
 
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    idempotency::once(ctx, admin.wallet, "receipts.refund", || async {
-        let refund = ctx.json::<RefundRequest>()?.parse()?;
-        let wallet = admin.acting_for(Some(refund.wallet))?;
-        let outcome = receipts::refund(ctx.state, wallet, refund, admin.wallet).await?;
-        let (status, previous_status) = match outcome {
-            StatusOutcome::Moved { from, to } => (to, Some(from)),
-            StatusOutcome::Ignored { current } => (current, None),
-        };
-        Ok(response::ok(&RefundResponse {
+    let refund = ctx.json::<RefundRequest>()?.parse()?;
+    let wallet = admin.acting_for(Some(refund.wallet))?;
+    let claim = idempotency::claim(ctx, render_refund)?;
+    let committed = ctx
+        .state
+        .services
+        .receipts
+        .refund(wallet, refund, admin.wallet, claim)
+        .await?;
+    Ok(idempotency::answer(ctx, committed, render_refund))
+}
+
+/// `{ ok, status, previousStatus }` (`previousStatus` null when the refund changed nothing).
+fn render_refund(transitioned: &Transitioned, _: &RenderContext) -> (StatusCode, Vec<u8>) {
+    let (status, previous_status) = match StatusOutcome::of(transitioned) {
+        StatusOutcome::Moved { from, to } => (to, Some(from)),
+        StatusOutcome::Ignored { current } => (current, None),
+    };
+    idempotency::json_body(
+        StatusCode::OK,
+        &RefundResponse {
             ok: true,
             status,
             previous_status,
-        }))
-    })
-    .await
+        },
+    )
 }
 
 pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
@@ -51,11 +64,15 @@ pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         return Err(AdminRequestError::WalletRequired.into());
     }
     let wallet = admin.acting_for(request.wallet)?;
-    let receipt = receipts::create_terminal(ctx.state, wallet, request.parse()?).await?;
-    let recipient = receipts::recipient(ctx.state, wallet).await?;
-    let link = receipts::link_for(ctx.state, &receipt, recipient);
+    let sale = ctx
+        .state
+        .services
+        .receipts
+        .create_terminal(wallet, request.parse()?)
+        .await?;
+    let link = sale_link(&ctx.state.config.base_url, &sale);
     Ok(response::ok(&TerminalResponse {
         ok: true,
-        receipt: ReceiptView::new(&receipt, &link),
+        receipt: ReceiptView::new(&sale.receipt, &link),
     }))
 }

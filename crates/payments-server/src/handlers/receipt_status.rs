@@ -8,7 +8,7 @@ use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::receipts::{self, ReceiptError, StatusOutcome};
+use crate::services::receipts::{ReceiptError, StatusOutcome};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,14 +39,22 @@ pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
                 return Err(ReceiptError::WalletMismatch.into());
             }
             let actor = format!("key:{}", caller.subscription_id.as_str());
-            receipts::post_status(ctx.state, caller.wallet, post, None, actor).await?
+            ctx.state
+                .services
+                .receipts
+                .post_status(caller.wallet, post, None, actor)
+                .await?
         }
         PostingAuthority::AdminSession | PostingAuthority::PaymentProof => {
             let admin = ctx.admin_session(true).await?;
             let post = request.parse()?;
             let wallet = admin.acting_for(Some(post.wallet))?;
             let actor = format!("admin:{}", admin.wallet);
-            receipts::post_status(ctx.state, wallet, post, Some(admin.wallet), actor).await?
+            ctx.state
+                .services
+                .receipts
+                .post_status(wallet, post, Some(admin.wallet), actor)
+                .await?
         }
     };
     Ok(response::ok(&match outcome {

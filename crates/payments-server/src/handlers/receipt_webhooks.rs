@@ -9,7 +9,6 @@ use crate::handlers::receipts::not_found;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::receipts;
 use crate::store::{AttemptLog, DeliveryLog};
 
 #[derive(Debug, Serialize)]
@@ -80,7 +79,12 @@ impl From<AttemptLog> for AttemptView {
 pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let logs = receipts::list_deliveries(ctx.state, caller.wallet, id.clone()).await?;
+    let logs = ctx
+        .state
+        .services
+        .receipts
+        .list_deliveries(caller.wallet, id.clone())
+        .await?;
     Ok(response::ok(&DeliveriesResponse {
         receipt_id: id.as_str().to_owned(),
         deliveries: logs.into_iter().map(DeliveryView::from).collect(),
@@ -90,7 +94,11 @@ pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
 pub(crate) async fn redeliver(ctx: &Ctx<'_>, id: &str, delivery_id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    receipts::redeliver(ctx.state, caller.wallet, id, delivery_id.to_owned()).await?;
+    ctx.state
+        .services
+        .receipts
+        .redeliver(caller.wallet, id, delivery_id.to_owned())
+        .await?;
     Ok(response::ok(&RedeliverResponse {
         ok: true,
         delivery_id,

@@ -9,10 +9,11 @@ use crate::domain::scope::Scope;
 use crate::handlers::receipt_view::ReceiptView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::idempotency;
+use crate::http::idempotency::{self, RenderContext};
 use crate::http::refusal::RefusalCode;
 use crate::http::response::{self, Degraded, HttpResponse};
-use crate::services::receipts;
+use crate::services::receipts::sale_link;
+use crate::store::Sale;
 
 const DEFAULT_LIMIT: u32 = 100;
 const MAX_LIMIT: u32 = 200;
@@ -54,27 +55,37 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
 
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
-    idempotency::once(ctx, caller.wallet, "receipts.create", || async {
-        let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
-        let created = receipts::create(ctx.state, &caller, ctx.presented_key().as_ref(), draft).await?;
-        Ok(response::json(
-            StatusCode::CREATED,
-            &CreatedResponse {
-                id: created.id.as_str(),
-                payment_url: &created.payment_url,
-                status: created.status,
-                redirect_url: created.redirect_url.as_deref(),
-                webhook_url: created.webhook_url.as_deref(),
-            },
-        ))
-    })
-    .await
+    let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
+    let claim = idempotency::claim(ctx, render_created)?;
+    let committed = ctx
+        .state
+        .services
+        .receipts
+        .create(&caller, ctx.presented_key().as_ref(), draft, claim)
+        .await?;
+    Ok(idempotency::answer(ctx, committed, render_created))
+}
+
+/// 201 `{ id, paymentUrl, status, redirectUrl, webhookUrl }`.
+fn render_created(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>) {
+    let receipt = &sale.receipt;
+    let link = sale_link(&context.base_url, sale);
+    idempotency::json_body(
+        StatusCode::CREATED,
+        &CreatedResponse {
+            id: receipt.id.as_str(),
+            payment_url: &link,
+            status: receipt.status,
+            redirect_url: receipt.options.redirect_url.as_deref(),
+            webhook_url: receipt.webhook_url.as_deref(),
+        },
+    )
 }
 
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let limit = parse_limit(ctx.query("limit"))?;
-    let listing = receipts::list(ctx.state, caller.wallet, limit).await?;
+    let listing = ctx.state.services.receipts.list(caller.wallet, limit).await?;
     if listing.degraded {
         return Ok(response::ok(&ListResponse {
             receipts: Vec::new(),
@@ -82,10 +93,10 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         }));
     }
     let found = listing.receipts;
-    let recipient = receipts::recipient(ctx.state, caller.wallet).await?;
+    let recipient = ctx.state.services.receipts.recipient(caller.wallet).await?;
     let links: Vec<String> = found
         .iter()
-        .map(|receipt| receipts::link_for(ctx.state, receipt, recipient))
+        .map(|receipt| ctx.state.services.receipts.link_for(receipt, recipient))
         .collect();
     let views = found
         .iter()
@@ -100,9 +111,9 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let receipt = receipts::fetch(ctx.state, caller.wallet, id).await?;
-    let recipient = receipts::recipient(ctx.state, caller.wallet).await?;
-    let link = receipts::link_for(ctx.state, &receipt, recipient);
+    let receipt = ctx.state.services.receipts.fetch(caller.wallet, id).await?;
+    let recipient = ctx.state.services.receipts.recipient(caller.wallet).await?;
+    let link = ctx.state.services.receipts.link_for(&receipt, recipient);
     Ok(response::ok(&ReceiptView::new(&receipt, &link)))
 }
 
@@ -113,7 +124,7 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .filter(|id| !id.trim().is_empty())
         .ok_or_else(|| ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required"))?;
     let id = ReceiptId::parse("receiptId", id).map_err(|_| not_found(id))?;
-    let receipt = receipts::fetch(ctx.state, caller.wallet, id).await?;
+    let receipt = ctx.state.services.receipts.fetch(caller.wallet, id).await?;
     Ok(response::ok(&StatusResponse {
         id: receipt.id.as_str(),
         status: receipt.status,

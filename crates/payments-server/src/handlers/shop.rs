@@ -9,7 +9,6 @@ use crate::domain::shop_settings::{ShopConfigRequest, ShopConfigUpdate};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::shop;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -53,7 +52,7 @@ struct SavedResponse<'a> {
 
 pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ShopRead).await?;
-    let config = shop::config(ctx.state, caller.wallet).await?;
+    let config = ctx.state.services.shop.config(caller.wallet).await?;
     Ok(response::ok(&ShopConfigResponse::from(&config)))
 }
 
@@ -62,7 +61,7 @@ pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError>
     let request: ShopConfigRequest = ctx.json()?;
     let wallet = admin.acting_for(request.wallet)?;
     let update = ShopConfigUpdate::try_from(request)?;
-    let config = shop::update_config(ctx.state, wallet, update).await?;
+    let config = ctx.state.services.shop.update_config(wallet, update).await?;
     Ok(response::ok(&SavedResponse {
         ok: true,
         config: ShopConfigResponse::from(&config),

@@ -10,7 +10,7 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
-use crate::services::split::{self, SplitDraft};
+use crate::services::split::SplitDraft;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -79,7 +79,7 @@ pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         recipients: request.recipients,
         replace: request.replace,
     };
-    let (stored, idempotent, replaced) = match split::deploy(ctx.state, wallet, draft).await? {
+    let (stored, idempotent, replaced) = match ctx.state.services.split.deploy(wallet, draft).await? {
         SplitSaved::Created(stored) => (stored, false, false),
         SplitSaved::Existing(stored) => (stored, true, false),
         SplitSaved::Replaced(stored) => (stored, false, true),
@@ -94,7 +94,7 @@ pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
-    let stored = split::fetch(ctx.state, caller.wallet).await?;
+    let stored = ctx.state.services.split.fetch(caller.wallet).await?;
     Ok(response::ok(
         &json!({ "split": SplitConfig::from(stored.as_ref()) }),
     ))
@@ -102,7 +102,7 @@ pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn history(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
-    let archived = split::history(ctx.state, caller.wallet).await?;
+    let archived = ctx.state.services.split.history(caller.wallet).await?;
     let entries: Vec<HistoryEntry<'_>> = archived.iter().map(HistoryEntry::from).collect();
     Ok(response::ok(&json!({ "history": entries })))
 }

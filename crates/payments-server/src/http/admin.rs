@@ -21,7 +21,7 @@ use crate::http::error::ApiError;
 use crate::http::rate_limit::RateKey;
 use crate::http::response::HttpResponse;
 use crate::secret::Secret;
-use crate::services::admin_auth::{self, SESSION_TTL_SECS};
+use crate::services::admin_auth::SESSION_TTL_SECS;
 
 /// Name of the session cookie.
 pub(crate) const SESSION_COOKIE: &str = "cb_auth_token";
@@ -67,7 +67,12 @@ impl Ctx<'_> {
     /// the `x-csrf-token` header against the session and the `Origin` header, when present, against the
     /// configured base URL. Subscription keys are never looked at.
     pub(crate) async fn admin_session(&self, require_csrf: bool) -> Result<AdminSession, ApiError> {
-        let live = admin_auth::resolve(self.state, self.session_cookie()).await?;
+        let live = self
+            .state
+            .services
+            .admin_auth
+            .resolve(self.session_cookie())
+            .await?;
         // One quota per wallet across its sessions, the same size as a subscription key's.
         self.count_against(&self.state.rate_limits, &RateKey::AdminWallet(live.stored.wallet))?;
         if require_csrf {

@@ -103,7 +103,7 @@ impl<'a> Ctx<'a> {
     }
 
     async fn caller(&self, credentials: Credentials) -> Result<Caller, ApiError> {
-        let caller = auth::authenticate(self.state, credentials).await?;
+        let caller = self.state.services.auth.authenticate(credentials).await?;
         let key = RateKey::Subscription(caller.subscription_id.clone());
         self.count_against(&self.state.rate_limits, &key)?;
         Ok(caller)

@@ -35,7 +35,8 @@ impl From<ReceiptError> for ApiError {
             ReceiptError::IdTaken(_) => ApiError::Conflict { message },
             ReceiptError::WalletMismatch => ApiError::Forbidden { message },
             ReceiptError::Transition(transition) => transition.into(),
-            ReceiptError::NoMasterKey | ReceiptError::Contended(_) => ApiError::internal(message),
+            ReceiptError::IdempotencyConflict => ApiError::refused(RefusalCode::IdempotencyConflict, message),
+            ReceiptError::NoMasterKey | ReceiptError::Unexpected(_) => ApiError::internal(message),
             ReceiptError::Store(store) => store.into(),
         }
     }

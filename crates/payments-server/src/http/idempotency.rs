@@ -1,83 +1,95 @@
 //! `Idempotency-Key` on creating routes: the same key with the same body, for the same merchant and route,
-//! within 24 hours, replays the first successful response (status and body); the same key with another body
-//! is a 409 `idempotency_conflict`. Only 2xx responses are kept, so a refused request can be corrected and
-//! retried under the same key. Two identical requests racing each other are not serialized: both run, and
-//! the first to finish is the one kept.
-
-use std::future::Future;
+//! within 24 hours, replays the first successful response (status and body, byte for byte); the same key
+//! with another body is a 409 `idempotency_conflict`. The key is checked and the response kept inside the use
+//! case's own transaction, so a concurrent duplicate waits for the first and replays it: never a second
+//! effect. A refused request keeps nothing, so it can be corrected and retried under the same key.
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use hyper::header::HeaderValue;
 use hyper::{Response, StatusCode};
-use payments_core::Wallet;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::refusal::RefusalCode;
-use crate::http::response::HttpResponse;
-use crate::store::{self, IdempotentResponse};
+use crate::http::response::{self, HttpResponse};
+use crate::services::receipts::IdempotencyRequest;
+use crate::store::{Committed, IdempotentResponse, Render};
 
 const HEADER: &str = "idempotency-key";
 /// Set on a replayed response.
 const REPLAYED: &str = "idempotent-replayed";
-/// How long a key is remembered.
-pub(crate) const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 const MAX_KEY_LEN: usize = 255;
 
-/// Runs `handler` once per (merchant, route, key); without the header it just runs it.
-pub(crate) async fn once<F, Fut>(
+/// Renders a use case's committed value as the route's answer: status and JSON body.
+pub(crate) type Renderer<T> = fn(&T, &RenderContext) -> (StatusCode, Vec<u8>);
+
+/// What a renderer may need besides the value (it runs inside the transaction, so it owns its inputs).
+#[derive(Debug, Clone)]
+pub(crate) struct RenderContext {
+    pub(crate) base_url: url::Url,
+}
+
+/// The presented key with a renderer that keeps the answer in the use case's transaction; `None` without
+/// the header.
+///
+/// # Errors
+/// 400 `invalid_input` for a malformed key.
+pub(crate) fn claim<T: 'static>(
     ctx: &Ctx<'_>,
-    wallet: Wallet,
-    scope: &'static str,
-    handler: F,
-) -> Result<HttpResponse, ApiError>
-where
-    F: FnOnce() -> Fut,
-    Fut: Future<Output = Result<HttpResponse, ApiError>>,
-{
+    render: Renderer<T>,
+) -> Result<Option<(IdempotencyRequest, Render<T>)>, ApiError> {
     let Some(key) = idempotency_key(ctx)? else {
-        return handler().await;
+        return Ok(None);
     };
-    let state = ctx.state;
     let request_hash = hex::encode(Sha256::digest(ctx.body()));
-    let now_ms = state.clock.now_ms();
-    let not_before = now_ms.saturating_sub(RETENTION_MS);
-    let lookup = key.clone();
-    let stored = store::blocking(&state.store, move |store| {
-        store.fetch_idempotent_response(wallet, scope, &lookup, not_before)
-    })
-    .await?;
-    if let Some(stored) = stored {
-        if stored.request_hash != request_hash {
-            return Err(ApiError::refused(
-                RefusalCode::IdempotencyConflict,
-                "this Idempotency-Key was used with a different request body",
-            ));
+    let context = render_context(ctx);
+    let kept_hash = request_hash.clone();
+    let render: Render<T> = Box::new(move |value: &T| {
+        let (status, body) = render(value, &context);
+        IdempotentResponse {
+            request_hash: kept_hash,
+            status: status.as_u16(),
+            body,
         }
-        return Ok(replay(&stored));
+    });
+    Ok(Some((IdempotencyRequest { key, request_hash }, render)))
+}
+
+pub(crate) fn render_context(ctx: &Ctx<'_>) -> RenderContext {
+    RenderContext {
+        base_url: ctx.state.config.base_url.clone(),
     }
-    let response = handler().await?;
-    if !response.status().is_success() {
-        return Ok(response);
+}
+
+/// The answer: the fresh value rendered with the same renderer that kept it, or the kept bytes.
+pub(crate) fn answer<T>(ctx: &Ctx<'_>, committed: Committed<T>, render: Renderer<T>) -> HttpResponse {
+    match committed {
+        Committed::Fresh(value) => {
+            let (status, body) = render(&value, &render_context(ctx));
+            bytes_response(status, body)
+        }
+        Committed::Replayed(stored) => replay(&stored),
     }
-    let (parts, body) = response.into_parts();
-    let bytes = body
-        .collect()
-        .await
-        .map(|collected| collected.to_bytes())
-        .unwrap_or_default();
-    let saved = IdempotentResponse {
-        request_hash,
-        status: parts.status.as_u16(),
-        body: bytes.to_vec(),
-    };
-    store::blocking(&state.store, move |store| {
-        store.save_idempotent_response(wallet, scope, &key, &saved, now_ms, not_before)
-    })
-    .await?;
-    Ok(Response::from_parts(parts, Full::new(bytes)))
+}
+
+/// Serializes a body for a renderer (serialization of these types cannot fail; an empty object stands in).
+pub(crate) fn json_body(status: StatusCode, body: &impl Serialize) -> (StatusCode, Vec<u8>) {
+    (
+        status,
+        serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec()),
+    )
+}
+
+fn bytes_response(status: StatusCode, body: Vec<u8>) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static(response::JSON_CONTENT_TYPE),
+    );
+    response
 }
 
 fn idempotency_key(ctx: &Ctx<'_>) -> Result<Option<String>, ApiError> {
@@ -95,13 +107,10 @@ fn idempotency_key(ctx: &Ctx<'_>) -> Result<Option<String>, ApiError> {
 }
 
 fn replay(stored: &IdempotentResponse) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from(stored.body.clone())));
-    *response.status_mut() = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
-    let headers = response.headers_mut();
-    headers.insert(
-        hyper::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(REPLAYED, HeaderValue::from_static("true"));
+    let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+    let mut response = bytes_response(status, stored.body.clone());
+    response
+        .headers_mut()
+        .insert(REPLAYED, HeaderValue::from_static("true"));
     response
 }

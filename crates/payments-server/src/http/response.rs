@@ -8,6 +8,8 @@ use serde::Serialize;
 
 pub(crate) type HttpResponse = Response<Full<Bytes>>;
 
+pub(crate) const JSON_CONTENT_TYPE: &str = "application/json";
+
 /// Fallback when a body cannot be serialized: our own types always serialize, so this is never expected.
 const SERIALIZATION_FAILED: &str = r#"{"error":"failed","message":"internal server error"}"#;
 
@@ -26,7 +28,7 @@ pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
     *response.status_mut() = status;
     response
         .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        .insert(CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
     response
 }
 

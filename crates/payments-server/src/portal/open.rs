@@ -7,7 +7,7 @@ use payments_core::{FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wa
 use crate::app::AppState;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::portal::view::{PortalLine, PortalView};
-use crate::services::receipts::{self, ReceiptError};
+use crate::services::receipts::ReceiptError;
 
 /// The page of receipt `id`, or `None` when there is no such receipt.
 ///
@@ -15,12 +15,12 @@ use crate::services::receipts::{self, ReceiptError};
 /// A datastore failure. A tracking status the state machine does not take (e.g. after settlement it is
 /// ignored) or a contended update does not stop the page: the buyer still sees the receipt.
 pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
-    let Some(found) = receipts::fetch_for_portal(state, id.clone()).await? else {
+    let receipts = &state.services.receipts;
+    let Some(found) = receipts.fetch_for_portal(id.clone()).await? else {
         return Ok(None);
     };
-    match receipts::record_link_opened(state, id).await {
-        Ok(_) | Err(ReceiptError::NotFound(_) | ReceiptError::Transition(_) | ReceiptError::Contended(_)) => {
-        }
+    match receipts.record_link_opened(id).await {
+        Ok(_) | Err(ReceiptError::NotFound(_) | ReceiptError::Transition(_)) => {}
         Err(
             error @ (ReceiptError::IdTaken(_)
             | ReceiptError::WalletMismatch
@@ -28,6 +28,8 @@ pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<Porta
             | ReceiptError::DeliveryNotFound { .. }
             | ReceiptError::NoMasterKey
             | ReceiptError::WebhookWithoutKey
+            | ReceiptError::IdempotencyConflict
+            | ReceiptError::Unexpected(_)
             | ReceiptError::Store(_)),
         ) => return Err(error),
     }

@@ -4,13 +4,15 @@
 use payments_core::{AdminLogin, LoginError, Wallet};
 use thiserror::Error;
 
-use crate::app::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::domain::admin::{
     CsrfHash, NewAdminSession, Role, SessionId, StoredAdminSession, random_token, roles_of,
 };
 use crate::secret::Secret;
 use crate::services::session_token::{self, SessionClaims};
-use crate::store::{self, StoreError};
+use crate::store::{SessionRepository, StoreError};
 
 /// How long a sign-in nonce can be used.
 pub(crate) const NONCE_TTL_MS: i64 = 5 * 60 * 1000;
@@ -56,89 +58,93 @@ pub(crate) struct LiveSession {
     pub(crate) roles: Vec<Role>,
 }
 
-pub(crate) async fn issue_nonce(state: &AppState, wallet: Wallet) -> Result<Secret, StoreError> {
-    let nonce = random_token();
-    let now_ms = state.clock.now_ms();
-    let stored = nonce.expose().to_owned();
-    store::blocking(&state.store, move |store| {
-        store.issue_admin_nonce(wallet, &stored, now_ms + NONCE_TTL_MS, now_ms)
-    })
-    .await?;
-    Ok(nonce)
+/// Admin sign-in and sessions over the session repository.
+#[derive(Debug, Clone)]
+pub(crate) struct AdminAuthService {
+    pub(crate) sessions: Arc<dyn SessionRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// Chain id of the sign-in message's EIP-712 domain.
+    pub(crate) chain_id: u64,
+    pub(crate) jwt_secret: Secret,
+    pub(crate) platform_admins: Vec<Wallet>,
 }
 
-/// Verifies the signature and freshness first (pure), then consumes the nonce and opens the session in
-/// one store transaction, so a nonce yields at most one session.
-pub(crate) async fn login(state: &AppState, attempt: LoginAttempt) -> Result<SessionGranted, AdminAuthError> {
-    let now_ms = state.clock.now_ms();
-    let now_secs = u64::try_from(now_ms / 1000).unwrap_or(0);
-    let wallet = attempt
-        .login
-        .verify(&attempt.signature, state.config.chain_id, now_secs)?;
-    let csrf_token = random_token();
-    let session = NewAdminSession {
-        id: SessionId::generate(),
-        wallet,
-        csrf_hash: CsrfHash::of(csrf_token.expose()),
-        created_at_ms: now_ms,
-        expires_at_ms: now_ms + SESSION_TTL_SECS * 1000,
-    };
-    let claims = SessionClaims {
-        sid: session.id.as_str().to_owned(),
-        wallet,
-        iat: now_ms / 1000,
-        exp: session.expires_at_ms / 1000,
-    };
-    let token = session_token::encode(&state.config.jwt_secret, &claims)?;
-    let nonce = attempt.login.nonce;
-    let opened = store::blocking(&state.store, move |store| {
-        store.open_admin_session(&nonce, &session)
-    })
-    .await?;
-    if !opened {
-        return Err(AdminAuthError::NonceRejected);
+impl AdminAuthService {
+    pub(crate) async fn issue_nonce(&self, wallet: Wallet) -> Result<Secret, StoreError> {
+        let nonce = random_token();
+        let now_ms = self.clock.now_ms();
+        self.sessions
+            .issue_nonce(wallet, nonce.expose(), now_ms + NONCE_TTL_MS, now_ms)
+            .await?;
+        Ok(nonce)
     }
-    Ok(SessionGranted {
-        token,
-        csrf_token,
-        wallet,
-        roles: roles_of(wallet, &state.config.platform_admins),
-    })
-}
 
-/// The live session a cookie names: a valid, unexpired token whose session row is still live.
-pub(crate) async fn resolve(state: &AppState, token: Option<&str>) -> Result<LiveSession, AdminAuthError> {
-    let now_ms = state.clock.now_ms();
-    let claims = token
-        .and_then(|token| session_token::decode(&state.config.jwt_secret, token, now_ms / 1000))
-        .ok_or(AdminAuthError::NoSession)?;
-    let id = claims.session_id();
-    let stored = store::blocking(&state.store, move |store| store.fetch_admin_session(&id, now_ms))
-        .await?
-        .filter(|stored| stored.wallet == claims.wallet)
-        .ok_or(AdminAuthError::NoSession)?;
-    let roles = roles_of(stored.wallet, &state.config.platform_admins);
-    Ok(LiveSession { stored, roles })
-}
-
-pub(crate) async fn logout(state: &AppState, id: SessionId) -> Result<(), StoreError> {
-    let now_ms = state.clock.now_ms();
-    store::blocking(&state.store, move |store| store.end_admin_session(&id, now_ms)).await?;
-    Ok(())
-}
-
-/// Ends every session of `wallet` (a compromised admin token); platform admins only.
-pub(crate) async fn revoke_sessions(
-    state: &AppState,
-    roles: &[Role],
-    wallet: Wallet,
-) -> Result<u64, AdminAuthError> {
-    if !roles.contains(&Role::PlatformAdmin) {
-        return Err(AdminAuthError::NotPlatformAdmin);
+    /// Verifies the signature and freshness first (pure), then consumes the nonce and opens the session in
+    /// one store transaction, so a nonce yields at most one session.
+    pub(crate) async fn login(&self, attempt: LoginAttempt) -> Result<SessionGranted, AdminAuthError> {
+        let now_ms = self.clock.now_ms();
+        let now_secs = u64::try_from(now_ms / 1000).unwrap_or(0);
+        let wallet = attempt
+            .login
+            .verify(&attempt.signature, self.chain_id, now_secs)?;
+        let csrf_token = random_token();
+        let session = NewAdminSession {
+            id: SessionId::generate(),
+            wallet,
+            csrf_hash: CsrfHash::of(csrf_token.expose()),
+            created_at_ms: now_ms,
+            expires_at_ms: now_ms + SESSION_TTL_SECS * 1000,
+        };
+        let claims = SessionClaims {
+            sid: session.id.as_str().to_owned(),
+            wallet,
+            iat: now_ms / 1000,
+            exp: session.expires_at_ms / 1000,
+        };
+        let token = session_token::encode(&self.jwt_secret, &claims)?;
+        let opened = self.sessions.open_session(&attempt.login.nonce, &session).await?;
+        if !opened {
+            return Err(AdminAuthError::NonceRejected);
+        }
+        Ok(SessionGranted {
+            token,
+            csrf_token,
+            wallet,
+            roles: roles_of(wallet, &self.platform_admins),
+        })
     }
-    let now_ms = state.clock.now_ms();
-    Ok(store::blocking(&state.store, move |store| {
-        store.revoke_admin_sessions(wallet, now_ms)
-    })
-    .await?)
+
+    /// The live session a cookie names: a valid, unexpired token whose session row is still live.
+    pub(crate) async fn resolve(&self, token: Option<&str>) -> Result<LiveSession, AdminAuthError> {
+        let now_ms = self.clock.now_ms();
+        let claims = token
+            .and_then(|token| session_token::decode(&self.jwt_secret, token, now_ms / 1000))
+            .ok_or(AdminAuthError::NoSession)?;
+        let id = claims.session_id();
+        let stored = self
+            .sessions
+            .fetch_live(&id, now_ms)
+            .await?
+            .filter(|stored| stored.wallet == claims.wallet)
+            .ok_or(AdminAuthError::NoSession)?;
+        let roles = roles_of(stored.wallet, &self.platform_admins);
+        Ok(LiveSession { stored, roles })
+    }
+
+    pub(crate) async fn logout(&self, id: SessionId) -> Result<(), StoreError> {
+        self.sessions.end(&id, self.clock.now_ms()).await?;
+        Ok(())
+    }
+
+    /// Ends every session of `wallet` (a compromised admin token); platform admins only.
+    pub(crate) async fn revoke_sessions(
+        &self,
+        roles: &[Role],
+        wallet: Wallet,
+    ) -> Result<u64, AdminAuthError> {
+        if !roles.contains(&Role::PlatformAdmin) {
+            return Err(AdminAuthError::NotPlatformAdmin);
+        }
+        Ok(self.sessions.revoke_wallet(wallet, self.clock.now_ms()).await?)
+    }
 }

@@ -2,12 +2,15 @@
 
 use thiserror::Error;
 
-use crate::app::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
-use crate::store::{self, StoreError};
+use crate::services::recent_callers::RecentCallers;
+use crate::store::{KeyRepository, StoreError};
 
 /// What a request presented to identify itself.
 #[derive(Debug, Clone)]
@@ -36,53 +39,58 @@ pub(crate) enum AuthError {
 ///
 /// When the datastore is unavailable, a caller that authenticated recently is still recognised (see
 /// [`RecentCallers`](super::recent_callers::RecentCallers)), so read routes can answer in degraded mode.
-pub(crate) async fn authenticate(state: &AppState, credentials: Credentials) -> Result<Caller, AuthError> {
-    let (remembered_as, looked_up) = match credentials {
-        Credentials::Key(key) => {
-            let hash = KeyHash::of(key.expose());
-            let remembered_as = format!("key:{}", hash.as_str());
-            let found = store::blocking(&state.store, move |store| {
-                store.fetch_active_subscription_by_key(&hash)
-            });
-            (remembered_as, found.await)
-        }
-        Credentials::Edge {
-            secret,
-            subscription_id: Some(id),
-        } if edge_secret_matches(state, &secret) => {
-            let remembered_as = format!("edge:{}", id.as_str());
-            let found = store::blocking(&state.store, move |store| store.fetch_active_subscription(&id));
-            (remembered_as, found.await)
-        }
-        Credentials::Edge { .. } | Credentials::Missing => return Err(AuthError::Unauthenticated),
-    };
-    let now_ms = state.clock.now_ms();
-    let subscription = match looked_up {
-        Ok(Some(subscription)) => {
-            state
-                .recent_callers
-                .remember(remembered_as, &subscription, now_ms);
-            subscription
-        }
-        Ok(None) => {
-            state.recent_callers.forget(&remembered_as);
-            return Err(AuthError::Unauthenticated);
-        }
-        Err(StoreError::Unavailable(reason)) => state
-            .recent_callers
-            .recall(&remembered_as, now_ms)
-            .ok_or(AuthError::Store(StoreError::Unavailable(reason)))?,
-        Err(other) => return Err(other.into()),
-    };
-    Ok(Caller::from_subscription(subscription))
+/// Resolves callers from their credentials through the key repository.
+#[derive(Debug)]
+pub(crate) struct Authenticator {
+    pub(crate) keys: Arc<dyn KeyRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// Callers recognised while the datastore is down (degraded mode).
+    pub(crate) recent_callers: RecentCallers,
+    /// When set, `x-edge-secret` plus `x-subscription-id` identify a caller in place of a key.
+    pub(crate) edge_secret: Option<Secret>,
 }
 
-fn edge_secret_matches(state: &AppState, presented: &Secret) -> bool {
-    state
-        .config
-        .edge_secret
-        .as_ref()
-        .is_some_and(|configured| configured.matches(presented.expose()))
+impl Authenticator {
+    pub(crate) async fn authenticate(&self, credentials: Credentials) -> Result<Caller, AuthError> {
+        let (remembered_as, looked_up) = match credentials {
+            Credentials::Key(key) => {
+                let hash = KeyHash::of(key.expose());
+                let remembered_as = format!("key:{}", hash.as_str());
+                (remembered_as, self.keys.fetch_active_by_key(&hash).await)
+            }
+            Credentials::Edge {
+                secret,
+                subscription_id: Some(id),
+            } if self.edge_secret_matches(&secret) => {
+                let remembered_as = format!("edge:{}", id.as_str());
+                (remembered_as, self.keys.fetch_active(&id).await)
+            }
+            Credentials::Edge { .. } | Credentials::Missing => return Err(AuthError::Unauthenticated),
+        };
+        let now_ms = self.clock.now_ms();
+        let subscription = match looked_up {
+            Ok(Some(subscription)) => {
+                self.recent_callers.remember(remembered_as, &subscription, now_ms);
+                subscription
+            }
+            Ok(None) => {
+                self.recent_callers.forget(&remembered_as);
+                return Err(AuthError::Unauthenticated);
+            }
+            Err(StoreError::Unavailable(reason)) => self
+                .recent_callers
+                .recall(&remembered_as, now_ms)
+                .ok_or(AuthError::Store(StoreError::Unavailable(reason)))?,
+            Err(other) => return Err(other.into()),
+        };
+        Ok(Caller::from_subscription(subscription))
+    }
+
+    fn edge_secret_matches(&self, presented: &Secret) -> bool {
+        self.edge_secret
+            .as_ref()
+            .is_some_and(|configured| configured.matches(presented.expose()))
+    }
 }
 
 pub(crate) fn require_scope(caller: &Caller, scope: Scope) -> Result<(), AuthError> {

@@ -3,12 +3,14 @@
 use payments_core::Wallet;
 use thiserror::Error;
 
-use crate::app::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::domain::inventory::{
     ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemDraft, MAX_IMAGES, ProductId, Sku,
 };
 use crate::domain::subscription::Caller;
-use crate::store::{self, AttachOutcome, ItemUpsert, StoreError, UpsertOutcome};
+use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
 
 #[derive(Debug, Error)]
 pub(crate) enum InventoryError {
@@ -34,88 +36,87 @@ pub(crate) struct Listing {
     pub(crate) degraded: bool,
 }
 
-pub(crate) async fn list(
-    state: &AppState,
-    wallet: Wallet,
-    query: InventoryQuery,
-) -> Result<Listing, StoreError> {
-    match store::blocking(&state.store, move |store| store.list_inventory(wallet, &query)).await {
-        Ok(page) => Ok(Listing {
-            page,
-            degraded: false,
-        }),
-        Err(StoreError::Unavailable(reason)) => {
-            tracing::warn!(reason = %reason, "inventory listed in degraded mode");
-            Ok(Listing {
-                page: InventoryPage {
-                    items: Vec::new(),
-                    total: 0,
-                },
-                degraded: true,
-            })
+/// Inventory use cases over the inventory repository.
+#[derive(Debug, Clone)]
+pub(crate) struct InventoryService {
+    pub(crate) inventory: Arc<dyn InventoryRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+impl InventoryService {
+    pub(crate) async fn list(&self, wallet: Wallet, query: InventoryQuery) -> Result<Listing, StoreError> {
+        match self.inventory.list(wallet, &query).await {
+            Ok(page) => Ok(Listing {
+                page,
+                degraded: false,
+            }),
+            Err(StoreError::Unavailable(reason)) => {
+                tracing::warn!(reason = %reason, "inventory listed in degraded mode");
+                Ok(Listing {
+                    page: InventoryPage {
+                        items: Vec::new(),
+                        total: 0,
+                    },
+                    degraded: true,
+                })
+            }
+            Err(other) => Err(other),
         }
-        Err(other) => Err(other),
     }
-}
 
-/// Creates or updates a product: by `id` when given, else by SKU (idempotent: the same SKU updates the same
-/// product, keeping its id and createdAt).
-pub(crate) async fn upsert(
-    state: &AppState,
-    caller: &Caller,
-    draft: ItemDraft,
-) -> Result<InventoryItem, InventoryError> {
-    if draft
-        .claimed_wallet
-        .is_some_and(|claimed| claimed != caller.wallet)
-    {
-        return Err(InventoryError::WalletMismatch);
+    /// Creates or updates a product: by `id` when given, else by SKU (idempotent: the same SKU updates the same
+    /// product, keeping its id and createdAt).
+    pub(crate) async fn upsert(
+        &self,
+        caller: &Caller,
+        draft: ItemDraft,
+    ) -> Result<InventoryItem, InventoryError> {
+        if draft
+            .claimed_wallet
+            .is_some_and(|claimed| claimed != caller.wallet)
+        {
+            return Err(InventoryError::WalletMismatch);
+        }
+        let (id, sku) = (draft.id.clone(), draft.fields.sku.clone());
+        let upsert = ItemUpsert {
+            wallet: caller.wallet,
+            draft,
+            new_id: ProductId::generate(),
+            now_ms: self.clock.now_ms(),
+        };
+        let outcome = self.inventory.upsert(&upsert).await?;
+        match outcome {
+            UpsertOutcome::Saved(item) => Ok(*item),
+            UpsertOutcome::UnknownId => Err(InventoryError::UnknownProduct(
+                id.map(|id| id.as_str().to_owned()).unwrap_or_default(),
+            )),
+            UpsertOutcome::SkuTaken => Err(InventoryError::SkuTaken(sku.as_str().to_owned())),
+        }
     }
-    let (id, sku) = (draft.id.clone(), draft.fields.sku.clone());
-    let upsert = ItemUpsert {
-        wallet: caller.wallet,
-        draft,
-        new_id: ProductId::generate(),
-        now_ms: state.clock.now_ms(),
-    };
-    let outcome = store::blocking(&state.store, move |store| store.upsert_inventory_item(&upsert)).await?;
-    match outcome {
-        UpsertOutcome::Saved(item) => Ok(*item),
-        UpsertOutcome::UnknownId => Err(InventoryError::UnknownProduct(
-            id.map(|id| id.as_str().to_owned()).unwrap_or_default(),
-        )),
-        UpsertOutcome::SkuTaken => Err(InventoryError::SkuTaken(sku.as_str().to_owned())),
-    }
-}
 
-pub(crate) async fn delete(state: &AppState, wallet: Wallet, id: ProductId) -> Result<(), InventoryError> {
-    let shown = id.as_str().to_owned();
-    let deleted = store::blocking(&state.store, move |store| {
-        store.delete_inventory_item(wallet, &id)
-    })
-    .await?;
-    if deleted {
-        Ok(())
-    } else {
-        Err(InventoryError::UnknownProduct(shown))
+    pub(crate) async fn delete(&self, wallet: Wallet, id: ProductId) -> Result<(), InventoryError> {
+        let shown = id.as_str().to_owned();
+        let deleted = self.inventory.delete(wallet, &id).await?;
+        if deleted {
+            Ok(())
+        } else {
+            Err(InventoryError::UnknownProduct(shown))
+        }
     }
-}
 
-pub(crate) async fn attach_image(
-    state: &AppState,
-    wallet: Wallet,
-    sku: Sku,
-    image: ImageDataUrl,
-) -> Result<ImageDataUrl, InventoryError> {
-    let now_ms = state.clock.now_ms();
-    let (shown_sku, stored) = (sku.as_str().to_owned(), image.clone());
-    let outcome = store::blocking(&state.store, move |store| {
-        store.attach_inventory_image(wallet, &sku, &stored, now_ms)
-    })
-    .await?;
-    match outcome {
-        AttachOutcome::Attached => Ok(image),
-        AttachOutcome::UnknownSku => Err(InventoryError::UnknownSku(shown_sku)),
-        AttachOutcome::TooManyImages => Err(InventoryError::TooManyImages),
+    pub(crate) async fn attach_image(
+        &self,
+        wallet: Wallet,
+        sku: Sku,
+        image: ImageDataUrl,
+    ) -> Result<ImageDataUrl, InventoryError> {
+        let now_ms = self.clock.now_ms();
+        let shown_sku = sku.as_str().to_owned();
+        let outcome = self.inventory.attach_image(wallet, &sku, &image, now_ms).await?;
+        match outcome {
+            AttachOutcome::Attached => Ok(image),
+            AttachOutcome::UnknownSku => Err(InventoryError::UnknownSku(shown_sku)),
+            AttachOutcome::TooManyImages => Err(InventoryError::TooManyImages),
+        }
     }
 }

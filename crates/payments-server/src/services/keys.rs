@@ -1,6 +1,5 @@
 //! Subscription key administration (the binary's `keys` commands, the dev bootstrap, test helpers).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use payments_core::{FeePct, Wallet};
@@ -12,7 +11,7 @@ use crate::domain::scope::Scopes;
 use crate::domain::shop::ShopConfig;
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::secret::Secret;
-use crate::store::{SqliteStore, Store, StoreError};
+use crate::store::{DatabaseLocation, KeyRepository, ShopRepository, StoreError};
 
 /// The development merchant created on a fresh database in dev mode.
 pub const DEV_MERCHANT_WALLET: &str = "0xdec0de0000000000000000000000000000000001";
@@ -46,7 +45,8 @@ pub enum KeyAdminError {
 /// Creates, lists, revokes and rotates subscription keys. Blocking: call it off the async threads or at start.
 #[derive(Debug, Clone)]
 pub struct KeyAdmin {
-    store: Arc<dyn Store>,
+    keys: Arc<dyn KeyRepository>,
+    shops: Arc<dyn ShopRepository>,
     clock: Arc<dyn Clock>,
 }
 
@@ -55,30 +55,35 @@ impl KeyAdmin {
     ///
     /// # Errors
     /// When the database cannot be opened or migrated.
-    pub fn open(db_path: &Path, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
-        let store = SqliteStore::open(db_path, clock.now_ms())?;
-        Ok(KeyAdmin {
-            store: Arc::new(store),
+    pub async fn open(database: &DatabaseLocation, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
+        let repositories = crate::store::open(database, clock.now_ms(), false).await?;
+        Ok(KeyAdmin::new(
+            Arc::clone(&repositories.keys),
+            repositories.shops,
             clock,
-        })
+        ))
     }
 
-    pub(crate) fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Self {
-        KeyAdmin { store, clock }
+    pub(crate) fn new(
+        keys: Arc<dyn KeyRepository>,
+        shops: Arc<dyn ShopRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        KeyAdmin { keys, shops, clock }
     }
 
     /// Issues a new key for `wallet`.
     ///
     /// # Errors
     /// When the datastore fails.
-    pub fn create(
+    pub async fn create(
         &self,
         wallet: Wallet,
         scopes: Scopes,
         name: Option<String>,
     ) -> Result<IssuedKey, KeyAdminError> {
         let (issued, new) = self.issue(wallet, scopes, name);
-        self.store.create_subscription(&new)?;
+        self.keys.create(&new).await?;
         Ok(issued)
     }
 
@@ -86,16 +91,16 @@ impl KeyAdmin {
     ///
     /// # Errors
     /// When the datastore fails.
-    pub fn list(&self) -> Result<Vec<Subscription>, KeyAdminError> {
-        Ok(self.store.list_subscriptions()?)
+    pub async fn list(&self) -> Result<Vec<Subscription>, KeyAdminError> {
+        Ok(self.keys.list().await?)
     }
 
     /// Revokes a key; it stops authenticating at once.
     ///
     /// # Errors
     /// [`KeyAdminError::NotFound`] when no active subscription has this id.
-    pub fn revoke(&self, id: &SubscriptionId) -> Result<(), KeyAdminError> {
-        if self.store.revoke_subscription(id, self.clock.now_ms())? {
+    pub async fn revoke(&self, id: &SubscriptionId) -> Result<(), KeyAdminError> {
+        if self.keys.revoke(id, self.clock.now_ms()).await? {
             Ok(())
         } else {
             Err(KeyAdminError::NotFound(id.clone()))
@@ -106,12 +111,13 @@ impl KeyAdmin {
     ///
     /// # Errors
     /// [`KeyAdminError::NotFound`] when no active subscription has this id.
-    pub fn rotate(&self, id: &SubscriptionId) -> Result<IssuedKey, KeyAdminError> {
+    pub async fn rotate(&self, id: &SubscriptionId) -> Result<IssuedKey, KeyAdminError> {
         let key = NewApiKey::generate();
         let replacement_id = SubscriptionId::generate();
         let rotated = self
-            .store
-            .rotate_subscription(id, &replacement_id, &key.hash, self.clock.now_ms())?;
+            .keys
+            .rotate(id, &replacement_id, &key.hash, self.clock.now_ms())
+            .await?;
         let subscription = rotated.ok_or_else(|| KeyAdminError::NotFound(id.clone()))?;
         Ok(IssuedKey {
             subscription_id: subscription.id,
@@ -127,10 +133,10 @@ impl KeyAdmin {
     ///
     /// # Errors
     /// When the datastore fails.
-    pub fn bootstrap_dev_merchant(&self) -> Result<Option<IssuedKey>, KeyAdminError> {
+    pub async fn bootstrap_dev_merchant(&self) -> Result<Option<IssuedKey>, KeyAdminError> {
         let wallet = dev_merchant_wallet();
         let (issued, new) = self.issue(wallet, Scopes::all(), Some("development merchant".to_owned()));
-        if !self.store.create_first_subscription(&new)? {
+        if !self.keys.create_first(&new).await? {
             return Ok(None);
         }
         let shop = ShopConfig {
@@ -139,7 +145,7 @@ impl KeyAdmin {
             processing_fee_pct: FeePct::ZERO,
             ..ShopConfig::default_for(wallet)
         };
-        self.store.save_shop_config(&shop, self.clock.now_ms())?;
+        self.shops.save_shop(&shop, self.clock.now_ms()).await?;
         Ok(Some(issued))
     }
 

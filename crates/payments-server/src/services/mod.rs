@@ -1,4 +1,5 @@
-//! Use cases: load through the store, decide, commit through one store call.
+//! Use cases: each service holds only the repositories, clock and settings it uses (no app state, no HTTP),
+//! and runs each use case as one repository transaction.
 
 pub(crate) mod admin_auth;
 pub(crate) mod auth;
@@ -10,3 +11,6 @@ pub(crate) mod recent_callers;
 pub(crate) mod session_token;
 pub(crate) mod shop;
 pub(crate) mod split;
+mod wiring;
+
+pub(crate) use wiring::Services;

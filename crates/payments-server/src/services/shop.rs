@@ -3,10 +3,12 @@
 use payments_core::{FeePct, FeeSchedule, Jurisdiction, Wallet, builtin_tax_catalog, find_jurisdiction};
 use thiserror::Error;
 
-use crate::app::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::domain::shop::ShopConfig;
 use crate::domain::shop_settings::ShopConfigUpdate;
-use crate::store::{self, StoreError};
+use crate::store::{ShopRepository, StoreError};
 
 #[derive(Debug, Error)]
 pub(crate) enum ShopConfigError {
@@ -34,29 +36,37 @@ pub(crate) enum JurisdictionSource {
 }
 
 /// The merchant's stored configuration, or the defaults when it never saved one.
-pub(crate) async fn config(state: &AppState, wallet: Wallet) -> Result<ShopConfig, StoreError> {
-    let stored = store::blocking(&state.store, move |store| store.fetch_shop_config(wallet)).await?;
-    Ok(stored.unwrap_or_else(|| ShopConfig::default_for(wallet)))
+/// Shop settings use cases.
+#[derive(Debug, Clone)]
+pub(crate) struct ShopService {
+    pub(crate) shops: Arc<dyn ShopRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
 }
 
-/// Applies an update over the stored configuration (read and write in one store transaction would
-/// need a merge in SQL; shop settings are edited by one admin at a time, so last write wins).
-pub(crate) async fn update_config(
-    state: &AppState,
-    wallet: Wallet,
-    update: ShopConfigUpdate,
-) -> Result<ShopConfig, ShopConfigError> {
-    let mut config = config(state, wallet).await?;
-    apply(&mut config, update);
-    if let Some(code) = &config.default_jurisdiction
-        && find_jurisdiction(&config.jurisdictions, code).is_none()
-        && find_jurisdiction(&builtin_tax_catalog(), code).is_none()
-    {
-        return Err(ShopConfigError::UnknownDefaultJurisdiction(code.clone()));
+impl ShopService {
+    pub(crate) async fn config(&self, wallet: Wallet) -> Result<ShopConfig, StoreError> {
+        let stored = self.shops.fetch_shop(wallet).await?;
+        Ok(stored.unwrap_or_else(|| ShopConfig::default_for(wallet)))
     }
-    let (saved, now_ms) = (config.clone(), state.clock.now_ms());
-    store::blocking(&state.store, move |store| store.save_shop_config(&saved, now_ms)).await?;
-    Ok(config)
+
+    /// Applies an update over the stored configuration (read and write in one store transaction would
+    /// need a merge in SQL; shop settings are edited by one admin at a time, so last write wins).
+    pub(crate) async fn update_config(
+        &self,
+        wallet: Wallet,
+        update: ShopConfigUpdate,
+    ) -> Result<ShopConfig, ShopConfigError> {
+        let mut config = self.config(wallet).await?;
+        apply(&mut config, update);
+        if let Some(code) = &config.default_jurisdiction
+            && find_jurisdiction(&config.jurisdictions, code).is_none()
+            && find_jurisdiction(&builtin_tax_catalog(), code).is_none()
+        {
+            return Err(ShopConfigError::UnknownDefaultJurisdiction(code.clone()));
+        }
+        self.shops.save_shop(&config, self.clock.now_ms()).await?;
+        Ok(config)
+    }
 }
 
 fn apply(config: &mut ShopConfig, update: ShopConfigUpdate) {
@@ -90,35 +100,36 @@ pub(crate) fn fee_schedule(config: &ShopConfig) -> FeeSchedule {
     }
 }
 
-/// Sets the merchant's add-on only and returns the resulting schedule.
-pub(crate) async fn set_processing_fee(
-    state: &AppState,
-    wallet: Wallet,
-    fee: FeePct,
-) -> Result<FeeSchedule, StoreError> {
-    let now_ms = state.clock.now_ms();
-    store::blocking(&state.store, move |store| {
-        store.save_processing_fee(wallet, fee, now_ms)
-    })
-    .await?;
-    Ok(FeeSchedule {
-        platform_base: FeePct::PLATFORM_BASE,
-        merchant_add_on: fee,
-    })
+impl ShopService {
+    /// Sets the merchant's add-on only and returns the resulting schedule.
+    pub(crate) async fn set_processing_fee(
+        &self,
+        wallet: Wallet,
+        fee: FeePct,
+    ) -> Result<FeeSchedule, StoreError> {
+        self.shops
+            .save_processing_fee(wallet, fee, self.clock.now_ms())
+            .await?;
+        Ok(FeeSchedule {
+            platform_base: FeePct::PLATFORM_BASE,
+            merchant_add_on: fee,
+        })
+    }
 }
 
 /// Fee schedule, jurisdictions (merchant's, then the catalog) and default jurisdiction of a merchant:
-/// everything order and terminal pricing reads from the shop.
-pub(crate) async fn pricing_context(state: &AppState, wallet: Wallet) -> Result<PricingContext, StoreError> {
-    let config = config(state, wallet).await?;
+/// everything order and terminal pricing reads from the shop (as read in the sale's transaction; `None`
+/// prices with the defaults).
+pub(crate) fn pricing_context(shop: Option<ShopConfig>, wallet: Wallet) -> PricingContext {
+    let config = shop.unwrap_or_else(|| ShopConfig::default_for(wallet));
     let fees = fee_schedule(&config);
     let mut jurisdictions = config.jurisdictions;
     jurisdictions.extend(builtin_tax_catalog());
-    Ok(PricingContext {
+    PricingContext {
         fees,
         jurisdictions,
         default_jurisdiction: config.default_jurisdiction,
-    })
+    }
 }
 
 /// The catalog as a merchant sees it: its own jurisdictions first, then the catalog entries whose code

@@ -5,9 +5,11 @@ use alloy_primitives::keccak256;
 use payments_core::{BPS_TOTAL, Split, SplitError, SplitRecipient, Wallet};
 use thiserror::Error;
 
-use crate::app::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
-use crate::store::{self, StoreError};
+use crate::store::{ShopRepository, StoreError};
 
 /// Domain separator of placeholder split addresses, so they cannot collide with other keccak uses.
 const PLACEHOLDER_DOMAIN: &[u8] = b"merchant-payments/split-placeholder/v1";
@@ -36,53 +38,61 @@ pub(crate) struct SplitDraft {
 }
 
 /// The merchant's split, if configured (orders and terminal sales need one).
-pub(crate) async fn fetch(state: &AppState, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError> {
-    store::blocking(&state.store, move |store| store.fetch_split(wallet)).await
+/// Split configuration use cases; the platform's recipient and share come from the server configuration.
+#[derive(Debug, Clone)]
+pub(crate) struct SplitService {
+    pub(crate) shops: Arc<dyn ShopRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) platform_recipient: Option<Wallet>,
+    pub(crate) platform_share_bps: u32,
 }
 
-pub(crate) async fn history(state: &AppState, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
-    store::blocking(&state.store, move |store| store.list_split_history(wallet)).await
-}
-
-pub(crate) async fn deploy(
-    state: &AppState,
-    wallet: Wallet,
-    draft: SplitDraft,
-) -> Result<SplitSaved, SplitConfigError> {
-    let platform = state
-        .config
-        .platform_recipient
-        .ok_or(SplitConfigError::PlatformRecipientNotConfigured)?;
-    let platform_bps = state.config.platform_share_bps;
-    let recipients = draft.recipients.unwrap_or_else(|| {
-        vec![
-            SplitRecipient {
-                address: wallet,
-                shares_bps: BPS_TOTAL.saturating_sub(platform_bps),
-            },
-            SplitRecipient {
-                address: platform,
-                shares_bps: platform_bps,
-            },
-        ]
-    });
-    let split = Split::new(recipients)?;
-    if split.share_of(platform) != Some(platform_bps) {
-        return Err(SplitConfigError::PlatformShareMissing {
-            address: platform,
-            bps: platform_bps,
-        });
+impl SplitService {
+    pub(crate) async fn fetch(&self, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError> {
+        self.shops.fetch_split(wallet).await
     }
-    let address = draft
-        .split_address
-        .unwrap_or_else(|| placeholder_address(wallet, &split));
-    let stored = StoredSplit { address, split };
-    let now_ms = state.clock.now_ms();
-    let replace = draft.replace;
-    Ok(store::blocking(&state.store, move |store| {
-        store.save_split(wallet, &stored, replace, now_ms)
-    })
-    .await?)
+
+    pub(crate) async fn history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
+        self.shops.list_split_history(wallet).await
+    }
+
+    pub(crate) async fn deploy(
+        &self,
+        wallet: Wallet,
+        draft: SplitDraft,
+    ) -> Result<SplitSaved, SplitConfigError> {
+        let platform = self
+            .platform_recipient
+            .ok_or(SplitConfigError::PlatformRecipientNotConfigured)?;
+        let platform_bps = self.platform_share_bps;
+        let recipients = draft.recipients.unwrap_or_else(|| {
+            vec![
+                SplitRecipient {
+                    address: wallet,
+                    shares_bps: BPS_TOTAL.saturating_sub(platform_bps),
+                },
+                SplitRecipient {
+                    address: platform,
+                    shares_bps: platform_bps,
+                },
+            ]
+        });
+        let split = Split::new(recipients)?;
+        if split.share_of(platform) != Some(platform_bps) {
+            return Err(SplitConfigError::PlatformShareMissing {
+                address: platform,
+                bps: platform_bps,
+            });
+        }
+        let address = draft
+            .split_address
+            .unwrap_or_else(|| placeholder_address(wallet, &split));
+        let stored = StoredSplit { address, split };
+        Ok(self
+            .shops
+            .save_split(wallet, &stored, draft.replace, self.clock.now_ms())
+            .await?)
+    }
 }
 
 /// Until on-chain deployment lands, a split without a given contract gets this deterministic address:

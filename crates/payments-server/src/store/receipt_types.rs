@@ -30,15 +30,14 @@ pub(crate) struct NewRefund {
     pub(crate) tx_hash: String,
 }
 
-/// Finite stock a paid order takes: product id and quantity.
+/// Finite stock an order reserves when it is created: product id and quantity (summed over its lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StockTake {
     pub(crate) item_id: String,
     pub(crate) qty: u32,
 }
 
-/// An accepted transition, committed with its history row, outbox row, refund row and stock changes in one
-/// transaction, only if the receipt is still at `expected_version`.
+/// An accepted transition, committed with its history row, outbox row and refund row in one transaction.
 #[derive(Debug, Clone)]
 pub(crate) struct TransitionCommit {
     pub(crate) receipt_id: ReceiptId,
@@ -56,7 +55,6 @@ pub(crate) struct TransitionCommit {
     pub(crate) now_ms: i64,
     pub(crate) delivery: Option<NewDelivery>,
     pub(crate) refund: Option<NewRefund>,
-    pub(crate) stock: Vec<StockTake>,
 }
 
 /// A delivery the dispatcher should attempt now.

@@ -16,7 +16,7 @@ use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
-use crate::store::use_case::{Committed, SaleTx, TransitionTx, Transitioned, TxError};
+use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
     AttachOutcome, AttemptRecord, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError, StoreError,
     UpsertOutcome,
@@ -77,7 +77,7 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError>;
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
     /// service's decision, the stock reservation and the insert, and the kept response.
-    async fn create(&self, sale: SaleTx) -> Result<Committed<Receipt>, TxError<OrderError>>;
+    async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>>;
     /// One transaction: the idempotency claim, the receipt (locked against concurrent changes) and its
     /// merchant's shop, the service's decision, and the new state with its history, outbox, refund rows.
     async fn transition(

@@ -95,8 +95,16 @@ pub(crate) struct SaleTx {
     pub(crate) wallet: Wallet,
     /// Products to load for the decision (orders only).
     pub(crate) items: Vec<ItemRef>,
-    pub(crate) claim: Option<(IdempotencyClaim, Render<Receipt>)>,
+    pub(crate) claim: Option<(IdempotencyClaim, Render<Sale>)>,
     pub(crate) decide: SaleDecision<crate::store::OrderError>,
+}
+
+/// A committed sale: the stored receipt and the merchant configuration it was decided with (the payment
+/// link names the split read in the same transaction).
+#[derive(Debug, Clone)]
+pub(crate) struct Sale {
+    pub(crate) receipt: Receipt,
+    pub(crate) merchant: MerchantSnapshot,
 }
 
 impl std::fmt::Debug for SaleTx {

@@ -83,6 +83,7 @@ impl TestApp {
                 Scopes::all(),
                 Some("test merchant admin".to_owned()),
             )
+            .await
             .unwrap_or_else(|error| panic!("creating the merchant admin's key: {error}"));
         let key = TestKey {
             key: issued.key.expose().to_owned(),

@@ -8,7 +8,6 @@
 
 mod admin;
 mod restart;
-mod switchable_store;
 
 use std::future::Future;
 use std::num::NonZeroU32;
@@ -29,8 +28,7 @@ use crate::domain::api_key::SubscriptionId;
 use crate::domain::scope::Scopes;
 use crate::secret::Secret;
 use crate::services::keys::KeyAdmin;
-use crate::store::SqliteStore;
-use switchable_store::SwitchableStore;
+use crate::store::Availability;
 
 pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
 
@@ -83,7 +81,7 @@ pub struct TestApp {
     /// The SQLite file (e.g. to run the binary's `keys` commands against it).
     pub db_path: PathBuf,
     app: App,
-    store: Arc<SwitchableStore>,
+    availability: Availability,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     _dir: TempDir,
@@ -108,12 +106,13 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.edge_secret = options.edge_secret.map(Secret::new);
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
-    let running = start_server(listener, config, &db_path);
+    let running = start_server(listener, config).await;
     let app = running.app.clone();
     let wallet = test_wallet(0x11);
     let issued = app
         .key_admin()
         .create(wallet, Scopes::all(), Some("test merchant".to_owned()))
+        .await
         .unwrap_or_else(|error| panic!("creating the test key: {error}"));
     TestApp {
         base_url,
@@ -123,7 +122,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         clock: running.clock,
         db_path,
         app,
-        store: running.store,
+        availability: running.availability,
         shutdown: Some(running.shutdown),
         server: Some(running.server),
         _dir: dir,
@@ -146,26 +145,23 @@ async fn bind_loopback(db_path: &Path) -> (tokio::net::TcpListener, String, Serv
     (listener, base_url, config)
 }
 
-/// A server task on `listener`, over the SQLite file (behind the switch that simulates outages) and a
+/// A server task on `listener`, over the config's database (with the switch that simulates outages) and a
 /// manual clock at [`TEST_START_MS`].
 struct RunningServer {
     app: App,
     clock: Arc<ManualClock>,
-    store: Arc<SwitchableStore>,
+    availability: Availability,
     shutdown: oneshot::Sender<()>,
     server: JoinHandle<()>,
 }
 
-fn start_server(listener: tokio::net::TcpListener, config: ServerConfig, db_path: &Path) -> RunningServer {
+async fn start_server(listener: tokio::net::TcpListener, config: ServerConfig) -> RunningServer {
     let clock = Arc::new(ManualClock::new(TEST_START_MS));
-    let sqlite =
-        SqliteStore::open(db_path, TEST_START_MS).unwrap_or_else(|error| panic!("opening the db: {error}"));
-    let store = Arc::new(SwitchableStore::new(Arc::new(sqlite)));
-    let app = App::with_store(
-        config,
-        Arc::clone(&store) as _,
-        Arc::clone(&clock) as Arc<dyn Clock>,
-    );
+    let repositories = crate::store::open(&config.database, TEST_START_MS, true)
+        .await
+        .unwrap_or_else(|error| panic!("opening the db: {error}"));
+    let availability = repositories.availability.clone();
+    let app = App::with_repositories(config, repositories, Arc::clone(&clock) as Arc<dyn Clock>);
     let (shutdown, signal) = oneshot::channel::<()>();
     let server = tokio::spawn(crate::serve(listener, app.clone(), async {
         signal.await.ok();
@@ -173,7 +169,7 @@ fn start_server(listener: tokio::net::TcpListener, config: ServerConfig, db_path
     RunningServer {
         app,
         clock,
-        store,
+        availability,
         shutdown,
         server,
     }
@@ -191,13 +187,14 @@ impl TestApp {
     }
 
     /// Issues a key for `wallet` with comma-separated `scopes` (e.g. `"inventory:read"`; `""` for none).
-    pub fn create_key(&self, wallet: Wallet, scopes: &str) -> TestKey {
+    pub async fn create_key(&self, wallet: Wallet, scopes: &str) -> TestKey {
         let scopes: Scopes = scopes
             .parse()
             .unwrap_or_else(|error| panic!("scopes {scopes}: {error}"));
         let issued = self
             .key_admin()
             .create(wallet, scopes, None)
+            .await
             .unwrap_or_else(|error| panic!("create key: {error}"));
         TestKey {
             key: issued.key.expose().to_owned(),
@@ -207,15 +204,16 @@ impl TestApp {
     }
 
     /// Revokes a key by subscription id.
-    pub fn revoke_key(&self, subscription_id: &str) {
+    pub async fn revoke_key(&self, subscription_id: &str) {
         self.key_admin()
             .revoke(&SubscriptionId::new(subscription_id))
+            .await
             .unwrap_or_else(|error| panic!("revoke {subscription_id}: {error}"));
     }
 
     /// Makes every datastore operation fail (`false`) or work again (`true`).
     pub fn set_datastore_available(&self, available: bool) {
-        self.store.set_available(available);
+        self.availability.set_available(available);
     }
 
     /// Signals shutdown and waits for the server to finish its in-flight requests.

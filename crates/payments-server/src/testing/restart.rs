@@ -25,7 +25,7 @@ impl TestApp {
             MasterKey::load_or_create(&MasterKey::dev_file_for(&db_path))
                 .unwrap_or_else(|error| panic!("reading the master key: {error}")),
         );
-        let running = start_server(listener, config, &db_path);
+        let running = start_server(listener, config).await;
         TestApp {
             base_url,
             key: self.key.clone(),
@@ -34,7 +34,7 @@ impl TestApp {
             clock: running.clock,
             db_path,
             app: running.app,
-            store: running.store,
+            availability: running.availability,
             shutdown: Some(running.shutdown),
             server: Some(running.server),
             _dir: dir,

@@ -33,8 +33,8 @@ async fn an_unknown_key_is_unauthorized() {
 #[tokio::test]
 async fn a_revoked_key_is_unauthorized() {
     let api = Api::spawn().await;
-    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
-    api.app.revoke_key(&other.subscription_id);
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read").await;
+    api.app.revoke_key(&other.subscription_id).await;
 
     let reply = send(api.dev_as(&other.key, Method::GET, "/api/inventory")).await;
 
@@ -45,7 +45,7 @@ async fn a_revoked_key_is_unauthorized() {
 #[tokio::test]
 async fn a_key_without_the_route_scope_is_forbidden() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "inventory:read");
+    let reader = api.app.create_key(api.app.wallet, "inventory:read").await;
 
     let reply = send(
         api.dev_as(&reader.key, Method::POST, "/api/inventory")
@@ -64,7 +64,7 @@ async fn a_key_without_the_route_scope_is_forbidden() {
 async fn spoofed_wallet_headers_are_ignored() {
     let api = Api::spawn().await;
     api.upsert(product("A-1")).await;
-    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read").await;
 
     let reply = send(
         api.dev_as(&other.key, Method::GET, "/api/inventory")
@@ -177,8 +177,8 @@ async fn an_edge_request_for_a_revoked_subscription_is_unauthorized() {
         ..TestOptions::default()
     })
     .await;
-    let other = api.app.create_key(test_wallet(0x22), "shop:read");
-    api.app.revoke_key(&other.subscription_id);
+    let other = api.app.create_key(test_wallet(0x22), "shop:read").await;
+    api.app.revoke_key(&other.subscription_id).await;
 
     let reply = send(
         api.anonymous(Method::GET, "/api/shop/config")

@@ -72,14 +72,14 @@ async fn the_memory_of_a_caller_expires_after_five_minutes() {
 #[tokio::test]
 async fn a_revoked_key_is_not_remembered_for_degraded_mode() {
     let api = Api::spawn().await;
-    let key = api.app.create_key(api.app.wallet, "inventory:read");
+    let key = api.app.create_key(api.app.wallet, "inventory:read").await;
     assert_eq!(
         send(api.dev_as(&key.key, Method::GET, "/api/inventory"))
             .await
             .status,
         200
     );
-    api.app.revoke_key(&key.subscription_id);
+    api.app.revoke_key(&key.subscription_id).await;
     assert_eq!(
         send(api.dev_as(&key.key, Method::GET, "/api/inventory"))
             .await

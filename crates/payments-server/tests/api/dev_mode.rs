@@ -16,10 +16,10 @@ async fn the_dev_merchant_is_created_once_and_its_key_works() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("dev.db");
     let clock = Arc::new(ManualClock::new(1_700_000_000_000));
-    let admin = KeyAdmin::open(&db, clock.clone()).unwrap();
+    let admin = KeyAdmin::open(&db.as_path().into(), clock.clone()).await.unwrap();
 
-    let first = admin.bootstrap_dev_merchant().unwrap().unwrap();
-    let second = admin.bootstrap_dev_merchant().unwrap();
+    let first = admin.bootstrap_dev_merchant().await.unwrap().unwrap();
+    let second = admin.bootstrap_dev_merchant().await.unwrap();
 
     assert!(second.is_none());
     assert_eq!(
@@ -29,7 +29,9 @@ async fn the_dev_merchant_is_created_once_and_its_key_works() {
     assert_eq!(first.scopes.to_string().split(',').count(), 9);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let app = App::open(ServerConfig::new(&db, Url::parse(&base).unwrap()), clock).unwrap();
+    let app = App::open(ServerConfig::new(db.as_path(), Url::parse(&base).unwrap()), clock)
+        .await
+        .unwrap();
     tokio::spawn(payments_server::serve(listener, app, std::future::pending()));
     let reply = send(
         reqwest::Client::new()

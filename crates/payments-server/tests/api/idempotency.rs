@@ -70,7 +70,7 @@ async fn keys_are_forgotten_after_24_hours() {
 #[tokio::test]
 async fn keys_belong_to_one_merchant() {
     let api = Api::spawn().await;
-    let other = api.app.create_key(test_wallet(0x22), "receipts:write");
+    let other = api.app.create_key(test_wallet(0x22), "receipts:write").await;
     let post = |key: &str, id: &str| {
         api.dev_as(key, Method::POST, "/api/receipts")
             .header("Idempotency-Key", "shared")

@@ -130,7 +130,7 @@ async fn an_image_over_2_mib_is_413() {
 #[tokio::test]
 async fn uploading_needs_the_inventory_write_scope() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "inventory:read");
+    let reader = api.app.create_key(api.app.wallet, "inventory:read").await;
     let form = Form::new()
         .text("sku", "A-1")
         .part("image", Part::bytes(PNG.to_vec()));

@@ -157,7 +157,8 @@ async fn the_same_sku_at_two_merchants_is_two_products() {
     let api = Api::spawn().await;
     let other = api
         .app
-        .create_key(test_wallet(0x22), "inventory:read,inventory:write");
+        .create_key(test_wallet(0x22), "inventory:read,inventory:write")
+        .await;
     let mine = api.upsert(product("A-1")).await;
 
     let reply = send(
@@ -179,7 +180,8 @@ async fn another_merchant_cannot_see_update_or_delete_my_products() {
     let api = Api::spawn().await;
     let other = api
         .app
-        .create_key(test_wallet(0x22), "inventory:read,inventory:write");
+        .create_key(test_wallet(0x22), "inventory:read,inventory:write")
+        .await;
     let mine = api.upsert(product("A-1")).await;
     let id = mine["id"].as_str().unwrap();
 

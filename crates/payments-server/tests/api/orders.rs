@@ -252,7 +252,10 @@ async fn paying_an_order_takes_finite_stock_and_leaves_unlimited_stock_alone() {
 #[tokio::test]
 async fn orders_need_the_orders_create_scope() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "receipts:read,receipts:write");
+    let reader = api
+        .app
+        .create_key(api.app.wallet, "receipts:read,receipts:write")
+        .await;
 
     let reply = send(
         api.dev_as(&reader.key, Method::POST, "/api/orders")

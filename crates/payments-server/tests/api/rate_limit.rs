@@ -66,7 +66,7 @@ async fn each_key_has_its_own_quota() {
     for _ in 0..4 {
         send(api.dev(Method::GET, "/api/inventory")).await;
     }
-    let other = api.app.create_key(test_wallet(0x22), "inventory:read");
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read").await;
 
     let reply = send(api.dev_as(&other.key, Method::GET, "/api/inventory")).await;
 

@@ -226,7 +226,8 @@ async fn a_merchant_never_sees_or_changes_another_merchants_receipts() {
     assert_eq!(create_receipt(&api, receipt_body("mine")).await.status, 201);
     let other = api
         .app
-        .create_key(test_wallet(0x22), "receipts:read,receipts:write");
+        .create_key(test_wallet(0x22), "receipts:read,receipts:write")
+        .await;
 
     let read = send(api.dev_as(&other.key, Method::GET, "/api/receipts/mine")).await;
     let status = send(api.dev_as(&other.key, Method::GET, "/api/receipts/status?receiptId=mine")).await;
@@ -252,8 +253,8 @@ async fn a_merchant_never_sees_or_changes_another_merchants_receipts() {
 #[tokio::test]
 async fn receipt_routes_need_their_scopes() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "receipts:read");
-    let writer = api.app.create_key(api.app.wallet, "receipts:write");
+    let reader = api.app.create_key(api.app.wallet, "receipts:read").await;
+    let writer = api.app.create_key(api.app.wallet, "receipts:write").await;
 
     let create = send(
         api.dev_as(&reader.key, Method::POST, "/api/receipts")

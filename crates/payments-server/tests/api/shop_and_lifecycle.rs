@@ -24,7 +24,7 @@ async fn shop_config_has_defaults_for_a_merchant_that_never_saved_one() {
 #[tokio::test]
 async fn shop_config_needs_the_shop_read_scope() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "inventory:read");
+    let reader = api.app.create_key(api.app.wallet, "inventory:read").await;
 
     let reply = send(api.dev_as(&reader.key, Method::GET, "/api/shop/config")).await;
 

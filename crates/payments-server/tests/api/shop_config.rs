@@ -198,7 +198,7 @@ async fn a_pricing_update_out_of_range_or_without_csrf_is_refused() {
 #[tokio::test]
 async fn reading_pricing_and_the_tax_catalog_needs_the_shop_read_scope() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "split:read");
+    let reader = api.app.create_key(api.app.wallet, "split:read").await;
 
     for path in ["/api/pricing/config", "/api/tax/catalog"] {
         let reply = send(api.dev_as(&reader.key, Method::GET, path)).await;

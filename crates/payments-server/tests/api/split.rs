@@ -38,7 +38,7 @@ async fn an_unconfigured_split_reads_as_a_null_address_without_recipients() {
 #[tokio::test]
 async fn reading_the_split_needs_the_split_read_scope() {
     let api = Api::spawn().await;
-    let reader = api.app.create_key(api.app.wallet, "shop:read");
+    let reader = api.app.create_key(api.app.wallet, "shop:read").await;
 
     let reply = send(api.dev_as(&reader.key, Method::GET, "/api/split/deploy")).await;
 

@@ -33,9 +33,12 @@ pub(crate) enum ReceiptError {
         "webhooks are signed with the API key that creates the receipt: send X-Gateway-Subscription-Key to use webhook_url"
     )]
     WebhookWithoutKey,
-    /// The receipt kept changing under concurrent updates.
-    #[error("receipt {0} changed concurrently too many times")]
-    Contended(ReceiptId),
+    /// The same `Idempotency-Key` was used with another request body.
+    #[error("this Idempotency-Key was used with a different request body")]
+    IdempotencyConflict,
+    /// A refusal the use case cannot produce (a bug, answered 500).
+    #[error("unexpected refusal: {0}")]
+    Unexpected(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -3,71 +3,92 @@
 
 use payments_core::{ReceiptEvent, Wallet, price_terminal};
 
-use crate::app::AppState;
 use crate::domain::receipt::{
-    NewReceipt, Receipt, ReceiptId, ReceiptOptions, ReceiptSource, Refund, TerminalSale,
+    NewReceipt, OrderError, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource, Refund, TerminalSale,
 };
-use crate::domain::receipt::{OrderError, ReceiptError};
-use crate::services::receipts::create::brand_name;
-use crate::services::receipts::sale::{TaxChoice, insert_and_fetch, require_split, sale_terms};
-use crate::services::receipts::transition::{StatusChange, StatusOutcome, apply_status};
-use crate::store::NewRefund;
+use crate::services::receipts::sale::{TaxChoice, require_split, sale_terms};
+use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
+use crate::services::receipts::transition::StatusChange;
+use crate::store::{Committed, NewRefund, Render, Sale, SalePlan, SaleTx, Transitioned};
 
-/// A `generated` receipt for one amount, taxed as a single taxable line.
-pub(crate) async fn create_terminal(
-    state: &AppState,
-    wallet: Wallet,
-    sale: TerminalSale,
-) -> Result<Receipt, OrderError> {
-    require_split(state, wallet).await?;
-    let choice = TaxChoice {
-        explicit_rate: sale.explicit_rate,
-        jurisdiction_code: sale.jurisdiction_code,
-        tax_components: sale.tax_components,
-    };
-    let terms = sale_terms(state, wallet, choice).await?;
-    let priced =
-        price_terminal(sale.amount, &sale.label, terms.rate, terms.fees).map_err(OrderError::Pricing)?;
-    let (amounts, tax) = terms.record(&priced);
-    let receipt = NewReceipt {
-        id: ReceiptId::generate(),
-        wallet,
-        source: ReceiptSource::Terminal,
-        currency: "USD".to_owned(),
-        amounts,
-        line_items: priced.line_items,
-        brand_name: brand_name(state, wallet).await?,
-        tax,
-        options: ReceiptOptions::default(),
-        webhook_url: None,
-        // An admin session presents no API key: terminal receipts have no webhook URL to sign for.
-        sealed_signing_key: None,
-        now_ms: state.clock.now_ms(),
-    };
-    insert_and_fetch(state, receipt).await
-}
+impl ReceiptService {
+    /// A `generated` receipt for one amount, taxed as a single taxable line.
+    pub(crate) async fn create_terminal(
+        &self,
+        wallet: Wallet,
+        sale: TerminalSale,
+    ) -> Result<Sale, OrderError> {
+        let (id, now_ms) = (ReceiptId::generate(), self.clock.now_ms());
+        let sale = SaleTx {
+            wallet,
+            items: Vec::new(),
+            claim: None,
+            decide: Box::new(move |inputs| {
+                require_split(&inputs.merchant)?;
+                let choice = TaxChoice {
+                    explicit_rate: sale.explicit_rate,
+                    jurisdiction_code: sale.jurisdiction_code,
+                    tax_components: sale.tax_components,
+                };
+                let terms = sale_terms(&inputs.merchant, wallet, choice)?;
+                let priced = price_terminal(sale.amount, &sale.label, terms.rate, terms.fees)
+                    .map_err(OrderError::Pricing)?;
+                let (amounts, tax) = terms.record(&priced)?;
+                let receipt = NewReceipt {
+                    id,
+                    wallet,
+                    source: ReceiptSource::Terminal,
+                    currency: "USD".to_owned(),
+                    amounts,
+                    line_items: priced.line_items,
+                    brand_name: brand_name_of(&inputs.merchant),
+                    tax,
+                    options: ReceiptOptions::default(),
+                    webhook_url: None,
+                    // An admin session presents no API key: terminal receipts have no webhook URL to sign for.
+                    sealed_signing_key: None,
+                    now_ms,
+                };
+                Ok(SalePlan {
+                    receipt,
+                    reserve: Vec::new(),
+                })
+            }),
+        };
+        match self.receipts.create(sale).await.map_err(sale_error)? {
+            Committed::Fresh(sale) => Ok(sale),
+            Committed::Replayed(_) => {
+                Err(ReceiptError::Unexpected("a sale without a key was replayed".to_owned()).into())
+            }
+        }
+    }
 
-/// Refunds part or all of what was paid; `refund_partial` or `refunded`.
-pub(crate) async fn refund(
-    state: &AppState,
-    wallet: Wallet,
-    refund: Refund,
-    admin: Wallet,
-) -> Result<StatusOutcome, ReceiptError> {
-    let change = StatusChange {
-        transaction_hash: None,
-        buyer_wallet: None,
-        refund: Some(NewRefund {
-            buyer: refund.buyer,
-            amount: refund.amount,
-            items: refund.items,
-            tx_hash: refund.tx_hash,
-        }),
-        actor: format!("admin:{admin}"),
-    };
-    let amount = refund.amount;
-    apply_status(state, Some(wallet), refund.receipt_id, change, |_| {
-        Ok(ReceiptEvent::Refunded { amount })
-    })
-    .await
+    /// Refunds part or all of what was paid; `refund_partial` or `refunded`. With an idempotency key, a
+    /// repeated request (even a concurrent one) refunds once and answers the first response again.
+    pub(crate) async fn refund(
+        &self,
+        wallet: Wallet,
+        refund: Refund,
+        admin: Wallet,
+        idempotency: Option<(IdempotencyRequest, Render<Transitioned>)>,
+    ) -> Result<Committed<Transitioned>, ReceiptError> {
+        let change = StatusChange {
+            transaction_hash: None,
+            buyer_wallet: None,
+            refund: Some(NewRefund {
+                buyer: refund.buyer,
+                amount: refund.amount,
+                items: refund.items,
+                tx_hash: refund.tx_hash,
+            }),
+            actor: format!("admin:{admin}"),
+        };
+        let amount = refund.amount;
+        let claim =
+            idempotency.map(|(request, render)| (self.claim(admin, "receipts.refund", request), render));
+        self.apply_status(Some(wallet), refund.receipt_id, change, claim, move |_| {
+            Ok(ReceiptEvent::Refunded { amount })
+        })
+        .await
+    }
 }

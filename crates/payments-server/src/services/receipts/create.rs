@@ -1,27 +1,16 @@
-//! Creating receipts. The creating API key is sealed with the master key and stored with the receipt: it
-//! signs the receipt's webhooks, whichever process delivers them.
+//! `POST /api/receipts`: a caller-assigned id and lines; starts `pending`. The creating API key is sealed with
+//! the master key and stored with the receipt: it signs the receipt's webhooks, whichever process delivers them.
 
-use payments_core::{Cents, ReceiptStatus, Wallet};
+use payments_core::{Cents, Wallet};
 use url::Url;
 
-use crate::app::AppState;
-use crate::domain::receipt::ReceiptError;
 use crate::domain::receipt::{
-    NewReceipt, Receipt, ReceiptAmounts, ReceiptDraft, ReceiptId, ReceiptSource, ReceiptTax,
+    NewReceipt, OrderError, ReceiptAmounts, ReceiptDraft, ReceiptError, ReceiptId, ReceiptSource, ReceiptTax,
 };
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
-use crate::store::{self, CreateReceiptOutcome};
-
-/// What `POST /api/receipts` answers.
-#[derive(Debug, Clone)]
-pub(crate) struct Created {
-    pub(crate) id: ReceiptId,
-    pub(crate) payment_url: String,
-    pub(crate) status: ReceiptStatus,
-    pub(crate) redirect_url: Option<String>,
-    pub(crate) webhook_url: Option<String>,
-}
+use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
+use crate::store::{Committed, Render, Sale, SalePlan, SaleTx};
 
 /// `{base_url}/portal/{id}?recipient=<address>[&redirect_url=<url>]`.
 pub(crate) fn payment_url(
@@ -43,98 +32,57 @@ pub(crate) fn payment_url(
     url.to_string()
 }
 
-/// The payment link of a stored receipt; `recipient` from [`recipient`].
-pub(crate) fn link_for(state: &AppState, receipt: &Receipt, recipient: Wallet) -> String {
-    payment_url(
-        &state.config.base_url,
-        &receipt.id,
-        recipient,
-        receipt.options.redirect_url.as_deref(),
-    )
-}
-
-/// Seals the creating key for `id` when the receipt has a webhook target, the only use of the key; a receipt
-/// without one stores no secret. A webhook target needs a key to sign with, which the edge path does not carry.
-pub(super) fn seal_signing_key(
-    state: &AppState,
-    id: &ReceiptId,
-    key: Option<&Secret>,
-    webhook_url: Option<&str>,
-) -> Result<Option<Vec<u8>>, ReceiptError> {
-    if webhook_url.is_none() {
-        return Ok(None);
+impl ReceiptService {
+    /// Creates the receipt in one transaction (with the idempotency record when a key was presented).
+    pub(crate) async fn create(
+        &self,
+        caller: &Caller,
+        signing_key: Option<&Secret>,
+        draft: ReceiptDraft,
+        idempotency: Option<(IdempotencyRequest, Render<Sale>)>,
+    ) -> Result<Committed<Sale>, ReceiptError> {
+        let sealed_signing_key =
+            self.seal_signing_key(&draft.id, signing_key, draft.webhook_url.as_deref())?;
+        let (wallet, now_ms) = (caller.wallet, self.clock.now_ms());
+        let sale = SaleTx {
+            wallet,
+            items: Vec::new(),
+            claim: idempotency
+                .map(|(request, render)| (self.claim(wallet, "receipts.create", request), render)),
+            decide: Box::new(move |inputs| {
+                Ok(SalePlan {
+                    receipt: NewReceipt {
+                        id: draft.id,
+                        wallet,
+                        source: ReceiptSource::Api,
+                        currency: "USD".to_owned(),
+                        amounts: ReceiptAmounts {
+                            subtotal: draft.total,
+                            tax: Cents::ZERO,
+                            fee: Cents::ZERO,
+                            total: draft.total,
+                        },
+                        line_items: draft.line_items,
+                        brand_name: brand_name_of(&inputs.merchant),
+                        tax: ReceiptTax::none(),
+                        options: draft.options,
+                        webhook_url: draft.webhook_url,
+                        sealed_signing_key,
+                        now_ms,
+                    },
+                    reserve: Vec::new(),
+                })
+            }),
+        };
+        self.receipts
+            .create(sale)
+            .await
+            .map_err(|error| match sale_error(error) {
+                OrderError::Receipt(error) => error,
+                // An API receipt reads no products and needs no split: no other refusal can happen.
+                other => ReceiptError::Unexpected(other.to_string()),
+            })
     }
-    match (key, &state.receipts.master_key) {
-        (None, _) => Err(ReceiptError::WebhookWithoutKey),
-        (Some(key), Some(master)) => Ok(Some(master.seal(key.expose().as_bytes(), id.as_str()))),
-        (Some(_), None) => Err(ReceiptError::NoMasterKey),
-    }
-}
-
-/// The address buyers pay: the merchant's split contract when it configured one, else its wallet.
-pub(crate) async fn recipient(state: &AppState, wallet: Wallet) -> Result<Wallet, ReceiptError> {
-    let split = store::blocking(&state.store, move |store| store.fetch_split(wallet)).await?;
-    Ok(split.map_or(wallet, |split| split.address))
-}
-
-pub(super) async fn brand_name(state: &AppState, wallet: Wallet) -> Result<String, ReceiptError> {
-    let shop = store::blocking(&state.store, move |store| store.fetch_shop_config(wallet)).await?;
-    Ok(shop.map(|shop| shop.brand_name).unwrap_or_default())
-}
-
-/// Inserts a receipt; 409 when its id is taken.
-pub(super) async fn insert(state: &AppState, receipt: NewReceipt) -> Result<(), ReceiptError> {
-    let id = receipt.id.clone();
-    let outcome = store::blocking(&state.store, move |store| store.create_receipt(&receipt)).await?;
-    match outcome {
-        CreateReceiptOutcome::Created => Ok(()),
-        CreateReceiptOutcome::IdTaken => Err(ReceiptError::IdTaken(id)),
-    }
-}
-
-/// `POST /api/receipts`: a caller-assigned id and lines; starts `pending`.
-pub(crate) async fn create(
-    state: &AppState,
-    caller: &Caller,
-    signing_key: Option<&Secret>,
-    draft: ReceiptDraft,
-) -> Result<Created, ReceiptError> {
-    let sealed_signing_key = seal_signing_key(state, &draft.id, signing_key, draft.webhook_url.as_deref())?;
-    let brand_name = brand_name(state, caller.wallet).await?;
-    let recipient = recipient(state, caller.wallet).await?;
-    let receipt = NewReceipt {
-        id: draft.id.clone(),
-        wallet: caller.wallet,
-        source: ReceiptSource::Api,
-        currency: "USD".to_owned(),
-        amounts: ReceiptAmounts {
-            subtotal: draft.total,
-            tax: Cents::ZERO,
-            fee: Cents::ZERO,
-            total: draft.total,
-        },
-        line_items: draft.line_items,
-        brand_name,
-        tax: ReceiptTax::none(),
-        options: draft.options.clone(),
-        webhook_url: draft.webhook_url.clone(),
-        sealed_signing_key,
-        now_ms: state.clock.now_ms(),
-    };
-    insert(state, receipt).await?;
-    let redirect_url = draft.options.redirect_url;
-    Ok(Created {
-        payment_url: payment_url(
-            &state.config.base_url,
-            &draft.id,
-            recipient,
-            redirect_url.as_deref(),
-        ),
-        id: draft.id,
-        status: ReceiptSource::Api.initial_status(),
-        redirect_url,
-        webhook_url: draft.webhook_url,
-    })
 }
 
 #[cfg(test)]

@@ -10,10 +10,11 @@ use payments_core::{StandardWebhooksSecret, x_service_signature};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::app::AppState;
+use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
+use crate::master_key::MasterKey;
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
-use crate::store::{self, AttemptRecord, DeliveryNext, DueDelivery};
+use crate::store::{AttemptRecord, DeliveryNext, DueDelivery, OutboxRepository};
 
 /// How often due deliveries are looked for without a wake-up.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -49,14 +50,29 @@ impl Drop for DispatcherHandle {
     }
 }
 
-pub(crate) fn start_dispatcher(state: Arc<AppState>) -> DispatcherHandle {
+/// What the dispatcher uses: the outbox, the clock, the master key that opens signing keys, and the
+/// delivery settings.
+#[derive(Debug)]
+pub(crate) struct Dispatcher {
+    pub(crate) outbox: Arc<dyn OutboxRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) master_key: Option<MasterKey>,
+    /// Signalled after a commit that enqueued a delivery.
+    pub(crate) wakeup: Arc<tokio::sync::Notify>,
+    pub(crate) timeout: Duration,
+    pub(crate) retry_delays: Vec<Duration>,
+    /// Development mode allows loopback and plain-HTTP targets.
+    pub(crate) dev_mode: bool,
+}
+
+pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> DispatcherHandle {
     let (stop, mut stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        let wakeup = Arc::clone(&state.receipts.wakeup);
+        let wakeup = Arc::clone(&state.wakeup);
         let policy = TargetPolicy {
-            dev_mode: state.config.dev_mode,
+            dev_mode: state.dev_mode,
         };
-        let sender = match WebhookSender::new(policy, state.config.webhook_timeout) {
+        let sender = match WebhookSender::new(policy, state.timeout) {
             Ok(sender) => sender,
             Err(error) => {
                 // Deliveries stay in the outbox and go out once a restarted server has a client.
@@ -83,15 +99,12 @@ pub(crate) fn start_dispatcher(state: Arc<AppState>) -> DispatcherHandle {
 }
 
 /// Attempts every due delivery, a batch at a time.
-async fn run_due(state: &AppState, sender: &WebhookSender) {
+async fn run_due(state: &Dispatcher, sender: &WebhookSender) {
     loop {
         let now_ms = state.clock.now_ms();
-        let timeout_ms = i64::try_from(state.config.webhook_timeout.as_millis()).unwrap_or(i64::MAX);
+        let timeout_ms = i64::try_from(state.timeout.as_millis()).unwrap_or(i64::MAX);
         let lease_until = now_ms.saturating_add(timeout_ms).saturating_add(LEASE_MARGIN_MS);
-        let claimed = store::blocking(&state.store, move |store| {
-            store.claim_due_deliveries(now_ms, lease_until, BATCH)
-        })
-        .await;
+        let claimed = state.outbox.claim_due(now_ms, lease_until, BATCH).await;
         let due = match claimed {
             Ok(due) if !due.is_empty() => due,
             Ok(_) => return,
@@ -104,7 +117,7 @@ async fn run_due(state: &AppState, sender: &WebhookSender) {
     }
 }
 
-async fn attempt(state: &AppState, sender: &WebhookSender, delivery: DueDelivery) {
+async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelivery) {
     let started_at = state.clock.now_ms();
     let started = Instant::now();
     let result = match signed_request(state, &delivery, started_at) {
@@ -117,7 +130,7 @@ async fn attempt(state: &AppState, sender: &WebhookSender, delivery: DueDelivery
     let next = if retryable || delivered {
         next_step(
             delivery.round_attempt,
-            &state.config.webhook_retry_delays,
+            &state.retry_delays,
             finished_at,
             delivered,
         )
@@ -140,9 +153,7 @@ async fn attempt(state: &AppState, sender: &WebhookSender, delivery: DueDelivery
         duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
         next,
     };
-    if let Err(error) =
-        store::blocking(&state.store, move |store| store.record_delivery_attempt(&record)).await
-    {
+    if let Err(error) = state.outbox.record_attempt(&record).await {
         tracing::warn!(error = %error, delivery = delivery.id.as_str(), "recording a webhook attempt failed");
     }
 }
@@ -167,13 +178,12 @@ pub(crate) fn next_step(
 }
 
 /// Both signature schemes, keyed with the creating API key (unsealed only here, only for this request).
-fn signed_request(state: &AppState, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, String> {
+fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, String> {
     let sealed = delivery
         .sealed_signing_key
         .as_deref()
         .ok_or_else(|| "no signing key: the receipt was created without an API key".to_owned())?;
     let master = state
-        .receipts
         .master_key
         .as_ref()
         .ok_or_else(|| "no master key to open the signing key".to_owned())?;

@@ -1,14 +1,13 @@
 //! What orders and terminal sales share: the split check, the tax rate by the core precedence with the
-//! merchant's fee schedule, the `Receipt.amounts`/`tax` record of a priced sale, and storing it.
+//! merchant's fee schedule, the `Receipt.amounts`/`tax` record of a priced sale, and the amount ceiling.
 
-use payments_core::{FeeSchedule, PricedOrder, TaxRate, TaxSelection, Wallet, resolve_tax_rate};
+use payments_core::{
+    FeeSchedule, MAX_USD_CENTS, PricedOrder, PricingError, TaxRate, TaxSelection, Wallet, resolve_tax_rate,
+};
 
-use crate::app::AppState;
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptTax};
-use crate::domain::receipt::{OrderError, ReceiptError};
-use crate::services::receipts::create::insert;
+use crate::domain::receipt::{OrderError, ReceiptAmounts, ReceiptTax};
 use crate::services::shop;
-use crate::store;
+use crate::store::MerchantSnapshot;
 
 /// The tax choices a caller sent with an order or a terminal sale.
 #[derive(Debug, Clone, Default)]
@@ -29,8 +28,12 @@ pub(super) struct SaleTerms {
 }
 
 impl SaleTerms {
-    /// The receipt's money and tax record for `priced`.
-    pub(super) fn record(self, priced: &PricedOrder) -> (ReceiptAmounts, ReceiptTax) {
+    /// The receipt's money and tax record for `priced`; a total above the largest amount the platform accepts
+    /// is refused before anything is written, so every stored receipt stays readable and payable.
+    pub(super) fn record(self, priced: &PricedOrder) -> Result<(ReceiptAmounts, ReceiptTax), OrderError> {
+        if priced.total.as_i64() > MAX_USD_CENTS {
+            return Err(OrderError::Pricing(PricingError::Overflow));
+        }
         let amounts = ReceiptAmounts {
             subtotal: priced.subtotal,
             tax: priced.tax,
@@ -42,26 +45,26 @@ impl SaleTerms {
             rate: priced.tax_rate,
             components: self.components,
         };
-        (amounts, tax)
+        Ok((amounts, tax))
     }
 }
 
 /// Orders and terminal sales pay into the merchant's split: without one they are refused.
-pub(super) async fn require_split(state: &AppState, wallet: Wallet) -> Result<(), OrderError> {
-    match store::blocking(&state.store, move |store| store.fetch_split(wallet)).await? {
+pub(super) fn require_split(merchant: &MerchantSnapshot) -> Result<(), OrderError> {
+    match merchant.split {
         Some(_) => Ok(()),
         None => Err(OrderError::SplitRequired),
     }
 }
 
-/// Reads the merchant's fees and jurisdictions and resolves the tax rate (explicit rate > jurisdiction >
-/// merchant default > 0).
-pub(super) async fn sale_terms(
-    state: &AppState,
+/// Resolves the tax rate (explicit rate > jurisdiction > merchant default > 0) with the merchant's fees and
+/// jurisdictions as read in the sale's transaction.
+pub(super) fn sale_terms(
+    merchant: &MerchantSnapshot,
     wallet: Wallet,
     choice: TaxChoice,
 ) -> Result<SaleTerms, OrderError> {
-    let context = shop::pricing_context(state, wallet).await?;
+    let context = shop::pricing_context(merchant.shop.clone(), wallet);
     let selection = TaxSelection {
         explicit_rate: choice.explicit_rate,
         jurisdiction_code: choice.jurisdiction_code.as_deref(),
@@ -83,16 +86,4 @@ pub(super) async fn sale_terms(
         jurisdiction_code,
         components: choice.tax_components.unwrap_or_default(),
     })
-}
-
-/// Stores a new sale receipt (server-made id) and reads it back as the response shows it.
-pub(super) async fn insert_and_fetch(state: &AppState, receipt: NewReceipt) -> Result<Receipt, OrderError> {
-    let (id, wallet) = (receipt.id.clone(), receipt.wallet);
-    insert(state, receipt).await?;
-    let lookup = id.clone();
-    store::blocking(&state.store, move |store| {
-        store.fetch_receipt(Some(wallet), &lookup)
-    })
-    .await?
-    .ok_or(OrderError::Receipt(ReceiptError::Contended(id)))
 }

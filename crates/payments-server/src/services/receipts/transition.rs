@@ -6,14 +6,14 @@ use payments_core::{
     apply_event,
 };
 
-use crate::app::AppState;
 use crate::domain::receipt::ReceiptError;
-use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId, ReceiptSource, StatusPost};
+use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId, StatusPost};
+use crate::services::receipts::service::{ReceiptService, transition_error};
 use crate::services::receipts::webhook_body;
-use crate::store::{self, NewDelivery, NewRefund, StockTake, TransitionCommit};
-
-/// A transition decided on a stale read is retried this many times before giving up.
-const MAX_ATTEMPTS: usize = 5;
+use crate::store::{
+    Committed, IdempotencyClaim, NewDelivery, NewRefund, Render, TransitionCommit, TransitionDecision,
+    TransitionTx, Transitioned,
+};
 
 /// What an accepted status post did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,72 +38,132 @@ pub(crate) struct StatusChange {
     pub(crate) actor: String,
 }
 
-/// Applies the event `event_for(receipt)` builds (it may need the receipt, e.g. the amount paid) to the
-/// merchant's receipt (`wallet: None`: the payment page, by id alone).
-pub(crate) async fn apply_status<F>(
-    state: &AppState,
-    wallet: Option<Wallet>,
-    id: ReceiptId,
-    change: StatusChange,
-    event_for: F,
-) -> Result<StatusOutcome, ReceiptError>
-where
-    F: Fn(&Receipt) -> Result<ReceiptEvent, ReceiptError>,
-{
-    for _ in 0..MAX_ATTEMPTS {
-        let lookup = id.clone();
-        let receipt = store::blocking(&state.store, move |store| store.fetch_receipt(wallet, &lookup))
-            .await?
-            .ok_or_else(|| ReceiptError::NotFound(id.clone()))?;
-        let event = event_for(&receipt)?;
-        let current = ReceiptState {
-            status: receipt.status,
-            paid: receipt.paid,
-            refunded: receipt.refunded,
-        };
-        let (from, to) = match apply_event(current, &event).map_err(ReceiptError::Transition)? {
-            Transition::Ignored { current } => return Ok(StatusOutcome::Ignored { current }),
-            Transition::Moved { from, to } => (from, to),
-        };
-        let brand_key = match receipt.webhook_url {
-            Some(_) => shop_brand_key(state, receipt.wallet).await?,
-            None => None,
-        };
-        let commit = commit_for(state, receipt, &event, &change, (from, to), brand_key.as_deref());
-        let enqueued = commit.delivery.is_some();
-        if store::blocking(&state.store, move |store| store.commit_transition(&commit)).await? {
-            if enqueued {
-                state.receipts.wakeup.notify_one();
+impl ReceiptService {
+    /// Applies the event `event_for(receipt)` builds (it may need the receipt, e.g. the amount paid) to the
+    /// merchant's receipt (`wallet: None`: the payment page, by id alone), in one transaction that holds the
+    /// receipt while the core state machine decides, so concurrent changes apply one after the other.
+    pub(super) async fn apply_status<F>(
+        &self,
+        wallet: Option<Wallet>,
+        id: ReceiptId,
+        change: StatusChange,
+        claim: Option<(IdempotencyClaim, Render<Transitioned>)>,
+        event_for: F,
+    ) -> Result<Committed<Transitioned>, ReceiptError>
+    where
+        F: FnOnce(&Receipt) -> Result<ReceiptEvent, ReceiptError> + Send + 'static,
+    {
+        let now_ms = self.clock.now_ms();
+        let decide: TransitionDecision = Box::new(move |receipt, merchant| {
+            let event = event_for(receipt)?;
+            let current = ReceiptState {
+                status: receipt.status,
+                paid: receipt.paid,
+                refunded: receipt.refunded,
+            };
+            match apply_event(current, &event).map_err(ReceiptError::Transition)? {
+                Transition::Ignored { .. } => Ok(None),
+                Transition::Moved { from, to } => {
+                    let brand_key = merchant.shop.as_ref().and_then(|shop| shop.brand_key.as_deref());
+                    Ok(Some(commit_for(
+                        receipt.clone(),
+                        &event,
+                        &change,
+                        (from, to),
+                        brand_key,
+                        now_ms,
+                    )))
+                }
             }
-            return Ok(StatusOutcome::Moved { from, to: to.status });
+        });
+        let committed = self
+            .receipts
+            .transition(TransitionTx {
+                wallet,
+                receipt_id: id,
+                claim,
+                decide,
+            })
+            .await
+            .map_err(transition_error)?;
+        if let Committed::Fresh(Transitioned { enqueued: true, .. }) = &committed {
+            self.wakeup.notify_one();
         }
+        Ok(committed)
     }
-    Err(ReceiptError::Contended(id))
+
+    /// The payment page opened: `link_opened` through the same path as every other status change.
+    pub(crate) async fn record_link_opened(&self, id: ReceiptId) -> Result<StatusOutcome, ReceiptError> {
+        let change = StatusChange {
+            actor: "portal".to_owned(),
+            ..StatusChange::default()
+        };
+        let committed = self
+            .apply_status(None, id, change, None, |_| {
+                Ok(ReceiptEvent::Tracking(TrackingStatus::LinkOpened))
+            })
+            .await?;
+        Ok(StatusOutcome::of(&fresh(committed)?))
+    }
+
+    /// `POST /api/receipts/status` once the caller's authority for `post.status` is established: `admin` is
+    /// the attesting admin's wallet (required for `paid`).
+    pub(crate) async fn post_status(
+        &self,
+        wallet: Wallet,
+        post: StatusPost,
+        admin: Option<Wallet>,
+        actor: String,
+    ) -> Result<StatusOutcome, ReceiptError> {
+        let change = StatusChange {
+            transaction_hash: post.transaction_hash.clone(),
+            actor,
+            ..StatusChange::default()
+        };
+        let id = post.receipt_id.clone();
+        let committed = self
+            .apply_status(Some(wallet), id, change, None, move |receipt| {
+                post.event(receipt.amounts.total, admin)
+                    .ok_or(ReceiptError::NotPostable(post.status))
+            })
+            .await?;
+        Ok(StatusOutcome::of(&fresh(committed)?))
+    }
 }
 
-/// The shop's `brandKey` setting, named in webhooks.
-async fn shop_brand_key(state: &AppState, wallet: Wallet) -> Result<Option<String>, ReceiptError> {
-    let shop = store::blocking(&state.store, move |store| store.fetch_shop_config(wallet)).await?;
-    Ok(shop.and_then(|shop| shop.brand_key))
+impl StatusOutcome {
+    /// What a committed transition did.
+    pub(crate) fn of(transitioned: &Transitioned) -> Self {
+        match transitioned.moved {
+            Some((from, to)) => StatusOutcome::Moved { from, to: to.status },
+            None => StatusOutcome::Ignored {
+                current: transitioned.before.status,
+            },
+        }
+    }
+}
+
+/// The transition of a call that carried no idempotency key (so it cannot be a replay).
+fn fresh(committed: Committed<Transitioned>) -> Result<Transitioned, ReceiptError> {
+    match committed {
+        Committed::Fresh(transitioned) => Ok(transitioned),
+        Committed::Replayed(_) => Err(ReceiptError::Unexpected(
+            "a status change without an idempotency key was replayed".to_owned(),
+        )),
+    }
 }
 
 fn commit_for(
-    state: &AppState,
     receipt: Receipt,
     event: &ReceiptEvent,
     change: &StatusChange,
     (from, to): (ReceiptStatus, ReceiptState),
     brand_key: Option<&str>,
+    now_ms: i64,
 ) -> TransitionCommit {
-    let now_ms = state.clock.now_ms();
     let failure = match event {
         ReceiptEvent::Failed(failure) => Some(failure.clone()),
         _ => None,
-    };
-    let stock = if to.status == ReceiptStatus::Paid && receipt.source == ReceiptSource::Order {
-        stock_taken(&receipt)
-    } else {
-        Vec::new()
     };
     let mut after = receipt;
     after.status = to.status;
@@ -133,57 +193,5 @@ fn commit_for(
         now_ms,
         delivery,
         refund: change.refund.clone(),
-        stock,
     }
-}
-
-/// Product lines of an order receipt: finite stock they take when it is paid.
-fn stock_taken(receipt: &Receipt) -> Vec<StockTake> {
-    receipt
-        .line_items
-        .iter()
-        .filter_map(|line| {
-            Some(StockTake {
-                item_id: line.item_id.clone()?,
-                qty: line.qty?,
-            })
-        })
-        .collect()
-}
-
-/// The payment page opened: `link_opened` through the same path as every other status change.
-pub(crate) async fn record_link_opened(
-    state: &AppState,
-    id: ReceiptId,
-) -> Result<StatusOutcome, ReceiptError> {
-    let change = StatusChange {
-        actor: "portal".to_owned(),
-        ..StatusChange::default()
-    };
-    apply_status(state, None, id, change, |_| {
-        Ok(ReceiptEvent::Tracking(TrackingStatus::LinkOpened))
-    })
-    .await
-}
-
-/// `POST /api/receipts/status` once the caller's authority for `post.status` is established: `admin` is the
-/// attesting admin's wallet (required for `paid`).
-pub(crate) async fn post_status(
-    state: &AppState,
-    wallet: Wallet,
-    post: StatusPost,
-    admin: Option<Wallet>,
-    actor: String,
-) -> Result<StatusOutcome, ReceiptError> {
-    let change = StatusChange {
-        transaction_hash: post.transaction_hash.clone(),
-        actor,
-        ..StatusChange::default()
-    };
-    let id = post.receipt_id.clone();
-    apply_status(state, Some(wallet), id, change, |receipt| {
-        post.event(receipt.amounts.total, admin)
-            .ok_or(ReceiptError::NotPostable(post.status))
-    })
-    .await
 }

@@ -1,7 +1,7 @@
 //! Sign-in nonces and admin sessions.
 
 use payments_core::Wallet;
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::admin::{CsrfHash, NewAdminSession, SessionId, StoredAdminSession};
 use crate::store::sqlite::rows;
@@ -31,7 +31,7 @@ fn session_from_row(row: &Row<'_>) -> rusqlite::Result<StoredAdminSession> {
 
 /// Stores a nonce; expired ones are dropped on the way so the table stays small.
 pub(super) fn issue_nonce(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     wallet: Wallet,
     nonce: &str,
     expires_at_ms: i64,
@@ -43,7 +43,7 @@ pub(super) fn issue_nonce(
 }
 
 pub(super) fn open_session(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     nonce: &str,
     session: &NewAdminSession,
 ) -> rusqlite::Result<bool> {
@@ -80,12 +80,12 @@ pub(super) fn fetch_live(
         .optional()
 }
 
-pub(super) fn end(tx: &Transaction<'_>, id: &SessionId, now_ms: i64) -> rusqlite::Result<bool> {
+pub(super) fn end(tx: &Connection, id: &SessionId, now_ms: i64) -> rusqlite::Result<bool> {
     tx.execute(END, params![id.as_str(), now_ms])
         .map(|changed| changed > 0)
 }
 
-pub(super) fn revoke_wallet(tx: &Transaction<'_>, wallet: Wallet, now_ms: i64) -> rusqlite::Result<u64> {
+pub(super) fn revoke_wallet(tx: &Connection, wallet: Wallet, now_ms: i64) -> rusqlite::Result<u64> {
     tx.execute(REVOKE_WALLET, params![wallet.to_string(), now_ms])
         .map(|changed| changed as u64)
 }

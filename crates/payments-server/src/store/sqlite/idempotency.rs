@@ -1,60 +1,70 @@
-//! Stored first responses of requests that carried an `Idempotency-Key`, per merchant and route.
+//! Idempotency keys, checked and kept inside the use case's own transaction (per merchant and route). The
+//! single writer serializes transactions, so a concurrent duplicate runs after the first committed and
+//! finds its kept response.
 
-use payments_core::Wallet;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::store::IdempotentResponse;
+use crate::store::{IdempotencyClaim, IdempotentResponse};
 
 const FETCH: &str = "SELECT request_hash, status, body FROM idempotency_keys
     WHERE wallet = ?1 AND scope = ?2 AND key = ?3 AND created_at >= ?4";
 /// Keys past their retention go first, so an expired key can be used again.
 const PURGE: &str = "DELETE FROM idempotency_keys WHERE created_at < ?1";
-/// The first response wins: a concurrent duplicate that finished second does not overwrite it.
-const SAVE: &str = "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (wallet, scope, key) DO NOTHING";
+const KEEP: &str = "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
-pub(super) fn fetch(
-    conn: &Connection,
-    wallet: Wallet,
-    scope: &str,
-    key: &str,
-    not_before_ms: i64,
-) -> rusqlite::Result<Option<IdempotentResponse>> {
-    conn.query_row(
-        FETCH,
-        params![wallet.to_string(), scope, key, not_before_ms],
-        |row| {
-            Ok(IdempotentResponse {
-                request_hash: row.get(0)?,
-                status: row.get(1)?,
-                body: row.get(2)?,
-            })
-        },
-    )
-    .optional()
+/// What an earlier use of the claimed key left.
+#[derive(Debug)]
+pub(super) enum Claimed {
+    /// Unused (or expired): the use case runs.
+    Fresh,
+    /// Used with the same body: its response.
+    Replay(IdempotentResponse),
+    /// Used with another body.
+    Conflict,
 }
 
-pub(super) fn save(
-    tx: &Transaction<'_>,
-    wallet: Wallet,
-    scope: &str,
-    key: &str,
+pub(super) fn claim(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Claimed> {
+    conn.prepare_cached(PURGE)?.execute([claim.not_before_ms()])?;
+    let stored = conn
+        .prepare_cached(FETCH)?
+        .query_row(
+            params![
+                claim.wallet.to_string(),
+                claim.scope,
+                claim.key,
+                claim.not_before_ms()
+            ],
+            |row| {
+                Ok(IdempotentResponse {
+                    request_hash: row.get(0)?,
+                    status: row.get(1)?,
+                    body: row.get(2)?,
+                })
+            },
+        )
+        .optional()?;
+    Ok(match stored {
+        None => Claimed::Fresh,
+        Some(stored) if stored.request_hash == claim.request_hash => Claimed::Replay(stored),
+        Some(_) => Claimed::Conflict,
+    })
+}
+
+/// Keeps the use case's response under the claimed key, in the use case's transaction.
+pub(super) fn keep(
+    conn: &Connection,
+    claim: &IdempotencyClaim,
     response: &IdempotentResponse,
-    now_ms: i64,
-    not_before_ms: i64,
 ) -> rusqlite::Result<()> {
-    tx.execute(PURGE, [not_before_ms])?;
-    tx.execute(
-        SAVE,
-        params![
-            wallet.to_string(),
-            scope,
-            key,
-            response.request_hash,
-            response.status,
-            response.body,
-            now_ms
-        ],
-    )?;
+    conn.prepare_cached(KEEP)?.execute(params![
+        claim.wallet.to_string(),
+        claim.scope,
+        claim.key,
+        claim.request_hash,
+        response.status,
+        response.body,
+        claim.now_ms
+    ])?;
     Ok(())
 }

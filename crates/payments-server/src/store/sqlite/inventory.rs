@@ -1,7 +1,7 @@
 //! Inventory rows: the item mapper and the writes.
 
 use payments_core::{Cents, Wallet};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params};
+use rusqlite::{Connection, OptionalExtension, Row, named_params};
 
 use crate::domain::inventory::{ImageDataUrl, InventoryItem, ItemFields, MAX_IMAGES, ProductId, Sku};
 use crate::store::sqlite::rows;
@@ -102,7 +102,7 @@ fn search_text(fields: &ItemFields) -> String {
     parts.join("\n").to_lowercase()
 }
 
-pub(super) fn upsert(tx: &Transaction<'_>, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
+pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
     let ItemUpsert {
         wallet,
         draft,
@@ -167,13 +167,13 @@ pub(super) fn upsert(tx: &Transaction<'_>, upsert: &ItemUpsert) -> rusqlite::Res
         .map(|item| UpsertOutcome::Saved(Box::new(item)))
 }
 
-pub(super) fn delete(tx: &Transaction<'_>, wallet: Wallet, id: &ProductId) -> rusqlite::Result<bool> {
+pub(super) fn delete(tx: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Result<bool> {
     tx.execute(DELETE, [wallet.to_string(), id.as_str().to_owned()])
         .map(|deleted| deleted == 1)
 }
 
 pub(super) fn attach_image(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     wallet: Wallet,
     sku: &Sku,
     image: &ImageDataUrl,

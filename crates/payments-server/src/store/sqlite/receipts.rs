@@ -1,8 +1,8 @@
 //! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
-//! transitions committed with their history, outbox, refund and stock rows.
+//! transitions committed with their history, outbox and refund rows.
 
 use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, named_params, params};
+use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
 use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
 use crate::store::sqlite::rows;
@@ -39,9 +39,6 @@ const INSERT_DELIVERY: &str =
     next_attempt_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-/// Finite stock only (-1 is unlimited); a sale past the remaining stock leaves it at 0.
-const TAKE_STOCK: &str = "UPDATE inventory_items SET stock_qty = MAX(stock_qty - ?3, 0), updated_at = ?4
-    WHERE wallet = ?1 AND public_id = ?2 AND stock_qty > 0";
 
 fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
     let cents = |index: usize| row.get::<_, i64>(index).map(Cents::new);
@@ -86,7 +83,7 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
     })
 }
 
-pub(super) fn insert(tx: &Transaction<'_>, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
+pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
     let taken: bool = tx.query_row(ID_EXISTS, [receipt.id.as_str()], |row| row.get(0))?;
     if taken {
         return Ok(CreateReceiptOutcome::IdTaken);
@@ -125,7 +122,7 @@ pub(super) fn list(conn: &Connection, wallet: Wallet, limit: u32) -> rusqlite::R
 }
 
 /// False when the receipt moved on since it was read (nothing written).
-pub(super) fn commit_transition(tx: &Transaction<'_>, commit: &TransitionCommit) -> rusqlite::Result<bool> {
+pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> rusqlite::Result<bool> {
     let failure = match &commit.failure {
         Some(failure) => Some(rows::to_json(failure)?),
         None => None,
@@ -177,12 +174,6 @@ pub(super) fn commit_transition(tx: &Transaction<'_>, commit: &TransitionCommit)
                 refund.tx_hash,
                 commit.now_ms
             ],
-        )?;
-    }
-    for take in &commit.stock {
-        tx.execute(
-            TAKE_STOCK,
-            params![commit.wallet.to_string(), take.item_id, take.qty, commit.now_ms],
         )?;
     }
     Ok(true)

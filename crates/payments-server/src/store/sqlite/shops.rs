@@ -1,7 +1,7 @@
 //! Shop configuration rows, one per merchant wallet.
 
 use payments_core::{FeePct, Wallet};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::shop::ShopConfig;
 use crate::store::sqlite::rows;
@@ -43,7 +43,7 @@ pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Optio
         .optional()
 }
 
-pub(super) fn save(tx: &Transaction<'_>, config: &ShopConfig, now_ms: i64) -> rusqlite::Result<()> {
+pub(super) fn save(tx: &Connection, config: &ShopConfig, now_ms: i64) -> rusqlite::Result<()> {
     let params = params![
         config.wallet.to_string(),
         config.brand_name,
@@ -59,12 +59,7 @@ pub(super) fn save(tx: &Transaction<'_>, config: &ShopConfig, now_ms: i64) -> ru
     tx.execute(SAVE, params).map(|_| ())
 }
 
-pub(super) fn save_fee(
-    tx: &Transaction<'_>,
-    wallet: Wallet,
-    fee: FeePct,
-    now_ms: i64,
-) -> rusqlite::Result<()> {
+pub(super) fn save_fee(tx: &Connection, wallet: Wallet, fee: FeePct, now_ms: i64) -> rusqlite::Result<()> {
     tx.execute(SAVE_FEE, params![wallet.to_string(), fee.to_string(), now_ms])
         .map(|_| ())
 }

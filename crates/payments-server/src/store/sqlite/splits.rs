@@ -1,7 +1,7 @@
 //! Split configurations (one live row per merchant) and the history of replaced ones.
 
 use payments_core::{Split, Wallet};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::store::sqlite::rows;
@@ -31,7 +31,7 @@ pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Optio
 /// Creates the merchant's split, or with `replace` archives the current one first. Without `replace` an
 /// existing split wins and nothing is written (the idempotent deploy).
 pub(super) fn save(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     wallet: Wallet,
     split: &StoredSplit,
     replace: bool,

@@ -1,6 +1,6 @@
 //! Subscription (key) rows.
 
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::scope::Scopes;
@@ -50,7 +50,7 @@ pub(super) fn list(conn: &Connection) -> rusqlite::Result<Vec<Subscription>> {
     statement.query_map([], subscription_from_row)?.collect()
 }
 
-fn insert_with(tx: &Transaction<'_>, sql: &str, new: &NewSubscription) -> rusqlite::Result<usize> {
+fn insert_with(tx: &Connection, sql: &str, new: &NewSubscription) -> rusqlite::Result<usize> {
     tx.execute(
         sql,
         params![
@@ -64,21 +64,21 @@ fn insert_with(tx: &Transaction<'_>, sql: &str, new: &NewSubscription) -> rusqli
     )
 }
 
-pub(super) fn insert(tx: &Transaction<'_>, new: &NewSubscription) -> rusqlite::Result<()> {
+pub(super) fn insert(tx: &Connection, new: &NewSubscription) -> rusqlite::Result<()> {
     insert_with(tx, INSERT, new).map(|_| ())
 }
 
-pub(super) fn insert_if_none_exist(tx: &Transaction<'_>, new: &NewSubscription) -> rusqlite::Result<bool> {
+pub(super) fn insert_if_none_exist(tx: &Connection, new: &NewSubscription) -> rusqlite::Result<bool> {
     insert_with(tx, INSERT_IF_NONE_EXIST, new).map(|inserted| inserted == 1)
 }
 
-pub(super) fn revoke(tx: &Transaction<'_>, id: &SubscriptionId, now_ms: i64) -> rusqlite::Result<bool> {
+pub(super) fn revoke(tx: &Connection, id: &SubscriptionId, now_ms: i64) -> rusqlite::Result<bool> {
     tx.execute(REVOKE, params![id.as_str(), now_ms])
         .map(|changed| changed == 1)
 }
 
 pub(super) fn rotate(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     id: &SubscriptionId,
     replacement_id: &SubscriptionId,
     replacement_hash: &KeyHash,

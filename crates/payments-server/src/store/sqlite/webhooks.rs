@@ -1,7 +1,7 @@
 //! The webhook outbox: claiming due deliveries, recording attempts, the delivery log and redelivery.
 
 use payments_core::Wallet;
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::receipt::{DeliveryId, ReceiptId};
 use crate::store::{AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery};
@@ -44,7 +44,7 @@ fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
 }
 
 pub(super) fn claim_due(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     now_ms: i64,
     lease_until_ms: i64,
     limit: u32,
@@ -60,7 +60,7 @@ pub(super) fn claim_due(
     Ok(due)
 }
 
-pub(super) fn record_attempt(tx: &Transaction<'_>, record: &AttemptRecord) -> rusqlite::Result<()> {
+pub(super) fn record_attempt(tx: &Connection, record: &AttemptRecord) -> rusqlite::Result<()> {
     tx.execute(
         INSERT_ATTEMPT,
         params![
@@ -143,7 +143,7 @@ pub(super) fn list(
 
 /// False when the merchant has no such receipt or the receipt no such delivery.
 pub(super) fn redeliver(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     wallet: Wallet,
     receipt_id: &ReceiptId,
     delivery_id: &str,

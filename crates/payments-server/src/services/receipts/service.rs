@@ -1,0 +1,133 @@
+//! The receipt service: what every receipt use case holds (the repositories, the clock, the master key that
+//! seals webhook signing keys, the dispatcher's wake-up and the public base URL of payment links).
+
+use std::sync::Arc;
+
+use payments_core::Wallet;
+use tokio::sync::Notify;
+use url::Url;
+
+use crate::clock::Clock;
+use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
+use crate::master_key::MasterKey;
+use crate::secret::Secret;
+use crate::services::receipts::create::payment_url;
+use crate::store::{
+    IdempotencyClaim, MerchantSnapshot, OutboxRepository, ReceiptRepository, Sale, ShopRepository, TxError,
+};
+
+/// An `Idempotency-Key` as the HTTP layer read it: the key and the SHA-256 of the request body.
+#[derive(Debug, Clone)]
+pub(crate) struct IdempotencyRequest {
+    pub(crate) key: String,
+    pub(crate) request_hash: String,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ReceiptService {
+    pub(crate) receipts: Arc<dyn ReceiptRepository>,
+    pub(crate) outbox: Arc<dyn OutboxRepository>,
+    pub(crate) shops: Arc<dyn ShopRepository>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// `None` when production runs without `--master-key` (receipts cannot store signing keys then).
+    pub(crate) master_key: Option<MasterKey>,
+    /// Signalled after a commit that enqueued a webhook, so delivery does not wait for the next poll.
+    pub(crate) wakeup: Arc<Notify>,
+    pub(crate) base_url: Url,
+}
+
+impl ReceiptService {
+    /// The claim for `request` by `wallet` on the route `scope`, stamped with the service's clock.
+    pub(super) fn claim(
+        &self,
+        wallet: Wallet,
+        scope: &'static str,
+        request: IdempotencyRequest,
+    ) -> IdempotencyClaim {
+        IdempotencyClaim {
+            wallet,
+            scope,
+            key: request.key,
+            request_hash: request.request_hash,
+            now_ms: self.clock.now_ms(),
+        }
+    }
+
+    /// The payment link of a stored receipt, paying `recipient` (see [`recipient_of`]).
+    pub(crate) fn link_for(&self, receipt: &Receipt, recipient: Wallet) -> String {
+        payment_url(
+            &self.base_url,
+            &receipt.id,
+            recipient,
+            receipt.options.redirect_url.as_deref(),
+        )
+    }
+
+    /// The address buyers of `wallet`'s receipts pay.
+    pub(crate) async fn recipient(&self, wallet: Wallet) -> Result<Wallet, ReceiptError> {
+        let split = self.shops.fetch_split(wallet).await?;
+        Ok(recipient_of(wallet, &MerchantSnapshot { split, shop: None }))
+    }
+
+    /// Seals the creating key for `id` when the receipt has a webhook target, the only use of the key; a
+    /// receipt without one stores no secret. A webhook target needs a key to sign with, which the edge path
+    /// does not carry.
+    pub(super) fn seal_signing_key(
+        &self,
+        id: &ReceiptId,
+        key: Option<&Secret>,
+        webhook_url: Option<&str>,
+    ) -> Result<Option<Vec<u8>>, ReceiptError> {
+        if webhook_url.is_none() {
+            return Ok(None);
+        }
+        match (key, &self.master_key) {
+            (None, _) => Err(ReceiptError::WebhookWithoutKey),
+            (Some(key), Some(master)) => Ok(Some(master.seal(key.expose().as_bytes(), id.as_str()))),
+            (Some(_), None) => Err(ReceiptError::NoMasterKey),
+        }
+    }
+}
+
+/// The payment link of a committed sale, naming the split read in the sale's transaction.
+pub(crate) fn sale_link(base_url: &Url, sale: &Sale) -> String {
+    let receipt = &sale.receipt;
+    payment_url(
+        base_url,
+        &receipt.id,
+        recipient_of(receipt.wallet, &sale.merchant),
+        receipt.options.redirect_url.as_deref(),
+    )
+}
+
+/// The address buyers pay: the merchant's split contract when it configured one, else its wallet.
+pub(crate) fn recipient_of(wallet: Wallet, merchant: &MerchantSnapshot) -> Wallet {
+    merchant.split.as_ref().map_or(wallet, |split| split.address)
+}
+
+/// The shop's brand name as receipts show it.
+pub(super) fn brand_name_of(merchant: &MerchantSnapshot) -> String {
+    merchant
+        .shop
+        .as_ref()
+        .map(|shop| shop.brand_name.clone())
+        .unwrap_or_default()
+}
+
+/// A sale's transaction error as the use case's error.
+pub(super) fn sale_error(error: TxError<OrderError>) -> OrderError {
+    match error {
+        TxError::Refused(error) => error,
+        TxError::IdempotencyConflict => OrderError::Receipt(ReceiptError::IdempotencyConflict),
+        TxError::Store(error) => error.into(),
+    }
+}
+
+/// A transition's transaction error as the use case's error.
+pub(super) fn transition_error(error: TxError<ReceiptError>) -> ReceiptError {
+    match error {
+        TxError::Refused(error) => error,
+        TxError::IdempotencyConflict => ReceiptError::IdempotencyConflict,
+        TxError::Store(error) => error.into(),
+    }
+}

@@ -1,0 +1,256 @@
+//! The repository traits over SQLite: reads on reader connections, every write one transaction of the writer.
+
+use async_trait::async_trait;
+use payments_core::{FeePct, Wallet};
+
+use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
+use crate::domain::api_key::{KeyHash, SubscriptionId};
+use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
+use crate::domain::shop::ShopConfig;
+use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
+use crate::domain::subscription::{NewSubscription, Subscription};
+use crate::store::sqlite::{
+    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_list, receipts, shops, splits,
+    subscriptions, use_cases, webhooks,
+};
+use crate::store::{
+    AttachOutcome, AttemptRecord, Committed, DeliveryLog, DueDelivery, HealthRepository, InventoryRepository,
+    ItemUpsert, KeyRepository, OutboxRepository, ReceiptRepository, Sale, SaleTx, SessionRepository,
+    ShopRepository, StoreError, TransitionTx, Transitioned, TxError, UpsertOutcome,
+};
+
+#[async_trait]
+impl HealthRepository for SqliteStore {
+    async fn check_health(&self) -> Result<(), StoreError> {
+        self.read(|conn| conn.query_row(HEALTH_CHECK, [], |_| Ok(())))
+            .await
+    }
+}
+
+#[async_trait]
+impl KeyRepository for SqliteStore {
+    async fn fetch_active_by_key(&self, hash: &KeyHash) -> Result<Option<Subscription>, StoreError> {
+        let hash = hash.clone();
+        self.read_point(move |conn| subscriptions::fetch_active_by_key(conn, &hash))
+            .await
+    }
+
+    async fn fetch_active(&self, id: &SubscriptionId) -> Result<Option<Subscription>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| subscriptions::fetch_active(conn, &id))
+            .await
+    }
+
+    async fn list(&self) -> Result<Vec<Subscription>, StoreError> {
+        self.read(subscriptions::list).await
+    }
+
+    async fn create(&self, subscription: &NewSubscription) -> Result<(), StoreError> {
+        let subscription = subscription.clone();
+        self.write(move |conn| subscriptions::insert(conn, &subscription))
+            .await
+    }
+
+    async fn create_first(&self, subscription: &NewSubscription) -> Result<bool, StoreError> {
+        let subscription = subscription.clone();
+        self.write(move |conn| subscriptions::insert_if_none_exist(conn, &subscription))
+            .await
+    }
+
+    async fn revoke(&self, id: &SubscriptionId, now_ms: i64) -> Result<bool, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| subscriptions::revoke(conn, &id, now_ms))
+            .await
+    }
+
+    async fn rotate(
+        &self,
+        id: &SubscriptionId,
+        replacement_id: &SubscriptionId,
+        replacement_hash: &KeyHash,
+        now_ms: i64,
+    ) -> Result<Option<Subscription>, StoreError> {
+        let (id, replacement_id, replacement_hash) =
+            (id.clone(), replacement_id.clone(), replacement_hash.clone());
+        self.write(move |conn| subscriptions::rotate(conn, &id, &replacement_id, &replacement_hash, now_ms))
+            .await
+    }
+}
+
+#[async_trait]
+impl InventoryRepository for SqliteStore {
+    async fn list(&self, wallet: Wallet, query: &InventoryQuery) -> Result<InventoryPage, StoreError> {
+        let query = query.clone();
+        self.read(move |conn| inventory_list::list(conn, wallet, &query))
+            .await
+    }
+
+    async fn upsert(&self, upsert: &ItemUpsert) -> Result<UpsertOutcome, StoreError> {
+        let upsert = upsert.clone();
+        self.write(move |conn| inventory::upsert(conn, &upsert)).await
+    }
+
+    async fn delete(&self, wallet: Wallet, id: &ProductId) -> Result<bool, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| inventory::delete(conn, wallet, &id)).await
+    }
+
+    async fn attach_image(
+        &self,
+        wallet: Wallet,
+        sku: &Sku,
+        image: &ImageDataUrl,
+        now_ms: i64,
+    ) -> Result<AttachOutcome, StoreError> {
+        let (sku, image) = (sku.clone(), image.clone());
+        self.write(move |conn| inventory::attach_image(conn, wallet, &sku, &image, now_ms))
+            .await
+    }
+}
+
+#[async_trait]
+impl ReceiptRepository for SqliteStore {
+    async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| receipts::fetch(conn, wallet, &id))
+            .await
+    }
+
+    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        self.read(move |conn| receipts::list(conn, wallet, limit)).await
+    }
+
+    async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
+        self.transact(move |conn| use_cases::create_sale(conn, sale))
+            .await
+    }
+
+    async fn transition(
+        &self,
+        change: TransitionTx,
+    ) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
+        self.transact(move |conn| use_cases::transition(conn, change))
+            .await
+    }
+}
+
+#[async_trait]
+impl OutboxRepository for SqliteStore {
+    async fn claim_due(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        self.write(move |conn| webhooks::claim_due(conn, now_ms, lease_until_ms, limit))
+            .await
+    }
+
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+        let record = record.clone();
+        self.write(move |conn| webhooks::record_attempt(conn, &record))
+            .await
+    }
+
+    async fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        let receipt_id = receipt_id.clone();
+        self.read(move |conn| webhooks::list(conn, wallet, &receipt_id))
+            .await
+    }
+
+    async fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let (receipt_id, delivery_id) = (receipt_id.clone(), delivery_id.to_owned());
+        self.write(move |conn| webhooks::redeliver(conn, wallet, &receipt_id, &delivery_id, now_ms))
+            .await
+    }
+}
+
+#[async_trait]
+impl ShopRepository for SqliteStore {
+    async fn fetch_shop(&self, wallet: Wallet) -> Result<Option<ShopConfig>, StoreError> {
+        self.read_point(move |conn| shops::fetch(conn, wallet)).await
+    }
+
+    async fn save_shop(&self, config: &ShopConfig, now_ms: i64) -> Result<(), StoreError> {
+        let config = config.clone();
+        self.write(move |conn| shops::save(conn, &config, now_ms)).await
+    }
+
+    async fn save_processing_fee(&self, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), StoreError> {
+        self.write(move |conn| shops::save_fee(conn, wallet, fee, now_ms))
+            .await
+    }
+
+    async fn fetch_split(&self, wallet: Wallet) -> Result<Option<StoredSplit>, StoreError> {
+        self.read_point(move |conn| splits::fetch(conn, wallet)).await
+    }
+
+    async fn save_split(
+        &self,
+        wallet: Wallet,
+        split: &StoredSplit,
+        replace: bool,
+        now_ms: i64,
+    ) -> Result<SplitSaved, StoreError> {
+        let split = split.clone();
+        self.write(move |conn| splits::save(conn, wallet, &split, replace, now_ms))
+            .await
+    }
+
+    async fn list_split_history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
+        self.read(move |conn| splits::history(conn, wallet)).await
+    }
+}
+
+#[async_trait]
+impl SessionRepository for SqliteStore {
+    async fn issue_nonce(
+        &self,
+        wallet: Wallet,
+        nonce: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let nonce = nonce.to_owned();
+        self.write(move |conn| admin_sessions::issue_nonce(conn, wallet, &nonce, expires_at_ms, now_ms))
+            .await
+    }
+
+    async fn open_session(&self, nonce: &str, session: &NewAdminSession) -> Result<bool, StoreError> {
+        let (nonce, session) = (nonce.to_owned(), session.clone());
+        self.write(move |conn| admin_sessions::open_session(conn, &nonce, &session))
+            .await
+    }
+
+    async fn fetch_live(
+        &self,
+        id: &SessionId,
+        now_ms: i64,
+    ) -> Result<Option<StoredAdminSession>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| admin_sessions::fetch_live(conn, &id, now_ms))
+            .await
+    }
+
+    async fn end(&self, id: &SessionId, now_ms: i64) -> Result<bool, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| admin_sessions::end(conn, &id, now_ms))
+            .await
+    }
+
+    async fn revoke_wallet(&self, wallet: Wallet, now_ms: i64) -> Result<u64, StoreError> {
+        self.write(move |conn| admin_sessions::revoke_wallet(conn, wallet, now_ms))
+            .await
+    }
+}

@@ -1,0 +1,158 @@
+//! The use-case transactions of the receipt repository, run by the writer inside one transaction each:
+//! idempotency claim, reads, the service's decision, writes, kept response.
+
+use payments_core::Wallet;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::domain::receipt::{OrderError, ReceiptError};
+use crate::store::sqlite::idempotency::{self, Claimed};
+use crate::store::sqlite::{order_items, query, receipts, shops, splits};
+use crate::store::{
+    Committed, CreateReceiptOutcome, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleInputs, SaleTx,
+    StockTake, StoreError, TransitionTx, Transitioned, TxError,
+};
+
+/// Finite stock only: the guard `stock_qty >= qty` makes a reservation that would go below zero change nothing.
+const RESERVE_STOCK: &str = "UPDATE inventory_items SET stock_qty = stock_qty - ?3, updated_at = ?4
+    WHERE wallet = ?1 AND public_id = ?2 AND stock_qty >= ?3";
+const STOCK_OF: &str = "SELECT sku, stock_qty FROM inventory_items WHERE wallet = ?1 AND public_id = ?2";
+
+fn sql<E>(error: rusqlite::Error) -> TxError<E> {
+    TxError::Store(query(error))
+}
+
+/// Checks the claim; `Some` answers the call without running the use case.
+fn check_claim<T, E>(
+    conn: &Connection,
+    claim: Option<&IdempotencyClaim>,
+) -> Result<Option<Committed<T>>, TxError<E>> {
+    let Some(claim) = claim else {
+        return Ok(None);
+    };
+    match idempotency::claim(conn, claim).map_err(sql)? {
+        Claimed::Fresh => Ok(None),
+        Claimed::Replay(stored) => Ok(Some(Committed::Replayed(stored))),
+        Claimed::Conflict => Err(TxError::IdempotencyConflict),
+    }
+}
+
+fn keep_response<T, E>(
+    conn: &Connection,
+    claim: Option<(IdempotencyClaim, Render<T>)>,
+    value: &T,
+) -> Result<(), TxError<E>> {
+    if let Some((claim, render)) = claim {
+        idempotency::keep(conn, &claim, &render(value)).map_err(sql)?;
+    }
+    Ok(())
+}
+
+pub(super) fn merchant_snapshot(conn: &Connection, wallet: Wallet) -> rusqlite::Result<MerchantSnapshot> {
+    Ok(MerchantSnapshot {
+        split: splits::fetch(conn, wallet)?,
+        shop: shops::fetch(conn, wallet)?,
+    })
+}
+
+pub(super) fn create_sale(conn: &Connection, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
+    let SaleTx {
+        wallet,
+        items,
+        claim,
+        decide,
+    } = sale;
+    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
+        return Ok(replayed);
+    }
+    let merchant = merchant_snapshot(conn, wallet).map_err(sql)?;
+    let items = order_items::fetch(conn, wallet, &items).map_err(sql)?;
+    let plan = decide(SaleInputs {
+        merchant: merchant.clone(),
+        items,
+    })
+    .map_err(TxError::Refused)?;
+    for take in &plan.reserve {
+        reserve(conn, wallet, take, plan.receipt.now_ms)?;
+    }
+    let id = plan.receipt.id.clone();
+    match receipts::insert(conn, &plan.receipt).map_err(sql)? {
+        CreateReceiptOutcome::Created => {}
+        CreateReceiptOutcome::IdTaken => return Err(TxError::Refused(ReceiptError::IdTaken(id).into())),
+    }
+    let receipt = receipts::fetch(conn, Some(wallet), &id)
+        .map_err(sql)?
+        .ok_or_else(|| {
+            TxError::Store(StoreError::Corrupt(format!(
+                "receipt {id} vanished after its insert"
+            )))
+        })?;
+    let sale = Sale { receipt, merchant };
+    keep_response(conn, claim, &sale)?;
+    Ok(Committed::Fresh(sale))
+}
+
+fn reserve(
+    conn: &Connection,
+    wallet: Wallet,
+    take: &StockTake,
+    now_ms: i64,
+) -> Result<(), TxError<OrderError>> {
+    let wallet = wallet.to_string();
+    let changed = conn
+        .prepare_cached(RESERVE_STOCK)
+        .and_then(|mut statement| statement.execute(params![wallet, take.item_id, take.qty, now_ms]))
+        .map_err(sql)?;
+    if changed == 1 {
+        return Ok(());
+    }
+    let (sku, available) = conn
+        .query_row(STOCK_OF, params![wallet, take.item_id], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })
+        .optional()
+        .map_err(sql)?
+        .unwrap_or_else(|| (take.item_id.clone(), 0));
+    Err(TxError::Refused(OrderError::OutOfStock { sku, available }))
+}
+
+pub(super) fn transition(
+    conn: &Connection,
+    change: TransitionTx,
+) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
+    let TransitionTx {
+        wallet,
+        receipt_id,
+        claim,
+        decide,
+    } = change;
+    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
+        return Ok(replayed);
+    }
+    let before = receipts::fetch(conn, wallet, &receipt_id)
+        .map_err(sql)?
+        .ok_or(TxError::Refused(ReceiptError::NotFound(receipt_id)))?;
+    let merchant = merchant_snapshot(conn, before.wallet).map_err(sql)?;
+    let transitioned = match decide(&before, &merchant).map_err(TxError::Refused)? {
+        None => Transitioned {
+            before,
+            moved: None,
+            enqueued: false,
+        },
+        Some(commit) => {
+            // The writer holds the only write lock, so the version read above is still current.
+            if !receipts::commit_transition(conn, &commit).map_err(sql)? {
+                return Err(TxError::Store(StoreError::Busy(format!(
+                    "receipt {} changed during its transaction",
+                    commit.receipt_id
+                ))));
+            }
+            Transitioned {
+                before,
+                moved: Some((commit.from, commit.to)),
+                enqueued: commit.delivery.is_some(),
+            }
+        }
+    };
+    keep_response(conn, claim, &transitioned)?;
+    Ok(Committed::Fresh(transitioned))
+}
