@@ -31,4 +31,5 @@ mod receipts_create;
 mod shop_and_lifecycle;
 mod shop_config;
 mod split;
+mod storage_races;
 mod webhook_receiver;

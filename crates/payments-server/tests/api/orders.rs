@@ -9,13 +9,13 @@ use crate::helpers::{Api, Reply, send};
 
 const VECTORS: &str = include_str!("../../../payments-core/tests/vectors/order-pricing.json");
 
-struct Merchant {
-    admin: AdminClient,
-    key: TestKey,
+pub(crate) struct Merchant {
+    pub(crate) admin: AdminClient,
+    pub(crate) key: TestKey,
 }
 
 /// A signed-in merchant with a split configured.
-async fn merchant_with_split(api: &Api) -> Merchant {
+pub(crate) async fn merchant_with_split(api: &Api) -> Merchant {
     let (session, key) = api.app.merchant_admin().await;
     let recipients = json!([
         {"address": session.wallet, "sharesBps": 9950},
@@ -37,7 +37,14 @@ async fn set_add_on(api: &Api, merchant: &Merchant, pct: &Value) {
     assert_eq!(reply.status, 200, "{}", reply.json);
 }
 
-async fn product(api: &Api, key: &TestKey, sku: &str, price: &Value, taxable: bool, stock: i64) -> String {
+pub(crate) async fn product(
+    api: &Api,
+    key: &TestKey,
+    sku: &str,
+    price: &Value,
+    taxable: bool,
+    stock: i64,
+) -> String {
     let body = json!({"sku": sku, "name": format!("Item {sku}"), "priceUsd": price, "stockQty": stock, "taxable": taxable});
     let reply = send(api.dev_as(&key.key, Method::POST, "/api/inventory").json(&body)).await;
     assert_eq!(reply.status, 200, "{}", reply.json);
@@ -212,7 +219,7 @@ async fn orders_refuse_missing_splits_empty_items_unknown_products_and_empty_sto
 }
 
 #[tokio::test]
-async fn paying_an_order_takes_finite_stock_and_leaves_unlimited_stock_alone() {
+async fn an_order_reserves_finite_stock_and_leaves_unlimited_stock_alone() {
     let api = Api::spawn().await;
     let merchant = merchant_with_split(&api).await;
     product(&api, &merchant.key, "few", &json!(5), false, 3).await;
