@@ -3,6 +3,8 @@
 //! The trait is blocking: services run it on tokio's blocking pool through [`blocking`], so a slow disk
 //! never stalls the request threads.
 
+#[cfg(test)]
+mod contract;
 mod location;
 mod receipt_types;
 mod repository;
