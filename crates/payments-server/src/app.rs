@@ -52,7 +52,7 @@ impl App {
     /// # Errors
     /// When the database cannot be opened or migrated.
     pub async fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
-        let repositories = store::open(&config.database, clock.now_ms(), true).await?;
+        let repositories = store::open(&config.database, clock.now_ms()).await?;
         Ok(App::with_repositories(config, repositories, clock))
     }
 

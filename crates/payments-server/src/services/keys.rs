@@ -56,7 +56,7 @@ impl KeyAdmin {
     /// # Errors
     /// When the database cannot be opened or migrated.
     pub async fn open(database: &DatabaseLocation, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
-        let repositories = crate::store::open(database, clock.now_ms(), false).await?;
+        let repositories = crate::store::open(database, clock.now_ms()).await?;
         Ok(KeyAdmin::new(
             Arc::clone(&repositories.keys),
             repositories.shops,

@@ -83,11 +83,7 @@ impl fmt::Display for DatabaseLocation {
 ///
 /// # Errors
 /// When the database cannot be reached, opened or migrated.
-pub(crate) async fn open(
-    location: &DatabaseLocation,
-    now_ms: i64,
-    _server: bool,
-) -> Result<Repositories, StoreError> {
+pub(crate) async fn open(location: &DatabaseLocation, now_ms: i64) -> Result<Repositories, StoreError> {
     let availability = Availability::default();
     match location {
         DatabaseLocation::Sqlite(path) => {

@@ -157,7 +157,7 @@ struct RunningServer {
 
 async fn start_server(listener: tokio::net::TcpListener, config: ServerConfig) -> RunningServer {
     let clock = Arc::new(ManualClock::new(TEST_START_MS));
-    let repositories = crate::store::open(&config.database, TEST_START_MS, true)
+    let repositories = crate::store::open(&config.database, TEST_START_MS)
         .await
         .unwrap_or_else(|error| panic!("opening the db: {error}"));
     let availability = repositories.availability.clone();

@@ -39,3 +39,19 @@ mod on_sqlite {
         keys_are_found_by_hash_until_revoked_and_rotation_is_atomic,
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_new_sqlite_database_and_its_wal_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    let (_repos, dir) = sqlite();
+
+    for name in ["contract.db", "contract.db-wal"] {
+        let mode = std::fs::metadata(dir.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{name}");
+    }
+}

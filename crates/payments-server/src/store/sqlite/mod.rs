@@ -57,6 +57,7 @@ pub(crate) struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating if needed) the database, applies pending migrations and starts the writer thread.
     pub(crate) fn open(path: &Path, now_ms: i64, availability: Availability) -> Result<Self, StoreError> {
+        create_private(path)?;
         let mut conn = Connection::open(path).map_err(query)?;
         conn.execute_batch(CONNECTION_PRAGMAS).map_err(query)?;
         migrations::apply(&mut conn, now_ms).map_err(query)?;
@@ -170,6 +171,24 @@ impl SqliteStore {
                 StoreError::Task("a plain write has no idempotency key".to_owned())
             }
         })
+    }
+}
+
+/// The database holds key hashes, sealed signing keys and buyers' details: a new file is created readable by
+/// its owner only (0600), before SQLite opens it; SQLite gives its `-wal` and `-shm` files the same mode.
+/// An existing file keeps the mode its operator chose.
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(StoreError::Unavailable(format!(
+            "creating the database file {}: {error}",
+            path.display()
+        ))),
     }
 }
 
