@@ -3,6 +3,9 @@
 //! The trait is blocking: services run it on tokio's blocking pool through [`blocking`], so a slow disk
 //! never stalls the request threads.
 
+#[cfg(test)]
+mod contract;
+mod postgres;
 mod receipt_types;
 mod repository;
 mod sqlite;
@@ -34,6 +37,9 @@ pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
 };
+pub(crate) use postgres::PgStore;
+#[cfg(any(test, feature = "testing"))]
+pub use postgres::PgTestDatabase;
 pub(crate) use sqlite::SqliteStore;
 pub(crate) use use_case::{
     Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Render, SaleDecision,
