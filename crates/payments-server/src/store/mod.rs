@@ -29,6 +29,9 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
+pub(crate) use postgres::PgStore;
+#[cfg(any(test, feature = "testing"))]
+pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
@@ -37,9 +40,6 @@ pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
 };
-pub(crate) use postgres::PgStore;
-#[cfg(any(test, feature = "testing"))]
-pub use postgres::PgTestDatabase;
 pub(crate) use sqlite::SqliteStore;
 pub(crate) use use_case::{
     Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Render, SaleDecision,

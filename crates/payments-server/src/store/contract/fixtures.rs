@@ -5,7 +5,8 @@ use payments_core::{Cents, ReceiptState, ReceiptStatus, TransitionError, Wallet}
 
 use crate::domain::inventory::{ItemDraft, ItemFields, ProductId, Sku};
 use crate::domain::receipt::{
-    DeliveryId, ItemRef, NewReceipt, Receipt, ReceiptAmounts, ReceiptError, ReceiptId, ReceiptSource, ReceiptTax,
+    DeliveryId, ItemRef, NewReceipt, Receipt, ReceiptAmounts, ReceiptError, ReceiptId, ReceiptSource,
+    ReceiptTax,
 };
 use crate::store::{
     IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund, OrderError,
@@ -145,7 +146,10 @@ pub(crate) fn order_sale(wallet: Wallet, id: &str, product: &ProductId, qty: u32
             let stock = item.fields.stock_qty;
             if stock >= 0 && stock < i64::from(qty) {
                 let sku = item.fields.sku.as_str().to_owned();
-                return Err(OrderError::OutOfStock { sku, available: stock });
+                return Err(OrderError::OutOfStock {
+                    sku,
+                    available: stock,
+                });
             }
             let mut receipt = new_receipt(wallet, &id, item.fields.price_usd.as_i64() * i64::from(qty));
             receipt.source = ReceiptSource::Order;

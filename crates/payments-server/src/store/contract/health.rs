@@ -9,9 +9,15 @@ pub(crate) async fn a_switched_off_datastore_answers_unavailable_everywhere(repo
 
     repos.availability.set_available(false);
 
-    assert!(matches!(repos.health.check_health().await, Err(StoreError::Unavailable(_))));
+    assert!(matches!(
+        repos.health.check_health().await,
+        Err(StoreError::Unavailable(_))
+    ));
     assert!(matches!(repos.keys.list().await, Err(StoreError::Unavailable(_))));
-    assert!(matches!(repos.shops.fetch_shop(merchant).await, Err(StoreError::Unavailable(_))));
+    assert!(matches!(
+        repos.shops.fetch_shop(merchant).await,
+        Err(StoreError::Unavailable(_))
+    ));
     let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-1", 100));
     assert!(matches!(
         repos.receipts.create(sale).await,

@@ -25,23 +25,77 @@ pub(crate) async fn keys_are_found_by_hash_rotated_and_revoked(repos: Repositori
     repos.keys.create(&subscription("sub_1", "sk_one")).await.unwrap();
     let id = SubscriptionId::new("sub_1");
 
-    let found = repos.keys.fetch_active_by_key(&KeyHash::of("sk_one")).await.unwrap().unwrap();
-    assert_eq!((found.id.as_str(), found.wallet, found.name.as_deref()), ("sub_1", wallet('a'), Some("till")));
+    let found = repos
+        .keys
+        .fetch_active_by_key(&KeyHash::of("sk_one"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (found.id.as_str(), found.wallet, found.name.as_deref()),
+        ("sub_1", wallet('a'), Some("till"))
+    );
     assert_eq!(found.scopes, Scopes::all());
 
-    let rotated = repos.keys.rotate(&id, &SubscriptionId::new("sub_2"), &KeyHash::of("sk_two"), T0 + 1).await.unwrap();
+    let rotated = repos
+        .keys
+        .rotate(&id, &SubscriptionId::new("sub_2"), &KeyHash::of("sk_two"), T0 + 1)
+        .await
+        .unwrap();
 
     let rotated = rotated.unwrap();
-    assert_eq!((rotated.id.as_str(), rotated.created_at, rotated.wallet), ("sub_2", T0 + 1, wallet('a')));
+    assert_eq!(
+        (rotated.id.as_str(), rotated.created_at, rotated.wallet),
+        ("sub_2", T0 + 1, wallet('a'))
+    );
     assert!(repos.keys.fetch_active(&id).await.unwrap().is_none());
-    assert!(repos.keys.fetch_active_by_key(&KeyHash::of("sk_one")).await.unwrap().is_none());
-    assert!(repos.keys.rotate(&id, &SubscriptionId::new("sub_3"), &KeyHash::of("sk_3"), T0 + 2).await.unwrap().is_none());
+    assert!(
+        repos
+            .keys
+            .fetch_active_by_key(&KeyHash::of("sk_one"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        repos
+            .keys
+            .rotate(&id, &SubscriptionId::new("sub_3"), &KeyHash::of("sk_3"), T0 + 2)
+            .await
+            .unwrap()
+            .is_none()
+    );
     let listed = repos.keys.list().await.unwrap();
-    assert_eq!(listed.iter().map(|s| (s.id.as_str(), s.revoked_at)).collect::<Vec<_>>(), [("sub_1", Some(T0 + 1)), ("sub_2", None)]);
+    assert_eq!(
+        listed
+            .iter()
+            .map(|s| (s.id.as_str(), s.revoked_at))
+            .collect::<Vec<_>>(),
+        [("sub_1", Some(T0 + 1)), ("sub_2", None)]
+    );
 
-    assert!(repos.keys.revoke(&SubscriptionId::new("sub_2"), T0 + 5).await.unwrap());
-    assert!(!repos.keys.revoke(&SubscriptionId::new("sub_2"), T0 + 6).await.unwrap());
-    assert!(repos.keys.fetch_active_by_key(&KeyHash::of("sk_two")).await.unwrap().is_none());
+    assert!(
+        repos
+            .keys
+            .revoke(&SubscriptionId::new("sub_2"), T0 + 5)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !repos
+            .keys
+            .revoke(&SubscriptionId::new("sub_2"), T0 + 6)
+            .await
+            .unwrap()
+    );
+    assert!(
+        repos
+            .keys
+            .fetch_active_by_key(&KeyHash::of("sk_two"))
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
 pub(crate) async fn parallel_first_key_bootstraps_create_one_subscription(repos: Repositories) {
@@ -64,5 +118,11 @@ pub(crate) async fn parallel_first_key_bootstraps_create_one_subscription(repos:
 
     assert_eq!(created, 1);
     assert_eq!(repos.keys.list().await.unwrap().len(), 1);
-    assert!(!repos.keys.create_first(&subscription("sub_late", "sk_late")).await.unwrap());
+    assert!(
+        !repos
+            .keys
+            .create_first(&subscription("sub_late", "sk_late"))
+            .await
+            .unwrap()
+    );
 }

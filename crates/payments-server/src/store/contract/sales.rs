@@ -16,12 +16,20 @@ pub(crate) async fn a_created_receipt_reads_back_with_its_initial_status(repos: 
 
     let created = repos.receipts.create(sale).await.unwrap();
 
-    let Committed::Fresh(receipt) = created else { panic!("expected a fresh receipt") };
+    let Committed::Fresh(receipt) = created else {
+        panic!("expected a fresh receipt")
+    };
     assert_eq!(receipt.status, ReceiptStatus::Pending);
     assert_eq!((receipt.version, receipt.amounts.total), (0, Cents::new(1_250)));
     let id = receipt.id.clone();
-    assert_eq!(repos.receipts.fetch(Some(merchant), &id).await.unwrap(), Some(receipt.clone()));
-    assert_eq!(repos.receipts.fetch(None, &id).await.unwrap(), Some(receipt.clone()));
+    assert_eq!(
+        repos.receipts.fetch(Some(merchant), &id).await.unwrap(),
+        Some(receipt.clone())
+    );
+    assert_eq!(
+        repos.receipts.fetch(None, &id).await.unwrap(),
+        Some(receipt.clone())
+    );
     assert_eq!(repos.receipts.fetch(Some(wallet('c')), &id).await.unwrap(), None);
     assert_eq!(repos.receipts.list(merchant, 10).await.unwrap(), vec![receipt]);
 }
@@ -31,10 +39,18 @@ pub(crate) async fn receipts_list_newest_first_within_the_limit(repos: Repositor
     for (n, at) in [(1, T0), (2, T0 + 5), (3, T0 + 5)] {
         let mut receipt = fixtures::new_receipt(merchant, &format!("r-{n}"), 100);
         receipt.now_ms = at;
-        repos.receipts.create(fixtures::receipt_sale(receipt)).await.unwrap();
+        repos
+            .receipts
+            .create(fixtures::receipt_sale(receipt))
+            .await
+            .unwrap();
     }
     let other = fixtures::new_receipt(wallet('c'), "r-other", 100);
-    repos.receipts.create(fixtures::receipt_sale(other)).await.unwrap();
+    repos
+        .receipts
+        .create(fixtures::receipt_sale(other))
+        .await
+        .unwrap();
 
     let listed = repos.receipts.list(merchant, 2).await.unwrap();
 
@@ -75,23 +91,47 @@ pub(crate) async fn parallel_idempotent_creates_have_one_effect(repos: Repositor
 pub(crate) async fn an_idempotency_key_reused_with_another_body_conflicts(repos: Repositories) {
     let merchant = wallet('a');
     let first = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-1", 500));
-    repos.receipts.create(fixtures::with_claim(first, "key-1", "hash-1")).await.unwrap();
+    repos
+        .receipts
+        .create(fixtures::with_claim(first, "key-1", "hash-1"))
+        .await
+        .unwrap();
     let second = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-2", 700));
 
-    let outcome = repos.receipts.create(fixtures::with_claim(second, "key-1", "hash-2")).await;
+    let outcome = repos
+        .receipts
+        .create(fixtures::with_claim(second, "key-1", "hash-2"))
+        .await;
 
-    assert!(matches!(outcome, Err(TxError::IdempotencyConflict)), "{outcome:?}");
-    let ids: Vec<_> = repos.receipts.list(merchant, 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert!(
+        matches!(outcome, Err(TxError::IdempotencyConflict)),
+        "{outcome:?}"
+    );
+    let ids: Vec<_> = repos
+        .receipts
+        .list(merchant, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
     assert_eq!(ids.len(), 1);
     assert_eq!(ids[0].as_str(), "order-1");
 }
 
 pub(crate) async fn a_taken_receipt_id_is_refused_and_writes_nothing(repos: Repositories) {
     let first = fixtures::new_receipt(wallet('a'), "shared-id", 500);
-    repos.receipts.create(fixtures::receipt_sale(first)).await.unwrap();
+    repos
+        .receipts
+        .create(fixtures::receipt_sale(first))
+        .await
+        .unwrap();
     let second = fixtures::receipt_sale(fixtures::new_receipt(wallet('c'), "shared-id", 900));
 
-    let outcome = repos.receipts.create(fixtures::with_claim(second, "key-9", "hash-9")).await;
+    let outcome = repos
+        .receipts
+        .create(fixtures::with_claim(second, "key-9", "hash-9"))
+        .await;
 
     assert!(
         matches!(&outcome, Err(TxError::Refused(OrderError::Receipt(ReceiptError::IdTaken(id)))) if id.as_str() == "shared-id"),
@@ -100,7 +140,10 @@ pub(crate) async fn a_taken_receipt_id_is_refused_and_writes_nothing(repos: Repo
     assert!(repos.receipts.list(wallet('c'), 10).await.unwrap().is_empty());
     // The refused request kept no response: the key is free for a corrected request.
     let retry = fixtures::receipt_sale(fixtures::new_receipt(wallet('c'), "other-id", 900));
-    let retried = repos.receipts.create(fixtures::with_claim(retry, "key-9", "hash-9")).await;
+    let retried = repos
+        .receipts
+        .create(fixtures::with_claim(retry, "key-9", "hash-9"))
+        .await;
     assert!(matches!(retried, Ok(Committed::Fresh(_))), "{retried:?}");
 }
 
@@ -140,10 +183,16 @@ pub(crate) async fn an_order_past_the_stock_reserves_nothing(repos: Repositories
     let merchant = wallet('a');
     let id = product_id(&repos, fixtures::product(merchant, "BEAN-2", 2, &[])).await;
 
-    let outcome = repos.receipts.create(fixtures::order_sale(merchant, "order-1", &id, 3)).await;
+    let outcome = repos
+        .receipts
+        .create(fixtures::order_sale(merchant, "order-1", &id, 3))
+        .await;
 
     assert!(
-        matches!(&outcome, Err(TxError::Refused(OrderError::OutOfStock { available: 2, .. }))),
+        matches!(
+            &outcome,
+            Err(TxError::Refused(OrderError::OutOfStock { available: 2, .. }))
+        ),
         "{outcome:?}"
     );
     assert_eq!(stock_of(&repos, &id).await, 2);
@@ -156,7 +205,10 @@ pub(crate) async fn unlimited_stock_is_never_reserved(repos: Repositories) {
 
     for n in 0..3 {
         let sale = fixtures::order_sale(merchant, &format!("order-{n}"), &id, 50);
-        assert!(matches!(repos.receipts.create(sale).await, Ok(Committed::Fresh(_))));
+        assert!(matches!(
+            repos.receipts.create(sale).await,
+            Ok(Committed::Fresh(_))
+        ));
     }
 
     assert_eq!(stock_of(&repos, &id).await, -1);

@@ -40,20 +40,47 @@ pub(crate) async fn shop_settings_and_the_fee_are_saved_independently(repos: Rep
         ..ShopConfig::default_for(merchant)
     };
     repos.shops.save_shop(&branded, T0 + 1).await.unwrap();
-    assert_eq!(repos.shops.fetch_shop(merchant).await.unwrap(), Some(branded.clone()));
+    assert_eq!(
+        repos.shops.fetch_shop(merchant).await.unwrap(),
+        Some(branded.clone())
+    );
     let fee = FeePct::parse_merchant_add_on("2").unwrap();
-    repos.shops.save_processing_fee(merchant, fee, T0 + 2).await.unwrap();
+    repos
+        .shops
+        .save_processing_fee(merchant, fee, T0 + 2)
+        .await
+        .unwrap();
     let stored = repos.shops.fetch_shop(merchant).await.unwrap().unwrap();
-    assert_eq!((stored.brand_name.as_str(), stored.processing_fee_pct), ("Cafe", fee));
+    assert_eq!(
+        (stored.brand_name.as_str(), stored.processing_fee_pct),
+        ("Cafe", fee)
+    );
 }
 
 pub(crate) async fn a_split_is_kept_unless_replaced_and_replacements_are_archived(repos: Repositories) {
     let merchant = wallet('a');
     let (first, second) = (split('1', '2'), split('3', '4'));
 
-    assert_eq!(repos.shops.save_split(merchant, &first, false, T0).await.unwrap(), SplitSaved::Created(first.clone()));
-    assert_eq!(repos.shops.save_split(merchant, &second, false, T0 + 1).await.unwrap(), SplitSaved::Existing(first.clone()));
-    assert_eq!(repos.shops.save_split(merchant, &second, true, T0 + 2).await.unwrap(), SplitSaved::Replaced(second.clone()));
+    assert_eq!(
+        repos.shops.save_split(merchant, &first, false, T0).await.unwrap(),
+        SplitSaved::Created(first.clone())
+    );
+    assert_eq!(
+        repos
+            .shops
+            .save_split(merchant, &second, false, T0 + 1)
+            .await
+            .unwrap(),
+        SplitSaved::Existing(first.clone())
+    );
+    assert_eq!(
+        repos
+            .shops
+            .save_split(merchant, &second, true, T0 + 2)
+            .await
+            .unwrap(),
+        SplitSaved::Replaced(second.clone())
+    );
 
     assert_eq!(repos.shops.fetch_split(merchant).await.unwrap(), Some(second));
     let archived = ArchivedSplit {
@@ -61,8 +88,18 @@ pub(crate) async fn a_split_is_kept_unless_replaced_and_replacements_are_archive
         created_at_ms: T0,
         archived_at_ms: T0 + 2,
     };
-    assert_eq!(repos.shops.list_split_history(merchant).await.unwrap(), vec![archived]);
-    assert!(repos.shops.list_split_history(wallet('c')).await.unwrap().is_empty());
+    assert_eq!(
+        repos.shops.list_split_history(merchant).await.unwrap(),
+        vec![archived]
+    );
+    assert!(
+        repos
+            .shops
+            .list_split_history(wallet('c'))
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 pub(crate) async fn parallel_split_deploys_keep_one_active_split(repos: Repositories) {
@@ -75,7 +112,14 @@ pub(crate) async fn parallel_split_deploys_keep_one_active_split(repos: Reposito
                 let digit = char::from(b'1' + n);
                 let mine = split(digit, digit);
                 barrier.wait().await;
-                (mine.clone(), repos.shops.save_split(merchant, &mine, n % 2 == 0, T0).await.unwrap())
+                (
+                    mine.clone(),
+                    repos
+                        .shops
+                        .save_split(merchant, &mine, n % 2 == 0, T0)
+                        .await
+                        .unwrap(),
+                )
             })
         })
         .collect();
@@ -85,10 +129,19 @@ pub(crate) async fn parallel_split_deploys_keep_one_active_split(repos: Reposito
         outcomes.push(racer.await.unwrap());
     }
 
-    let created = outcomes.iter().filter(|(_, saved)| matches!(saved, SplitSaved::Created(_))).count();
-    let replaced = outcomes.iter().filter(|(_, saved)| matches!(saved, SplitSaved::Replaced(_))).count();
+    let created = outcomes
+        .iter()
+        .filter(|(_, saved)| matches!(saved, SplitSaved::Created(_)))
+        .count();
+    let replaced = outcomes
+        .iter()
+        .filter(|(_, saved)| matches!(saved, SplitSaved::Replaced(_)))
+        .count();
     assert_eq!(created, 1);
-    assert_eq!(repos.shops.list_split_history(merchant).await.unwrap().len(), replaced);
+    assert_eq!(
+        repos.shops.list_split_history(merchant).await.unwrap().len(),
+        replaced
+    );
     let active = repos.shops.fetch_split(merchant).await.unwrap().unwrap();
     assert!(outcomes.iter().any(|(mine, _)| *mine == active));
 }

@@ -29,17 +29,31 @@ pub(crate) async fn a_transition_writes_its_state_and_enqueues_its_webhook(repos
 
     assert_eq!(done.before.status, ReceiptStatus::Pending);
     let (from, to) = done.moved.unwrap();
-    assert_eq!((from, to.status, to.paid), (ReceiptStatus::Pending, ReceiptStatus::Paid, Cents::new(3_000)));
+    assert_eq!(
+        (from, to.status, to.paid),
+        (ReceiptStatus::Pending, ReceiptStatus::Paid, Cents::new(3_000))
+    );
     assert!(done.enqueued);
     let id = done.before.id.clone();
     let stored = repos.receipts.fetch(Some(merchant), &id).await.unwrap().unwrap();
-    assert_eq!((stored.status, stored.version, stored.paid), (ReceiptStatus::Paid, 1, Cents::new(3_000)));
+    assert_eq!(
+        (stored.status, stored.version, stored.paid),
+        (ReceiptStatus::Paid, 1, Cents::new(3_000))
+    );
     assert_eq!(stored.transaction_hash, Some(format!("0x{}", "ab".repeat(32))));
     assert_eq!(stored.transaction_timestamp, Some(fixtures::T0 + 1_000));
     assert_eq!(stored.buyer_wallet, Some(wallet('b')));
-    let log = repos.outbox.list_deliveries(merchant, &id).await.unwrap().unwrap();
+    let log = repos
+        .outbox
+        .list_deliveries(merchant, &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(log.len(), 1);
-    assert_eq!((log[0].event.as_str(), log[0].state.as_str()), ("receipt.paid", "pending"));
+    assert_eq!(
+        (log[0].event.as_str(), log[0].state.as_str()),
+        ("receipt.paid", "pending")
+    );
 }
 
 pub(crate) async fn a_transition_of_another_merchants_receipt_is_not_found(repos: Repositories) {
@@ -61,14 +75,24 @@ pub(crate) async fn an_acknowledged_event_writes_nothing_but_keeps_its_response(
     let merchant = wallet('a');
     let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-1", 3_000));
     repos.receipts.create(sale).await.unwrap();
-    let ack = || fixtures::with_transition_claim(fixtures::transition(merchant, "order-1", fixtures::acknowledge()), "ack-1", "h");
+    let ack = || {
+        fixtures::with_transition_claim(
+            fixtures::transition(merchant, "order-1", fixtures::acknowledge()),
+            "ack-1",
+            "h",
+        )
+    };
 
     let first = repos.receipts.transition(ack()).await.unwrap();
     let second = repos.receipts.transition(ack()).await.unwrap();
 
-    let Committed::Fresh(done) = first else { panic!("expected a fresh transition") };
+    let Committed::Fresh(done) = first else {
+        panic!("expected a fresh transition")
+    };
     assert!(done.moved.is_none() && !done.enqueued);
-    let Committed::Replayed(kept) = second else { panic!("expected a replay") };
+    let Committed::Replayed(kept) = second else {
+        panic!("expected a replay")
+    };
     assert_eq!((kept.status, kept.body.as_slice()), (200, b"None".as_slice()));
     let stored = repos.receipts.list(merchant, 1).await.unwrap();
     assert_eq!((stored[0].status, stored[0].version), (ReceiptStatus::Pending, 0));
@@ -86,13 +110,27 @@ pub(crate) async fn a_refused_transition_writes_nothing(repos: Repositories) {
     let outcome = repos.receipts.transition(too_much).await;
 
     assert!(
-        matches!(outcome, Err(TxError::Refused(ReceiptError::Transition(TransitionError::RefundExceedsPaid { .. })))),
+        matches!(
+            outcome,
+            Err(TxError::Refused(ReceiptError::Transition(
+                TransitionError::RefundExceedsPaid { .. }
+            )))
+        ),
         "{outcome:?}"
     );
     let stored = repos.receipts.list(merchant, 1).await.unwrap();
     assert_eq!((stored[0].version, stored[0].refunded), (1, Cents::ZERO));
     let id = stored[0].id.clone();
-    assert_eq!(repos.outbox.list_deliveries(merchant, &id).await.unwrap().unwrap().len(), 1);
+    assert_eq!(
+        repos
+            .outbox
+            .list_deliveries(merchant, &id)
+            .await
+            .unwrap()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 pub(crate) async fn parallel_transitions_see_each_others_results(repos: Repositories) {
@@ -114,16 +152,31 @@ pub(crate) async fn parallel_transitions_see_each_others_results(repos: Reposito
     for racer in racers {
         match racer.await.unwrap() {
             Ok(Committed::Fresh(_)) => refunded += 1,
-            Err(TxError::Refused(ReceiptError::Transition(TransitionError::RefundExceedsPaid { .. }))) => refused += 1,
+            Err(TxError::Refused(ReceiptError::Transition(TransitionError::RefundExceedsPaid {
+                ..
+            }))) => refused += 1,
             other => panic!("unexpected outcome {other:?}"),
         }
     }
 
     assert_eq!((refunded, refused), (30, 10));
     let stored = repos.receipts.list(merchant, 1).await.unwrap().remove(0);
-    assert_eq!((stored.status, stored.refunded, stored.version), (ReceiptStatus::Refunded, Cents::new(3_000), 31));
-    let log = repos.outbox.list_deliveries(merchant, &stored.id).await.unwrap().unwrap();
-    assert_eq!(log.iter().filter(|delivery| delivery.event == "receipt.refunded").count(), 30);
+    assert_eq!(
+        (stored.status, stored.refunded, stored.version),
+        (ReceiptStatus::Refunded, Cents::new(3_000), 31)
+    );
+    let log = repos
+        .outbox
+        .list_deliveries(merchant, &stored.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        log.iter()
+            .filter(|delivery| delivery.event == "receipt.refunded")
+            .count(),
+        30
+    );
 }
 
 pub(crate) async fn parallel_transitions_with_one_key_have_one_effect(repos: Repositories) {
@@ -152,7 +205,10 @@ pub(crate) async fn parallel_transitions_with_one_key_have_one_effect(repos: Rep
     }
 
     assert_eq!((fresh, replays.len()), (1, 9));
-    assert!(replays.iter().all(|kept| kept.body == b"Some(RefundPartial)"), "{replays:?}");
+    assert!(
+        replays.iter().all(|kept| kept.body == b"Some(RefundPartial)"),
+        "{replays:?}"
+    );
     let stored = repos.receipts.list(merchant, 1).await.unwrap().remove(0);
     assert_eq!((stored.refunded, stored.version), (Cents::new(500), 2));
 }

@@ -16,7 +16,8 @@ const INSERT_NONCE: &str = "INSERT INTO admin_nonces (nonce, wallet, expires_at)
 /// second waits for the first's delete, then finds nothing).
 const CONSUME_NONCE: &str =
     "DELETE FROM admin_nonces WHERE nonce = $1 AND wallet = $2 AND expires_at > $3 RETURNING id";
-const INSERT_SESSION: &str = "INSERT INTO admin_sessions (public_id, wallet, csrf_hash, created_at, expires_at)
+const INSERT_SESSION: &str =
+    "INSERT INTO admin_sessions (public_id, wallet, csrf_hash, created_at, expires_at)
     VALUES ($1, $2, $3, $4, $5)";
 const FETCH_LIVE: &str = "SELECT public_id, wallet, csrf_hash, expires_at FROM admin_sessions
     WHERE public_id = $1 AND revoked_at IS NULL AND expires_at > $2";
@@ -78,7 +79,11 @@ async fn open_session(mut client: Object, nonce: &str, session: &NewAdminSession
     Ok(true)
 }
 
-async fn fetch_live(client: Object, id: &SessionId, now_ms: i64) -> Result<Option<StoredAdminSession>, PgError> {
+async fn fetch_live(
+    client: Object,
+    id: &SessionId,
+    now_ms: i64,
+) -> Result<Option<StoredAdminSession>, PgError> {
     let statement = client.prepare_cached(FETCH_LIVE).await?;
     let row = client.query_opt(&statement, &[&id.as_str(), &now_ms]).await?;
     row.map(|row| session_from_row(&row)).transpose()

@@ -13,7 +13,8 @@ use crate::store::{IdempotencyClaim, IdempotentResponse};
 const PURGE: &str = "DELETE FROM idempotency_keys WHERE id IN (
     SELECT id FROM idempotency_keys WHERE created_at < $1 FOR UPDATE SKIP LOCKED)";
 /// `status = 0` and an empty body: claimed, response not yet known.
-const CLAIM: &str = "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
+const CLAIM: &str =
+    "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
     VALUES ($1, $2, $3, $4, 0, ''::bytea, $5) ON CONFLICT (wallet, scope, key) DO NOTHING RETURNING id";
 const FETCH: &str = "SELECT request_hash, status, body FROM idempotency_keys
     WHERE wallet = $1 AND scope = $2 AND key = $3 AND created_at >= $4";
@@ -43,7 +44,13 @@ pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> 
     let inserted = tx
         .query_opt(
             &insert,
-            &[&wallet, &claim.scope, &claim.key, &claim.request_hash, &claim.now_ms],
+            &[
+                &wallet,
+                &claim.scope,
+                &claim.key,
+                &claim.request_hash,
+                &claim.now_ms,
+            ],
         )
         .await?;
     if let Some(row) = inserted {
@@ -51,7 +58,10 @@ pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> 
     }
     let fetch = tx.prepare_cached(FETCH).await?;
     let Some(row) = tx
-        .query_opt(&fetch, &[&wallet, &claim.scope, &claim.key, &claim.not_before_ms()])
+        .query_opt(
+            &fetch,
+            &[&wallet, &claim.scope, &claim.key, &claim.not_before_ms()],
+        )
         .await?
     else {
         // The conflicting row went away (or expired) between the insert and this read: start again.

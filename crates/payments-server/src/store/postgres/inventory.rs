@@ -13,7 +13,8 @@ use crate::store::postgres::error::{PgError, contended_on_unique};
 use crate::store::postgres::{PgStore, inventory_list, rows};
 use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
 
-pub(super) const FETCH_BY_ROWID: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty,
+pub(super) const FETCH_BY_ROWID: &str =
+    "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty,
     category, description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code,
     industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at
     FROM inventory_items WHERE id = $1";
@@ -70,7 +71,12 @@ struct Existing {
     images: Vec<String>,
 }
 
-async fn lock(tx: &impl GenericClient, sql: &str, wallet: &str, key: &str) -> Result<Option<Existing>, PgError> {
+async fn lock(
+    tx: &impl GenericClient,
+    sql: &str,
+    wallet: &str,
+    key: &str,
+) -> Result<Option<Existing>, PgError> {
     let statement = tx.prepare_cached(sql).await?;
     let Some(row) = tx.query_opt(&statement, &[&wallet, &key]).await? else {
         return Ok(None);
@@ -113,7 +119,9 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
     };
     if let Some(existing) = &existing
         && existing.sku != fields.sku.as_str()
-        && lock(&tx, LOCK_BY_SKU, &wallet, fields.sku.as_str()).await?.is_some()
+        && lock(&tx, LOCK_BY_SKU, &wallet, fields.sku.as_str())
+            .await?
+            .is_some()
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
@@ -132,10 +140,27 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
         Some(existing) => {
             let statement = tx.prepare_cached(UPDATE).await?;
             let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
-                &existing.rowid, &wallet, &fields.sku.as_str(), &fields.name, &price, &fields.currency,
-                &fields.stock_qty, &fields.category, &fields.description, &tags_json, &tag_keys_json,
-                &search_text, &images_json, &attributes_json, &cost, &fields.taxable, &fields.jurisdiction_code,
-                &fields.industry_pack, &fields.shipping_enabled, &shipping_config_json, now_ms,
+                &existing.rowid,
+                &wallet,
+                &fields.sku.as_str(),
+                &fields.name,
+                &price,
+                &fields.currency,
+                &fields.stock_qty,
+                &fields.category,
+                &fields.description,
+                &tags_json,
+                &tag_keys_json,
+                &search_text,
+                &images_json,
+                &attributes_json,
+                &cost,
+                &fields.taxable,
+                &fields.jurisdiction_code,
+                &fields.industry_pack,
+                &fields.shipping_enabled,
+                &shipping_config_json,
+                now_ms,
             ];
             tx.execute(&statement, &params)
                 .await
@@ -145,10 +170,27 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
         None => {
             let statement = tx.prepare_cached(INSERT).await?;
             let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
-                &new_id.as_str(), &wallet, &fields.sku.as_str(), &fields.name, &price, &fields.currency,
-                &fields.stock_qty, &fields.category, &fields.description, &tags_json, &tag_keys_json,
-                &search_text, &images_json, &attributes_json, &cost, &fields.taxable, &fields.jurisdiction_code,
-                &fields.industry_pack, &fields.shipping_enabled, &shipping_config_json, now_ms,
+                &new_id.as_str(),
+                &wallet,
+                &fields.sku.as_str(),
+                &fields.name,
+                &price,
+                &fields.currency,
+                &fields.stock_qty,
+                &fields.category,
+                &fields.description,
+                &tags_json,
+                &tag_keys_json,
+                &search_text,
+                &images_json,
+                &attributes_json,
+                &cost,
+                &fields.taxable,
+                &fields.jurisdiction_code,
+                &fields.industry_pack,
+                &fields.shipping_enabled,
+                &shipping_config_json,
+                now_ms,
             ];
             let row = tx
                 .query_one(&statement, &params)

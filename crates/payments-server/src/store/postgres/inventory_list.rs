@@ -53,7 +53,11 @@ fn like_pattern(text: &str) -> String {
     format!("%{escaped}%")
 }
 
-pub(super) async fn list(client: Object, wallet: Wallet, query: &InventoryQuery) -> Result<InventoryPage, PgError> {
+pub(super) async fn list(
+    client: Object,
+    wallet: Wallet,
+    query: &InventoryQuery,
+) -> Result<InventoryPage, PgError> {
     let wallet = wallet.to_string();
     let q = query.q.as_deref().map(like_pattern);
     let tags = (!query.tags.is_empty()).then_some(&query.tags);

@@ -104,7 +104,10 @@ impl PgStore {
             .recycle_timeout(Some(options.wait_timeout))
             .build()
             .map_err(|error| StoreError::Unavailable(error.to_string()))?;
-        let mut client = pool.get().await.map_err(|error| PgError::from(error).into_store())?;
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|error| PgError::from(error).into_store())?;
         let applied = migrations::apply(&mut client, now_ms)
             .await
             .map_err(PgError::into_store)?;

@@ -9,7 +9,9 @@ use tokio_postgres::Row;
 use crate::domain::receipt::{DeliveryId, ReceiptId};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
-use crate::store::{AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError};
+use crate::store::{
+    AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError,
+};
 
 /// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
 /// without waiting for or sharing rows; a row another claimer leased and committed meanwhile is re-checked
@@ -74,7 +76,12 @@ fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
     })
 }
 
-async fn claim_due(client: Object, now_ms: i64, lease_until_ms: i64, limit: u32) -> Result<Vec<DueDelivery>, PgError> {
+async fn claim_due(
+    client: Object,
+    now_ms: i64,
+    lease_until_ms: i64,
+    limit: u32,
+) -> Result<Vec<DueDelivery>, PgError> {
     let statement = client.prepare_cached(CLAIM_DUE).await?;
     let found = client
         .query(&statement, &[&now_ms, &lease_until_ms, &i64::from(limit)])
@@ -106,14 +113,23 @@ async fn record_attempt(mut client: Object, record: &AttemptRecord) -> Result<()
     let after = tx.prepare_cached(AFTER_ATTEMPT).await?;
     tx.execute(
         &after,
-        &[&record.delivery_rowid, &state, &next_attempt_at, &record.finished_at],
+        &[
+            &record.delivery_rowid,
+            &state,
+            &next_attempt_at,
+            &record.finished_at,
+        ],
     )
     .await?;
     tx.commit().await?;
     Ok(())
 }
 
-async fn receipt_rowid(client: &impl GenericClient, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<i64>, PgError> {
+async fn receipt_rowid(
+    client: &impl GenericClient,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<i64>, PgError> {
     let statement = client.prepare_cached(RECEIPT_ROWID).await?;
     let row = client
         .query_opt(&statement, &[&receipt_id.as_str(), &wallet.to_string()])
@@ -122,7 +138,11 @@ async fn receipt_rowid(client: &impl GenericClient, wallet: Wallet, receipt_id: 
 }
 
 /// `None` when the merchant has no such receipt.
-async fn list(client: Object, wallet: Wallet, receipt_id: &ReceiptId) -> Result<Option<Vec<DeliveryLog>>, PgError> {
+async fn list(
+    client: Object,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<Vec<DeliveryLog>>, PgError> {
     let Some(rowid) = receipt_rowid(&client, wallet, receipt_id).await? else {
         return Ok(None);
     };
@@ -189,7 +209,8 @@ impl OutboxRepository for PgStore {
         wallet: Wallet,
         receipt_id: &ReceiptId,
     ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
-        self.run(|client| Box::pin(list(client, wallet, receipt_id))).await
+        self.run(|client| Box::pin(list(client, wallet, receipt_id)))
+            .await
     }
 
     async fn redeliver(

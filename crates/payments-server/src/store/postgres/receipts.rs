@@ -86,7 +86,10 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
 }
 
 /// Inserts the receipt; `None` when its id is taken (by any merchant).
-pub(super) async fn insert(client: &impl GenericClient, receipt: &NewReceipt) -> Result<Option<i64>, PgError> {
+pub(super) async fn insert(
+    client: &impl GenericClient,
+    receipt: &NewReceipt,
+) -> Result<Option<i64>, PgError> {
     let statement = client.prepare_cached(INSERT).await?;
     let row = client
         .query_opt(

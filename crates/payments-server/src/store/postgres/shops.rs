@@ -45,7 +45,10 @@ fn shop_from_row(row: &Row) -> Result<ShopConfig, PgError> {
     })
 }
 
-pub(super) async fn fetch(client: &impl GenericClient, wallet: Wallet) -> Result<Option<ShopConfig>, PgError> {
+pub(super) async fn fetch(
+    client: &impl GenericClient,
+    wallet: Wallet,
+) -> Result<Option<ShopConfig>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
     row.map(|row| shop_from_row(&row)).transpose()
@@ -114,7 +117,6 @@ impl ShopRepository for PgStore {
     }
 
     async fn list_split_history(&self, wallet: Wallet) -> Result<Vec<ArchivedSplit>, StoreError> {
-        self.run(|client| Box::pin(splits::history(client, wallet)))
-            .await
+        self.run(|client| Box::pin(splits::history(client, wallet))).await
     }
 }

@@ -13,7 +13,8 @@ const FETCH: &str = "SELECT address, recipients_json FROM splits WHERE wallet = 
 /// Held until the save commits, so a concurrent replace waits and then sees this save's result.
 const LOCK: &str = "SELECT address, recipients_json FROM splits WHERE wallet = $1 FOR UPDATE";
 /// A concurrent first deploy that committed meanwhile wins: nothing inserted, the save runs again.
-const INSERT: &str = "INSERT INTO splits (wallet, address, recipients_json, created_at) VALUES ($1, $2, $3, $4)
+const INSERT: &str =
+    "INSERT INTO splits (wallet, address, recipients_json, created_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (wallet) DO NOTHING";
 const ARCHIVE: &str = "INSERT INTO split_history (wallet, address, recipients_json, created_at, archived_at)
     SELECT wallet, address, recipients_json, created_at, $2 FROM splits WHERE wallet = $1";
@@ -29,7 +30,10 @@ fn split_from_row(row: &Row) -> Result<StoredSplit, PgError> {
     })
 }
 
-pub(super) async fn fetch(client: &impl GenericClient, wallet: Wallet) -> Result<Option<StoredSplit>, PgError> {
+pub(super) async fn fetch(
+    client: &impl GenericClient,
+    wallet: Wallet,
+) -> Result<Option<StoredSplit>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
     row.map(|row| split_from_row(&row)).transpose()

@@ -42,7 +42,11 @@ fn subscription_from_row(row: &Row) -> Result<Subscription, PgError> {
     })
 }
 
-async fn fetch_one(client: &impl GenericClient, sql: &str, key: &str) -> Result<Option<Subscription>, PgError> {
+async fn fetch_one(
+    client: &impl GenericClient,
+    sql: &str,
+    key: &str,
+) -> Result<Option<Subscription>, PgError> {
     let statement = client.prepare_cached(sql).await?;
     let row = client.query_opt(&statement, &[&key]).await?;
     row.map(|row| subscription_from_row(&row)).transpose()
@@ -115,8 +119,10 @@ async fn rotate(
 #[async_trait]
 impl KeyRepository for PgStore {
     async fn fetch_active_by_key(&self, hash: &KeyHash) -> Result<Option<Subscription>, StoreError> {
-        self.run(|client| Box::pin(async move { fetch_one(&client, FETCH_ACTIVE_BY_KEY, hash.as_str()).await }))
-            .await
+        self.run(|client| {
+            Box::pin(async move { fetch_one(&client, FETCH_ACTIVE_BY_KEY, hash.as_str()).await })
+        })
+        .await
     }
 
     async fn fetch_active(&self, id: &SubscriptionId) -> Result<Option<Subscription>, StoreError> {
@@ -129,8 +135,10 @@ impl KeyRepository for PgStore {
     }
 
     async fn create(&self, subscription: &NewSubscription) -> Result<(), StoreError> {
-        self.run(|client| Box::pin(async move { insert_with(&client, INSERT, subscription).await.map(|_| ()) }))
-            .await
+        self.run(|client| {
+            Box::pin(async move { insert_with(&client, INSERT, subscription).await.map(|_| ()) })
+        })
+        .await
     }
 
     async fn create_first(&self, subscription: &NewSubscription) -> Result<bool, StoreError> {

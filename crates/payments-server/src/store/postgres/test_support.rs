@@ -41,7 +41,10 @@ impl PgTestDatabase {
                 return None;
             }
         };
-        let name = format!("payments_test_{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
+        let name = format!(
+            "payments_test_{}",
+            &uuid::Uuid::new_v4().simple().to_string()[..16]
+        );
         if let Err(error) = admin.batch_execute(&format!("CREATE DATABASE {name}")).await {
             panic!("cannot create test database {name} at {shown}: {error}");
         }

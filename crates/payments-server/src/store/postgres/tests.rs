@@ -45,7 +45,11 @@ impl ContractBackend for PgBackend {
     async fn finish(self) {
         let client = connect(&self.database).await;
         let row = client.query_one(BROKEN_INVARIANTS, &[]).await.unwrap();
-        let broken: [i64; 3] = [row.get("pending_keys"), row.get("refund_sums"), row.get("versions")];
+        let broken: [i64; 3] = [
+            row.get("pending_keys"),
+            row.get("refund_sums"),
+            row.get("versions"),
+        ];
         assert_eq!(broken, [0, 0, 0], "pending keys, refund sums, versions");
         drop(self.store);
         self.database.drop_database().await;
@@ -77,7 +81,9 @@ async fn table_names(client: &tokio_postgres::Client) -> Vec<String> {
 
 #[tokio::test]
 async fn migrations_apply_once_and_reopening_changes_nothing() {
-    let Some(database) = PgTestDatabase::create().await else { return };
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
     let first = PgStore::open(database.url(), T0).await.unwrap();
     let client = connect(&database).await;
     let tables = table_names(&client).await;
@@ -90,13 +96,27 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     assert!(applied_again.is_empty());
     assert_eq!(table_names(&client).await, tables);
     let expected = [
-        "admin_nonces", "admin_sessions", "idempotency_keys", "inventory_items", "receipt_history",
-        "receipt_refunds", "receipts", "schema_migrations", "shops", "split_history", "splits",
-        "subscriptions", "webhook_attempts", "webhook_deliveries",
+        "admin_nonces",
+        "admin_sessions",
+        "idempotency_keys",
+        "inventory_items",
+        "receipt_history",
+        "receipt_refunds",
+        "receipts",
+        "schema_migrations",
+        "shops",
+        "split_history",
+        "splits",
+        "subscriptions",
+        "webhook_attempts",
+        "webhook_deliveries",
     ];
     assert_eq!(tables, expected);
     let versions = client
-        .query("SELECT version, applied_at FROM schema_migrations ORDER BY version", &[])
+        .query(
+            "SELECT version, applied_at FROM schema_migrations ORDER BY version",
+            &[],
+        )
         .await
         .unwrap();
     let versions: Vec<(i64, i64)> = versions.iter().map(|row| (row.get(0), row.get(1))).collect();
@@ -107,7 +127,9 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn instances_starting_together_apply_each_migration_once() {
-    let Some(database) = PgTestDatabase::create().await else { return };
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
     let url = database.url().to_owned();
 
     let opens: Vec<_> = (0..4)
@@ -143,7 +165,9 @@ async fn a_server_that_does_not_answer_is_unavailable_without_showing_the_passwo
 
 #[tokio::test]
 async fn stored_values_that_do_not_decode_are_reported_as_corrupt() {
-    let Some(database) = PgTestDatabase::create().await else { return };
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
     let store = Arc::new(PgStore::open(database.url(), T0).await.unwrap());
     let client = connect(&database).await;
     client
@@ -155,9 +179,16 @@ async fn stored_values_that_do_not_decode_are_reported_as_corrupt() {
         .unwrap();
     let repos = Repositories::of(store.clone(), store.availability().clone());
 
-    let error = repos.shops.fetch_shop(crate::store::contract::fixtures::wallet('a')).await.unwrap_err();
+    let error = repos
+        .shops
+        .fetch_shop(crate::store::contract::fixtures::wallet('a'))
+        .await
+        .unwrap_err();
 
-    assert!(matches!(&error, StoreError::Corrupt(message) if message.contains("processing_fee_pct")), "{error:?}");
+    assert!(
+        matches!(&error, StoreError::Corrupt(message) if message.contains("processing_fee_pct")),
+        "{error:?}"
+    );
     drop(repos);
     drop(store);
     database.drop_database().await;

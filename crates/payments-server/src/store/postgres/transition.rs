@@ -25,7 +25,8 @@ const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, pai
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
-const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
+const INSERT_DELIVERY: &str =
+    "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
     next_attempt_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES ($1, $2, $3, $4, $5, $6)";
@@ -152,14 +153,27 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
     let history = tx.prepare_cached(INSERT_HISTORY).await?;
     tx.execute(
         &history,
-        &[&rowid, &commit.from.as_str(), &commit.to.status.as_str(), &commit.actor, &commit.now_ms],
+        &[
+            &rowid,
+            &commit.from.as_str(),
+            &commit.to.status.as_str(),
+            &commit.actor,
+            &commit.now_ms,
+        ],
     )
     .await?;
     if let Some(delivery) = &commit.delivery {
         let insert = tx.prepare_cached(INSERT_DELIVERY).await?;
         tx.execute(
             &insert,
-            &[&delivery.id.as_str(), &rowid, &delivery.url, &delivery.event, &delivery.body, &commit.now_ms],
+            &[
+                &delivery.id.as_str(),
+                &rowid,
+                &delivery.url,
+                &delivery.event,
+                &delivery.body,
+                &commit.now_ms,
+            ],
         )
         .await?;
     }
