@@ -5,6 +5,12 @@
 
 #[cfg(test)]
 mod contract;
+// Until the server selects a backend through the repositories (the services still use `Store`), only
+// tests construct the PostgreSQL store; the expectation fails, and must go, once it is wired in.
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "constructed only by tests until the server wires the repositories")
+)]
 mod postgres;
 mod receipt_types;
 mod repository;
@@ -29,6 +35,10 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
+#[cfg_attr(
+    not(test),
+    expect(unused_imports, reason = "constructed only by tests until the server wires the repositories")
+)]
 pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::PgTestDatabase;
