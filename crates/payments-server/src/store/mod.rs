@@ -9,7 +9,10 @@ mod contract;
 // tests construct the PostgreSQL store; the expectation fails, and must go, once it is wired in.
 #[cfg_attr(
     not(test),
-    expect(dead_code, reason = "constructed only by tests until the server wires the repositories")
+    expect(
+        dead_code,
+        reason = "constructed only by tests until the server wires the repositories"
+    )
 )]
 mod postgres;
 mod receipt_types;
@@ -37,7 +40,10 @@ use crate::domain::subscription::{NewSubscription, Subscription};
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 #[cfg_attr(
     not(test),
-    expect(unused_imports, reason = "constructed only by tests until the server wires the repositories")
+    expect(
+        unused_imports,
+        reason = "constructed only by tests until the server wires the repositories"
+    )
 )]
 pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]

@@ -69,19 +69,16 @@ impl PgError {
 
     /// The failure as the services see it.
     pub(super) fn into_store(self) -> StoreError {
+        let transient = self.is_transient();
         match self {
             PgError::Pool(error) => StoreError::Unavailable(error.to_string()),
             PgError::Corrupt(message) => StoreError::Corrupt(message),
             PgError::Contended(what) => StoreError::Busy(what.to_owned()),
-            PgError::Db(error) if transient_db(&error) => StoreError::Busy(error.to_string()),
+            PgError::Db(error) if transient => StoreError::Busy(error.to_string()),
             PgError::Db(error) if connection_lost(&error) => StoreError::Unavailable(error.to_string()),
             PgError::Db(error) => StoreError::Query(Box::new(error)),
         }
     }
-}
-
-fn transient_db(error: &tokio_postgres::Error) -> bool {
-    error.code().is_some_and(|code| TRANSIENT.contains(code))
 }
 
 /// The connection broke or the server is going away: class 08 (connection exception), shutdowns,

@@ -93,3 +93,11 @@ pub(super) async fn keep(
         .await?;
     Ok(())
 }
+
+/// Why a use case stops at a key whose response is not written yet.
+pub(super) fn pending(claim: &IdempotencyClaim) -> String {
+    format!(
+        "idempotency key {} ({}) is still being processed",
+        claim.key, claim.scope
+    )
+}

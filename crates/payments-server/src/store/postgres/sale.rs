@@ -65,7 +65,7 @@ async fn attempt_sale(
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
             Claimed::Conflict => return Err(Failed::Conflict),
-            Claimed::Pending => return Err(Failed::Busy(pending(claim))),
+            Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
     };
     let merchant = merchant::snapshot(&tx, wallet).await?;
@@ -112,11 +112,4 @@ fn sku_of(skus: &[(String, String)], item_id: &str) -> String {
     skus.iter()
         .find(|(id, _)| id == item_id)
         .map_or_else(|| item_id.to_owned(), |(_, sku)| sku.clone())
-}
-
-pub(super) fn pending(claim: &IdempotencyClaim) -> String {
-    format!(
-        "idempotency key {} ({}) is still being processed",
-        claim.key, claim.scope
-    )
 }

@@ -10,7 +10,6 @@ use crate::domain::receipt::ReceiptId;
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::idempotency::{self, Claimed};
 use crate::store::postgres::retry::{self, Failed};
-use crate::store::postgres::sale::pending;
 use crate::store::postgres::{PgStore, merchant, receipts, rows};
 use crate::store::{
     Committed, IdempotencyClaim, ReceiptError, Render, StoreError, TransitionCommit, TransitionDecision,
@@ -89,7 +88,7 @@ async fn attempt_transition(
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
             Claimed::Conflict => return Err(Failed::Conflict),
-            Claimed::Pending => return Err(Failed::Busy(pending(claim))),
+            Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
     };
     let lock = tx.prepare_cached(receipts::LOCK).await?;
