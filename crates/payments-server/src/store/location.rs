@@ -4,7 +4,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::store::{Availability, Repositories, SqliteStore, StoreError};
+use crate::store::postgres::PgPoolOptions;
+use crate::store::{Availability, PgStore, Repositories, SqliteStore, StoreError};
 
 /// `--db payments.db` is a SQLite file; `--db postgres://…` (or `postgresql://…`) a PostgreSQL database.
 #[derive(Clone, PartialEq, Eq)]
@@ -90,8 +91,10 @@ pub(crate) async fn open(location: &DatabaseLocation, now_ms: i64) -> Result<Rep
             let store = SqliteStore::open(path, now_ms, availability.clone())?;
             Ok(Repositories::of(Arc::new(store), availability))
         }
-        DatabaseLocation::Postgres(_) => Err(StoreError::Unavailable(
-            "this build has no PostgreSQL backend".to_owned(),
-        )),
+        DatabaseLocation::Postgres(url) => {
+            let store =
+                PgStore::open_with(url, now_ms, PgPoolOptions::default(), availability.clone()).await?;
+            Ok(Repositories::of(Arc::new(store), availability))
+        }
     }
 }

@@ -6,6 +6,7 @@
 #[cfg(test)]
 mod contract;
 mod location;
+mod postgres;
 mod receipt_types;
 mod repository;
 mod sqlite;
@@ -22,6 +23,9 @@ use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub use location::DatabaseLocation;
 pub(crate) use location::open;
+pub(crate) use postgres::PgStore;
+#[cfg(any(test, feature = "testing"))]
+pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
@@ -32,7 +36,7 @@ pub(crate) use repository::{
 };
 pub(crate) use sqlite::SqliteStore;
 pub(crate) use use_case::{
-    Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleInputs, SalePlan, SaleTx,
+    Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
 };
 
@@ -65,6 +69,7 @@ pub(crate) struct Availability {
 }
 
 impl Availability {
+    #[cfg(any(test, feature = "testing"))]
     pub(crate) fn set_available(&self, available: bool) {
         self.offline.store(!available, Ordering::SeqCst);
     }
@@ -90,6 +95,11 @@ pub(crate) struct Repositories {
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
+    /// The backend's out-of-service switch (tests flip it through the harness).
+    #[cfg_attr(
+        not(any(test, feature = "testing")),
+        expect(dead_code, reason = "only the test harness switches the datastore off")
+    )]
     pub(crate) availability: Availability,
 }
 

@@ -30,6 +30,8 @@ use crate::secret::Secret;
 use crate::services::keys::KeyAdmin;
 use crate::store::Availability;
 
+/// A throwaway PostgreSQL database (for tests of the PostgreSQL backend, here and in other crates).
+pub use crate::store::PgTestDatabase;
 pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
 
 /// Where the test clock starts: 2023-11-14T22:13:20Z.

@@ -1,146 +1,268 @@
-//! What the contract tests create: merchants, products, sales and transitions built directly (no HTTP).
+//! Builders for the contract suite: merchants, products, receipts, and the sale and transition
+//! transactions (with decisions that stand in for the services' `payments-core` calls).
 
-use payments_core::{Cents, ReceiptEvent, ReceiptState, TaxRate, Wallet, apply_event};
-use serde_json::json;
+use payments_core::{Cents, ReceiptState, ReceiptStatus, TransitionError, Wallet};
 
-use crate::domain::inventory::{InventoryItemRequest, ItemDraft, ProductId};
+use crate::domain::inventory::{ItemDraft, ItemFields, ProductId, Sku};
 use crate::domain::receipt::{
-    ItemRef, NewReceipt, OrderError, ReceiptAmounts, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource,
+    DeliveryId, ItemRef, NewReceipt, Receipt, ReceiptAmounts, ReceiptError, ReceiptId, ReceiptSource,
     ReceiptTax,
 };
 use crate::store::{
-    IdempotencyClaim, IdempotentResponse, ItemUpsert, Repositories, SalePlan, SaleTx, StockTake,
-    TransitionCommit, TransitionTx, UpsertOutcome,
+    IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund, OrderError,
+    Sale, SalePlan, SaleTx, StockTake, TransitionCommit, TransitionDecision, TransitionTx, Transitioned,
 };
 
-pub(super) fn wallet(byte: u8) -> Wallet {
-    Wallet::parse(&format!("0x{}", format!("{byte:02x}").repeat(20))).unwrap()
+/// Where the suite's clock starts: 2023-11-14T22:13:20Z.
+pub(crate) const T0: i64 = 1_700_000_000_000;
+/// The webhook target of the fixtures' transitions.
+pub(crate) const HOOK_URL: &str = "https://merchant.example/hooks";
+
+/// A merchant wallet made of one repeated hex digit (`'a'` gives `0xaaaa...`).
+pub(crate) fn wallet(digit: char) -> Wallet {
+    Wallet::parse(&format!("0x{}", digit.to_string().repeat(40))).unwrap()
 }
 
-/// A product of `merchant` with `stock` (-1 unlimited); returns its id.
-pub(super) async fn product(repos: &Repositories, merchant: Wallet, sku: &str, stock: i64) -> String {
-    let request: InventoryItemRequest =
-        serde_json::from_value(json!({"sku": sku, "name": sku, "priceUsd": 2, "stockQty": stock})).unwrap();
-    let upsert = ItemUpsert {
-        wallet: merchant,
-        draft: ItemDraft::try_from(request).unwrap(),
-        new_id: ProductId::generate(),
-        now_ms: 1,
-    };
-    match repos.inventory.upsert(&upsert).await.unwrap() {
-        UpsertOutcome::Saved(item) => item.id.as_str().to_owned(),
-        other => panic!("product {sku}: {other:?}"),
-    }
-}
-
-pub(super) fn new_receipt(merchant: Wallet, id: &str, total: i64) -> NewReceipt {
+/// An API receipt (starts `pending`) of one line.
+pub(crate) fn new_receipt(wallet: Wallet, id: &str, total_cents: i64) -> NewReceipt {
     NewReceipt {
         id: ReceiptId::parse("id", id).unwrap(),
-        wallet: merchant,
+        wallet,
         source: ReceiptSource::Api,
         currency: "USD".to_owned(),
         amounts: ReceiptAmounts {
-            subtotal: Cents::new(total),
+            subtotal: Cents::new(total_cents),
             tax: Cents::ZERO,
             fee: Cents::ZERO,
-            total: Cents::new(total),
+            total: Cents::new(total_cents),
         },
-        line_items: Vec::new(),
-        brand_name: String::new(),
-        tax: ReceiptTax {
-            jurisdiction_code: None,
-            rate: TaxRate::ZERO,
-            components: Vec::new(),
-        },
-        options: ReceiptOptions::default(),
-        webhook_url: Some("https://hooks.example.com/r".to_owned()),
-        sealed_signing_key: None,
-        now_ms: 1,
+        line_items: vec![payments_core::LineItem {
+            label: "Coffee".to_owned(),
+            price_usd: Cents::new(total_cents),
+            qty: None,
+            unit_price_usd: None,
+            item_id: None,
+            sku: None,
+            thumb: None,
+        }],
+        brand_name: "Cafe".to_owned(),
+        tax: ReceiptTax::none(),
+        options: Default::default(),
+        webhook_url: Some(HOOK_URL.to_owned()),
+        sealed_signing_key: Some(vec![7; 48]),
+        now_ms: T0,
     }
 }
 
-pub(super) fn claim(merchant: Wallet, key: &str, body: &str) -> IdempotencyClaim {
-    IdempotencyClaim {
-        wallet: merchant,
-        scope: "contract",
-        key: key.to_owned(),
-        request_hash: body.to_owned(),
-        now_ms: 10,
-    }
-}
-
-/// A sale of receipt `id` reserving `reserve` (product id, qty), kept under `claim` when given.
-pub(super) fn sale(
-    merchant: Wallet,
-    id: &str,
-    reserve: Vec<(String, u32)>,
-    claim: Option<IdempotencyClaim>,
-) -> SaleTx {
-    let receipt = new_receipt(merchant, id, 500);
+/// Creates `receipt` as is (no products, no claim).
+pub(crate) fn receipt_sale(receipt: NewReceipt) -> SaleTx {
     SaleTx {
-        wallet: merchant,
-        items: reserve
-            .iter()
-            .map(|(item, _)| ItemRef::Id(item.clone()))
-            .collect(),
-        claim: claim.map(|claim| {
-            let render: crate::store::Render<crate::store::Sale> = Box::new(|sale| IdempotentResponse {
-                request_hash: String::new(),
-                status: 201,
-                body: sale.receipt.id.as_str().as_bytes().to_vec(),
-            });
-            (claim, render)
-        }),
-        decide: Box::new(move |inputs| {
-            if inputs.items.iter().any(Option::is_none) {
-                return Err(OrderError::ItemNotFound("missing".to_owned()));
-            }
+        wallet: receipt.wallet,
+        items: Vec::new(),
+        claim: None,
+        decide: Box::new(move |_| {
             Ok(SalePlan {
                 receipt,
-                reserve: reserve
-                    .into_iter()
-                    .map(|(item_id, qty)| StockTake { item_id, qty })
-                    .collect(),
+                reserve: Vec::new(),
             })
         }),
     }
 }
 
-/// Applies `event` to receipt `id` through the state machine inside the transaction, with a webhook row.
-pub(super) fn transition(merchant: Wallet, id: &str, event: ReceiptEvent) -> TransitionTx {
-    TransitionTx {
-        wallet: Some(merchant),
-        receipt_id: ReceiptId::parse("id", id).unwrap(),
+/// An `Idempotency-Key` for route `receipts` with a body hashing to `request_hash`.
+pub(crate) fn claim(wallet: Wallet, key: &str, request_hash: &str) -> IdempotencyClaim {
+    IdempotencyClaim {
+        wallet,
+        scope: "receipts",
+        key: key.to_owned(),
+        request_hash: request_hash.to_owned(),
+        now_ms: T0,
+    }
+}
+
+/// The response kept for a created receipt: 201 and a body naming it.
+pub(crate) fn created_response(receipt: &Receipt, request_hash: &str) -> IdempotentResponse {
+    IdempotentResponse {
+        request_hash: request_hash.to_owned(),
+        status: 201,
+        body: format!("{{\"id\":\"{}\",\"status\":\"{}\"}}", receipt.id, receipt.status).into_bytes(),
+    }
+}
+
+/// `sale` carrying `key` with a body hashing to `request_hash`.
+pub(crate) fn with_claim(mut sale: SaleTx, key: &str, request_hash: &str) -> SaleTx {
+    let hash = request_hash.to_owned();
+    sale.claim = Some((
+        claim(sale.wallet, key, request_hash),
+        Box::new(move |sale: &Sale| created_response(&sale.receipt, &hash)),
+    ));
+    sale
+}
+
+/// A product with `stock` units (-1: unlimited), tagged `tags`.
+pub(crate) fn product(wallet: Wallet, sku: &str, stock: i64, tags: &[&str]) -> ItemUpsert {
+    ItemUpsert {
+        wallet,
+        draft: ItemDraft {
+            id: None,
+            claimed_wallet: None,
+            keep_existing_images: false,
+            fields: ItemFields {
+                sku: Sku::parse("sku", sku).unwrap(),
+                name: format!("Product {sku}"),
+                price_usd: Cents::new(250),
+                currency: "USD".to_owned(),
+                stock_qty: stock,
+                category: "Drinks".to_owned(),
+                description: format!("The {sku} of the house"),
+                tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
+                images: Vec::new(),
+                attributes: Default::default(),
+                cost_usd: Cents::new(100),
+                taxable: true,
+                jurisdiction_code: None,
+                industry_pack: "cafe".to_owned(),
+                shipping_enabled: false,
+                shipping_config: Default::default(),
+            },
+        },
+        new_id: ProductId::generate(),
+        now_ms: T0,
+    }
+}
+
+/// An order for `qty` of `product` as receipt `id`: refused when the product is unknown or (as read
+/// by the decision) short of stock; reserves finite stock.
+pub(crate) fn order_sale(wallet: Wallet, id: &str, product: &ProductId, qty: u32) -> SaleTx {
+    let id = id.to_owned();
+    SaleTx {
+        wallet,
+        items: vec![ItemRef::Id(product.as_str().to_owned())],
         claim: None,
-        decide: Box::new(move |receipt, _| {
-            let current = ReceiptState {
-                status: receipt.status,
-                paid: receipt.paid,
-                refunded: receipt.refunded,
+        decide: Box::new(move |inputs| {
+            let Some(Some(item)) = inputs.items.into_iter().next() else {
+                return Err(OrderError::ItemNotFound("the ordered product".to_owned()));
             };
-            let (from, to) = match apply_event(current, &event).map_err(ReceiptError::Transition)? {
-                payments_core::Transition::Moved { from, to } => (from, to),
-                payments_core::Transition::Ignored { .. } => return Ok(None),
+            let stock = item.fields.stock_qty;
+            if stock >= 0 && stock < i64::from(qty) {
+                let sku = item.fields.sku.as_str().to_owned();
+                return Err(OrderError::OutOfStock {
+                    sku,
+                    available: stock,
+                });
+            }
+            let mut receipt = new_receipt(wallet, &id, item.fields.price_usd.as_i64() * i64::from(qty));
+            receipt.source = ReceiptSource::Order;
+            let reserve = if stock >= 0 {
+                vec![StockTake {
+                    item_id: item.id.as_str().to_owned(),
+                    qty,
+                }]
+            } else {
+                Vec::new()
             };
-            Ok(Some(TransitionCommit {
-                receipt_id: receipt.id.clone(),
-                wallet: receipt.wallet,
-                expected_version: receipt.version,
-                from,
-                to,
-                transaction_hash: None,
-                buyer_wallet: None,
-                failure: None,
-                actor: "contract".to_owned(),
-                now_ms: 20,
-                delivery: Some(crate::store::NewDelivery {
-                    id: crate::domain::receipt::DeliveryId::generate(),
-                    url: "https://hooks.example.com/r".to_owned(),
-                    event: "receipt.status.updated",
-                    body: b"{}".to_vec(),
-                }),
-                refund: None,
-            }))
+            Ok(SalePlan { receipt, reserve })
         }),
     }
+}
+
+/// A transition of the merchant's receipt `id`.
+pub(crate) fn transition(wallet: Wallet, id: &str, decide: TransitionDecision) -> TransitionTx {
+    TransitionTx {
+        wallet: Some(wallet),
+        receipt_id: ReceiptId::parse("id", id).unwrap(),
+        claim: None,
+        decide,
+    }
+}
+
+/// `change` carrying `key`; the kept response names the status the receipt moved to.
+pub(crate) fn with_transition_claim(mut change: TransitionTx, key: &str, request_hash: &str) -> TransitionTx {
+    let wallet = change.wallet.unwrap();
+    let hash = request_hash.to_owned();
+    change.claim = Some((
+        claim(wallet, key, request_hash),
+        Box::new(move |done: &Transitioned| IdempotentResponse {
+            request_hash: hash,
+            status: 200,
+            body: format!("{:?}", done.moved.map(|(_, to)| to.status)).into_bytes(),
+        }),
+    ));
+    change
+}
+
+fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> TransitionCommit {
+    TransitionCommit {
+        receipt_id: receipt.id.clone(),
+        wallet: receipt.wallet,
+        expected_version: receipt.version,
+        from: receipt.status,
+        to,
+        transaction_hash: None,
+        buyer_wallet: None,
+        failure: None,
+        actor: "key:sub_contract".to_owned(),
+        now_ms: T0 + 1_000,
+        delivery: Some(NewDelivery {
+            id: DeliveryId::generate(),
+            url: HOOK_URL.to_owned(),
+            event,
+            body: format!("{{\"event\":\"{event}\",\"version\":{}}}", receipt.version + 1).into_bytes(),
+        }),
+        refund: None,
+    }
+}
+
+/// Marks the receipt paid `paid_cents` with a transaction hash, enqueueing a `receipt.paid` webhook.
+pub(crate) fn mark_paid(paid_cents: i64) -> TransitionDecision {
+    Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
+        let to = ReceiptState {
+            status: ReceiptStatus::Paid,
+            paid: Cents::new(paid_cents),
+            refunded: receipt.refunded,
+        };
+        let mut commit = commit(receipt, to, "receipt.paid");
+        commit.transaction_hash = Some(format!("0x{}", "ab".repeat(32)));
+        commit.buyer_wallet = Some(wallet('b'));
+        Ok(Some(commit))
+    })
+}
+
+/// Refunds `amount_cents`, refused when the refunds would exceed what was paid: the decision is only
+/// right if it sees every earlier refund.
+pub(crate) fn refund(amount_cents: i64) -> TransitionDecision {
+    Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
+        let requested = Cents::new(amount_cents);
+        let refunded = Cents::new(receipt.refunded.as_i64() + amount_cents);
+        if refunded > receipt.paid {
+            let remaining = Cents::new(receipt.paid.as_i64() - receipt.refunded.as_i64());
+            return Err(ReceiptError::Transition(TransitionError::RefundExceedsPaid {
+                requested,
+                remaining,
+            }));
+        }
+        let status = if refunded == receipt.paid {
+            ReceiptStatus::Refunded
+        } else {
+            ReceiptStatus::RefundPartial
+        };
+        let to = ReceiptState {
+            status,
+            paid: receipt.paid,
+            refunded,
+        };
+        let mut commit = commit(receipt, to, "receipt.refunded");
+        commit.refund = Some(NewRefund {
+            buyer: wallet('b'),
+            amount: requested,
+            items: Vec::new(),
+            tx_hash: format!("0x{}", "cd".repeat(32)),
+        });
+        Ok(Some(commit))
+    })
+}
+
+/// Acknowledges the event and writes nothing.
+pub(crate) fn acknowledge() -> TransitionDecision {
+    Box::new(|_: &Receipt, _: &MerchantSnapshot| Ok(None))
 }

@@ -1,57 +1,99 @@
-//! The repository contract: the same test bodies run against every backend (each takes the backend's
-//! [`Repositories`]), races included: parallel callers, then assertions on what the database holds.
-//! SQLite runs here on a temporary file; another backend adds its own runner calling the same bodies.
+//! The repository contract: one suite of backend-independent test bodies, each taking [`Repositories`]
+//! over a fresh, empty database. A backend runs the whole suite with [`contract_suite!`] and a
+//! [`ContractBackend`] that opens it (and may check its own invariants when a test finishes).
+//!
+//! Races are run through a [`tokio::sync::Barrier`] and the outcome is asserted on what the repositories
+//! read back afterwards, not only on the answers.
 
-mod fixtures;
-mod races;
+pub(crate) mod fixtures;
+pub(crate) mod health;
+pub(crate) mod inventory;
+pub(crate) mod keys;
+pub(crate) mod outbox;
+pub(crate) mod sales;
+pub(crate) mod sessions;
+pub(crate) mod shops;
+pub(crate) mod transitions;
 
-use crate::store::{Availability, Repositories, SqliteStore};
+use payments_core::Wallet;
 
-/// A fresh SQLite database in a temporary directory (kept alive with the repositories).
-pub(super) fn sqlite() -> (Repositories, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let availability = Availability::default();
-    let store = SqliteStore::open(&dir.path().join("contract.db"), 0, availability.clone()).unwrap();
-    (Repositories::of(std::sync::Arc::new(store), availability), dir)
+use crate::domain::inventory::{InventoryItem, InventoryQuery, ProductId};
+use crate::store::{ItemUpsert, Repositories, UpsertOutcome};
+
+/// A backend under contract: a fresh database per test.
+pub(crate) trait ContractBackend: Sized {
+    /// `None` when the backend is not available here (the test then passes vacuously, having said why).
+    async fn start() -> Option<Self>;
+    fn repositories(&self) -> Repositories;
+    /// Called after a passing test body: check backend-level invariants and clean up.
+    async fn finish(self);
 }
 
-/// Declares one `#[tokio::test]` per contract body for a backend runner.
-macro_rules! contract_tests {
-    ($runner:path; $($body:ident),+ $(,)?) => {
+/// Expands to one `#[tokio::test]` per contract body, each on a fresh `$backend` ([`ContractBackend`]).
+macro_rules! contract_suite {
+    ($backend:ty) => {
+        $crate::store::contract::contract_suite!(@each $backend;
+            sales::a_created_receipt_reads_back_with_its_initial_status,
+            sales::receipts_list_newest_first_within_the_limit,
+            sales::parallel_idempotent_creates_have_one_effect,
+            sales::an_idempotency_key_reused_with_another_body_conflicts,
+            sales::a_taken_receipt_id_is_refused_and_writes_nothing,
+            sales::parallel_orders_never_oversell_finite_stock,
+            sales::an_order_past_the_stock_reserves_nothing,
+            sales::unlimited_stock_is_never_reserved,
+            transitions::a_transition_writes_its_state_and_enqueues_its_webhook,
+            transitions::a_transition_of_another_merchants_receipt_is_not_found,
+            transitions::an_acknowledged_event_writes_nothing_but_keeps_its_response,
+            transitions::a_refused_transition_writes_nothing,
+            transitions::parallel_transitions_see_each_others_results,
+            transitions::parallel_transitions_with_one_key_have_one_effect,
+            outbox::two_dispatchers_never_claim_the_same_delivery,
+            outbox::claimed_deliveries_carry_their_receipt_and_key_in_due_order,
+            outbox::attempts_show_in_the_log_and_redelivery_starts_a_new_round,
+            keys::keys_are_found_by_hash_rotated_and_revoked,
+            keys::parallel_first_key_bootstraps_create_one_subscription,
+            inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
+            inventory::listings_filter_by_search_tags_stock_and_price_and_page,
+            inventory::images_attach_up_to_the_maximum,
+            inventory::deleting_a_product_twice_reports_the_second_as_missing,
+            shops::shop_settings_and_the_fee_are_saved_independently,
+            shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
+            shops::parallel_split_deploys_keep_one_active_split,
+            sessions::a_nonce_opens_one_session_even_when_raced,
+            sessions::expired_or_foreign_nonces_open_nothing,
+            sessions::sessions_end_expire_and_are_revoked_per_wallet,
+            health::a_switched_off_datastore_answers_unavailable_everywhere,
+        );
+    };
+    (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $body() {
-                let (repos, _guard) = $runner();
-                super::races::$body(&repos).await;
+            async fn $test() {
+                use $crate::store::contract::ContractBackend as _;
+                let Some(backend) = <$backend>::start().await else {
+                    return;
+                };
+                $crate::store::contract::$module::$test(backend.repositories()).await;
+                backend.finish().await;
             }
-        )+
+        )*
     };
 }
+pub(crate) use contract_suite;
 
-mod on_sqlite {
-    contract_tests!(super::sqlite;
-        parallel_creates_with_one_claim_have_one_effect,
-        a_claim_with_another_body_is_a_conflict_and_writes_nothing,
-        parallel_reservations_never_take_stock_below_zero,
-        parallel_transitions_see_each_other,
-        two_dispatchers_never_claim_the_same_delivery,
-        a_switched_off_datastore_is_unavailable_and_keeps_its_data,
-        keys_are_found_by_hash_until_revoked_and_rotation_is_atomic,
-    );
+/// Saves a product and returns its id.
+pub(crate) async fn product_id(repos: &Repositories, upsert: ItemUpsert) -> ProductId {
+    match repos.inventory.upsert(&upsert).await.unwrap() {
+        UpsertOutcome::Saved(item) => item.id,
+        other => panic!("product not saved: {other:?}"),
+    }
 }
 
-#[cfg(unix)]
-#[test]
-fn a_new_sqlite_database_and_its_wal_are_readable_by_their_owner_only() {
-    use std::os::unix::fs::PermissionsExt as _;
-
-    let (_repos, dir) = sqlite();
-
-    for name in ["contract.db", "contract.db-wal"] {
-        let mode = std::fs::metadata(dir.path().join(name))
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o600, "{name}");
-    }
+/// Every product of a merchant (one page of the largest size).
+pub(crate) async fn all_items(repos: &Repositories, wallet: Wallet) -> Vec<InventoryItem> {
+    let query = InventoryQuery {
+        page_size: 200,
+        ..InventoryQuery::parse(|_| None).unwrap()
+    };
+    repos.inventory.list(wallet, &query).await.unwrap().items
 }

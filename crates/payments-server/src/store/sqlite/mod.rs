@@ -3,6 +3,8 @@
 //! read-only connections.
 
 mod admin_sessions;
+#[cfg(test)]
+mod contract_runner;
 mod idempotency;
 mod inventory;
 mod inventory_list;

@@ -1,0 +1,178 @@
+//! [`InventoryRepository`]: upserts by id or SKU, the listing's filters and paging, images, deletes.
+
+use payments_core::Cents;
+
+use crate::domain::inventory::{
+    ImageDataUrl, InventoryQuery, MAX_IMAGES, ProductId, Sku, SortField, SortOrder, StockFilter, TagsMode,
+};
+use crate::store::contract::fixtures::{self, T0, wallet};
+use crate::store::contract::{all_items, product_id};
+use crate::store::{AttachOutcome, Repositories, UpsertOutcome};
+
+fn query() -> InventoryQuery {
+    InventoryQuery::parse(|_| None).unwrap()
+}
+
+pub(crate) async fn upserts_update_by_sku_and_refuse_a_taken_sku(repos: Repositories) {
+    let merchant = wallet('a');
+    let first = product_id(&repos, fixtures::product(merchant, "BEAN-1", 5, &[])).await;
+    product_id(&repos, fixtures::product(merchant, "BEAN-2", 5, &[])).await;
+    let mut same_sku = fixtures::product(merchant, "BEAN-1", 9, &[]);
+    same_sku.now_ms = T0 + 10;
+
+    let UpsertOutcome::Saved(updated) = repos.inventory.upsert(&same_sku).await.unwrap() else {
+        panic!("expected the product to be saved")
+    };
+
+    assert_eq!((updated.id.clone(), updated.fields.stock_qty), (first.clone(), 9));
+    assert_eq!((updated.created_at, updated.updated_at), (T0, T0 + 10));
+    let mut rename = fixtures::product(merchant, "BEAN-2", 1, &[]);
+    rename.draft.id = Some(first.clone());
+    assert_eq!(
+        repos.inventory.upsert(&rename).await.unwrap(),
+        UpsertOutcome::SkuTaken
+    );
+    let mut unknown = fixtures::product(merchant, "BEAN-3", 1, &[]);
+    unknown.draft.id = Some(ProductId::from_stored("prod_missing".to_owned()));
+    assert_eq!(
+        repos.inventory.upsert(&unknown).await.unwrap(),
+        UpsertOutcome::UnknownId
+    );
+    let mut theirs = fixtures::product(wallet('c'), "BEAN-1", 1, &[]);
+    theirs.draft.id = Some(first);
+    assert_eq!(
+        repos.inventory.upsert(&theirs).await.unwrap(),
+        UpsertOutcome::UnknownId
+    );
+    assert_eq!(all_items(&repos, merchant).await.len(), 2);
+}
+
+pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repos: Repositories) {
+    let merchant = wallet('a');
+    for (sku, stock, tags) in [
+        ("LATTE", 3, &["Hot", "Milk"][..]),
+        ("ICED-TEA", 0, &["cold"][..]),
+        ("MOCHA", -1, &["hot", "chocolate"][..]),
+        ("100%_JUICE", 4, &["cold", "fruit"][..]),
+    ] {
+        product_id(&repos, fixtures::product(merchant, sku, stock, tags)).await;
+    }
+    product_id(&repos, fixtures::product(wallet('c'), "LATTE", 3, &["hot"])).await;
+    let skus = |page: crate::domain::inventory::InventoryPage| {
+        (
+            page.total,
+            page.items
+                .into_iter()
+                .map(|item| item.fields.sku.as_str().to_owned())
+                .collect::<Vec<_>>(),
+        )
+    };
+    let by_name = InventoryQuery {
+        sort: SortField::Name,
+        order: SortOrder::Asc,
+        ..query()
+    };
+
+    let hot_all = InventoryQuery {
+        tags: vec!["hot".to_owned(), "milk".to_owned()],
+        ..by_name.clone()
+    };
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &hot_all).await.unwrap()),
+        (1, vec!["LATTE".to_owned()])
+    );
+    let any = InventoryQuery {
+        tags_mode: TagsMode::Any,
+        ..hot_all
+    };
+    assert_eq!(skus(repos.inventory.list(merchant, &any).await.unwrap()).0, 2);
+    let out = InventoryQuery {
+        stock: StockFilter::Out,
+        ..by_name.clone()
+    };
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &out).await.unwrap()),
+        (1, vec!["ICED-TEA".to_owned()])
+    );
+    let literal = InventoryQuery {
+        q: Some("0%_j".to_owned()),
+        ..by_name.clone()
+    };
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &literal).await.unwrap()),
+        (1, vec!["100%_JUICE".to_owned()])
+    );
+    let wildcard = InventoryQuery {
+        q: Some("t_a".to_owned()),
+        ..by_name.clone()
+    };
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &wildcard).await.unwrap()).0,
+        0
+    );
+    let priced = InventoryQuery {
+        price_min: Some(Cents::new(250)),
+        price_max: Some(Cents::new(250)),
+        category: Some("drinks".to_owned()),
+        taxable: Some(true),
+        ..by_name.clone()
+    };
+    assert_eq!(skus(repos.inventory.list(merchant, &priced).await.unwrap()).0, 4);
+    let second_page = InventoryQuery {
+        page: 1,
+        page_size: 3,
+        ..by_name
+    };
+    let (total, page) = skus(repos.inventory.list(merchant, &second_page).await.unwrap());
+    assert_eq!((total, page), (4, vec!["MOCHA".to_owned()]));
+}
+
+pub(crate) async fn images_attach_up_to_the_maximum(repos: Repositories) {
+    let merchant = wallet('a');
+    product_id(&repos, fixtures::product(merchant, "CUP", 1, &[])).await;
+    let sku = Sku::parse("sku", "CUP").unwrap();
+    let image = ImageDataUrl::from_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+
+    for _ in 0..MAX_IMAGES {
+        assert_eq!(
+            repos
+                .inventory
+                .attach_image(merchant, &sku, &image, T0 + 1)
+                .await
+                .unwrap(),
+            AttachOutcome::Attached
+        );
+    }
+
+    assert_eq!(
+        repos
+            .inventory
+            .attach_image(merchant, &sku, &image, T0 + 2)
+            .await
+            .unwrap(),
+        AttachOutcome::TooManyImages
+    );
+    assert_eq!(
+        repos
+            .inventory
+            .attach_image(wallet('c'), &sku, &image, T0 + 2)
+            .await
+            .unwrap(),
+        AttachOutcome::UnknownSku
+    );
+    let items = all_items(&repos, merchant).await;
+    assert_eq!(
+        (items[0].fields.images.len(), items[0].updated_at),
+        (MAX_IMAGES, T0 + 1)
+    );
+}
+
+pub(crate) async fn deleting_a_product_twice_reports_the_second_as_missing(repos: Repositories) {
+    let merchant = wallet('a');
+    let id = product_id(&repos, fixtures::product(merchant, "CUP", 1, &[])).await;
+
+    assert!(!repos.inventory.delete(wallet('c'), &id).await.unwrap());
+    assert!(repos.inventory.delete(merchant, &id).await.unwrap());
+    assert!(!repos.inventory.delete(merchant, &id).await.unwrap());
+    assert!(all_items(&repos, merchant).await.is_empty());
+}

@@ -1,0 +1,172 @@
+//! [`OutboxRepository`]: leasing due deliveries, recording attempts, the delivery log and redelivery.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use tokio::sync::Barrier;
+
+use crate::store::contract::fixtures::{self, T0, wallet};
+use crate::store::{AttemptRecord, DeliveryNext, Repositories};
+
+/// Receipts `r-0`.. each paid once, so each has one due `receipt.paid` delivery (enqueued at T0 + 1s).
+async fn due_deliveries(repos: &Repositories, count: usize) {
+    let merchant = wallet('a');
+    for n in 0..count {
+        let id = format!("r-{n}");
+        let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, &id, 100));
+        repos.receipts.create(sale).await.unwrap();
+        let paid = fixtures::transition(merchant, &id, fixtures::mark_paid(100));
+        repos.receipts.transition(paid).await.unwrap();
+    }
+}
+
+pub(crate) async fn two_dispatchers_never_claim_the_same_delivery(repos: Repositories) {
+    due_deliveries(&repos, 12).await;
+    let now = T0 + 2_000;
+    let barrier = Arc::new(Barrier::new(2));
+    let dispatchers: Vec<_> = (0..2)
+        .map(|_| {
+            let (repos, barrier) = (repos.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let mut claimed = Vec::new();
+                for _ in 0..6 {
+                    claimed.extend(repos.outbox.claim_due(now, now + 60_000, 2).await.unwrap());
+                }
+                claimed
+            })
+        })
+        .collect();
+
+    let mut seen = HashSet::new();
+    let mut total = 0;
+    for dispatcher in dispatchers {
+        for delivery in dispatcher.await.unwrap() {
+            total += 1;
+            assert!(
+                seen.insert(delivery.rowid),
+                "delivery {} claimed twice",
+                delivery.id.as_str()
+            );
+        }
+    }
+
+    assert_eq!((total, seen.len()), (12, 12));
+    assert!(
+        repos
+            .outbox
+            .claim_due(now, now + 60_000, 100)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        repos
+            .outbox
+            .claim_due(now + 60_000, now + 120_000, 100)
+            .await
+            .unwrap()
+            .len(),
+        12
+    );
+}
+
+pub(crate) async fn claimed_deliveries_carry_their_receipt_and_key_in_due_order(repos: Repositories) {
+    due_deliveries(&repos, 3).await;
+
+    let claimed = repos.outbox.claim_due(T0 + 2_000, T0 + 60_000, 2).await.unwrap();
+
+    assert_eq!(claimed.len(), 2);
+    let receipts: Vec<&str> = claimed.iter().map(|due| due.receipt_id.as_str()).collect();
+    assert_eq!(receipts, ["r-0", "r-1"]);
+    assert_eq!(claimed[0].sealed_signing_key, Some(vec![7; 48]));
+    assert_eq!((claimed[0].attempt, claimed[0].round_attempt), (1, 1));
+    assert_eq!(
+        (claimed[0].event.as_str(), claimed[0].url.as_str()),
+        ("receipt.paid", fixtures::HOOK_URL)
+    );
+    assert!(claimed[0].body.starts_with(b"{\"event\":\"receipt.paid\""));
+    assert!(
+        repos
+            .outbox
+            .claim_due(T0 + 500, T0 + 60_000, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+pub(crate) async fn attempts_show_in_the_log_and_redelivery_starts_a_new_round(repos: Repositories) {
+    let merchant = wallet('a');
+    due_deliveries(&repos, 1).await;
+    let due = repos
+        .outbox
+        .claim_due(T0 + 2_000, T0 + 60_000, 10)
+        .await
+        .unwrap()
+        .remove(0);
+    let failed = AttemptRecord {
+        delivery_rowid: due.rowid,
+        attempt: due.attempt,
+        status_code: Some(503),
+        error: Some("service unavailable".to_owned()),
+        started_at: T0 + 2_000,
+        finished_at: T0 + 2_050,
+        duration_ms: 50,
+        next: DeliveryNext::Failed,
+    };
+
+    repos.outbox.record_attempt(&failed).await.unwrap();
+
+    let receipt = due.receipt_id.clone();
+    let log = repos
+        .outbox
+        .list_deliveries(merchant, &receipt)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((log[0].state.as_str(), log[0].next_attempt_at), ("failed", None));
+    assert_eq!(log[0].attempts.len(), 1);
+    assert_eq!(
+        (log[0].attempts[0].status_code, log[0].attempts[0].duration_ms),
+        (Some(503), 50)
+    );
+    assert!(
+        repos
+            .outbox
+            .list_deliveries(wallet('c'), &receipt)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        !repos
+            .outbox
+            .redeliver(wallet('c'), &receipt, due.id.as_str(), T0 + 3_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !repos
+            .outbox
+            .redeliver(merchant, &receipt, "no-such-delivery", T0 + 3_000)
+            .await
+            .unwrap()
+    );
+
+    assert!(
+        repos
+            .outbox
+            .redeliver(merchant, &receipt, due.id.as_str(), T0 + 3_000)
+            .await
+            .unwrap()
+    );
+
+    let again = repos.outbox.claim_due(T0 + 3_000, T0 + 60_000, 10).await.unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].id.as_str(), again[0].attempt, again[0].round_attempt),
+        (due.id.as_str(), 2, 1)
+    );
+    assert_eq!(again[0].body, due.body);
+}

@@ -1,0 +1,226 @@
+//! The webhook outbox and [`OutboxRepository`]: claiming due deliveries, recording attempts, the delivery
+//! log and redelivery.
+
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::Wallet;
+use tokio_postgres::Row;
+
+use crate::domain::receipt::{DeliveryId, ReceiptId};
+use crate::store::postgres::error::PgError;
+use crate::store::postgres::{PgStore, rows};
+use crate::store::{
+    AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError,
+};
+
+/// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
+/// without waiting for or sharing rows; a row another claimer leased and committed meanwhile is re-checked
+/// by the lock and no longer due. A process that dies mid-attempt leaves the delivery to be retried once
+/// its lease runs out. Returned in due order (the order before the lease).
+const CLAIM_DUE: &str = "WITH due AS (
+        SELECT id, next_attempt_at FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_at <= $1
+        ORDER BY next_attempt_at, id LIMIT $3
+        FOR UPDATE SKIP LOCKED),
+    leased AS (
+        UPDATE webhook_deliveries d SET next_attempt_at = $2 FROM due WHERE d.id = due.id
+        RETURNING d.id, d.public_id, d.receipt_id, d.url, d.event, d.body, d.attempts, d.round_attempts,
+            due.next_attempt_at AS due_at)
+    SELECT l.id, l.public_id, r.public_id AS receipt_public_id, l.url, l.event, l.body, r.signing_key,
+        l.attempts, l.round_attempts
+    FROM leased l JOIN receipts r ON r.id = l.receipt_id
+    ORDER BY l.due_at, l.id";
+const INSERT_ATTEMPT: &str = "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error,
+    started_at, finished_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET state = $2, attempts = attempts + 1,
+    round_attempts = round_attempts + 1, next_attempt_at = $3, updated_at = $4 WHERE id = $1";
+const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = $1 AND wallet = $2";
+const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
+    FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
+const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+    FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
+/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again.
+const REDELIVER: &str = "UPDATE webhook_deliveries SET state = 'pending', round_attempts = 0,
+    next_attempt_at = $3, updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
+
+fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
+    let round: i64 = rows::get(row, "round_attempts")?;
+    Ok(DueDelivery {
+        rowid: rows::get(row, "id")?,
+        id: DeliveryId::from_stored(rows::get(row, "public_id")?),
+        receipt_id: ReceiptId::from_stored(rows::get(row, "receipt_public_id")?),
+        url: rows::get(row, "url")?,
+        event: rows::get(row, "event")?,
+        body: rows::get(row, "body")?,
+        sealed_signing_key: rows::get(row, "signing_key")?,
+        attempt: rows::get::<i64>(row, "attempts")? + 1,
+        round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
+    })
+}
+
+fn status_code(row: &Row) -> Result<Option<u16>, PgError> {
+    let code: Option<i32> = rows::get(row, "status_code")?;
+    code.map(u16::try_from)
+        .transpose()
+        .map_err(|error| PgError::corrupt("column status_code", error))
+}
+
+fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
+    Ok(AttemptLog {
+        attempt: rows::get(row, "attempt")?,
+        status_code: status_code(row)?,
+        error: rows::get(row, "error")?,
+        started_at: rows::get(row, "started_at")?,
+        finished_at: rows::get(row, "finished_at")?,
+        duration_ms: rows::get(row, "duration_ms")?,
+    })
+}
+
+async fn claim_due(
+    client: Object,
+    now_ms: i64,
+    lease_until_ms: i64,
+    limit: u32,
+) -> Result<Vec<DueDelivery>, PgError> {
+    let statement = client.prepare_cached(CLAIM_DUE).await?;
+    let found = client
+        .query(&statement, &[&now_ms, &lease_until_ms, &i64::from(limit)])
+        .await?;
+    found.iter().map(due_from_row).collect()
+}
+
+async fn record_attempt(mut client: Object, record: &AttemptRecord) -> Result<(), PgError> {
+    let tx = client.transaction().await?;
+    let insert = tx.prepare_cached(INSERT_ATTEMPT).await?;
+    tx.execute(
+        &insert,
+        &[
+            &record.delivery_rowid,
+            &record.attempt,
+            &record.status_code.map(i32::from),
+            &record.error,
+            &record.started_at,
+            &record.finished_at,
+            &record.duration_ms,
+        ],
+    )
+    .await?;
+    let (state, next_attempt_at) = match record.next {
+        DeliveryNext::Delivered => ("delivered", None),
+        DeliveryNext::RetryAt(at) => ("pending", Some(at)),
+        DeliveryNext::Failed => ("failed", None),
+    };
+    let after = tx.prepare_cached(AFTER_ATTEMPT).await?;
+    tx.execute(
+        &after,
+        &[
+            &record.delivery_rowid,
+            &state,
+            &next_attempt_at,
+            &record.finished_at,
+        ],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn receipt_rowid(
+    client: &impl GenericClient,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<i64>, PgError> {
+    let statement = client.prepare_cached(RECEIPT_ROWID).await?;
+    let row = client
+        .query_opt(&statement, &[&receipt_id.as_str(), &wallet.to_string()])
+        .await?;
+    row.map(|row| rows::get(&row, "id")).transpose()
+}
+
+/// `None` when the merchant has no such receipt.
+async fn list(
+    client: Object,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<Vec<DeliveryLog>>, PgError> {
+    let Some(rowid) = receipt_rowid(&client, wallet, receipt_id).await? else {
+        return Ok(None);
+    };
+    let deliveries = client.prepare_cached(LIST_DELIVERIES).await?;
+    let attempts = client.prepare_cached(LIST_ATTEMPTS).await?;
+    let mut logs = Vec::new();
+    for row in client.query(&deliveries, &[&rowid]).await? {
+        let delivery_rowid: i64 = rows::get(&row, "id")?;
+        let attempts = client
+            .query(&attempts, &[&delivery_rowid])
+            .await?
+            .iter()
+            .map(attempt_from_row)
+            .collect::<Result<_, _>>()?;
+        logs.push(DeliveryLog {
+            id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
+            event: rows::get(&row, "event")?,
+            url: rows::get(&row, "url")?,
+            state: rows::get(&row, "state")?,
+            next_attempt_at: rows::get(&row, "next_attempt_at")?,
+            created_at: rows::get(&row, "created_at")?,
+            attempts,
+        });
+    }
+    Ok(Some(logs))
+}
+
+/// False when the merchant has no such receipt or the receipt no such delivery.
+async fn redeliver(
+    client: Object,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+    delivery_id: &str,
+    now_ms: i64,
+) -> Result<bool, PgError> {
+    let Some(rowid) = receipt_rowid(&client, wallet, receipt_id).await? else {
+        return Ok(false);
+    };
+    let statement = client.prepare_cached(REDELIVER).await?;
+    let changed = client
+        .execute(&statement, &[&rowid, &delivery_id, &now_ms])
+        .await?;
+    Ok(changed == 1)
+}
+
+#[async_trait]
+impl OutboxRepository for PgStore {
+    async fn claim_due(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        self.run(|client| Box::pin(claim_due(client, now_ms, lease_until_ms, limit)))
+            .await
+    }
+
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+        self.run(|client| Box::pin(record_attempt(client, record))).await
+    }
+
+    async fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.run(|client| Box::pin(list(client, wallet, receipt_id)))
+            .await
+    }
+
+    async fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(redeliver(client, wallet, receipt_id, delivery_id, now_ms)))
+            .await
+    }
+}

@@ -1,0 +1,167 @@
+//! Receipt rows: the mapper, the reads (always by merchant wallet, except the payment page's lookup by
+//! id), the insert, and [`ReceiptRepository`] (whose use cases live in [`super::sale`] and
+//! [`super::transition`]).
+
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
+use tokio_postgres::Row;
+
+use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
+use crate::store::postgres::error::PgError;
+use crate::store::postgres::{PgStore, rows, sale, transition};
+use crate::store::{
+    Committed, OrderError, ReceiptError, ReceiptRepository, Sale, SaleTx, StoreError, TransitionTx,
+    Transitioned, TxError,
+};
+
+/// `$2` NULL: the payment page's lookup by id alone.
+const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2)";
+/// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
+/// run one after the other, each deciding on the previous one's result.
+pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
+    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
+    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
+    buyer_wallet, failure_json, created_at, updated_at
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) FOR UPDATE";
+pub(super) const FETCH_BY_ROWID: &str = "SELECT id, public_id, wallet, source, status, version, currency,
+    subtotal_cents, tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name,
+    jurisdiction_code, tax_rate, tax_components_json, options_json, webhook_url, transaction_hash,
+    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at FROM receipts WHERE id = $1";
+/// Newest first; the row id breaks ties between receipts created in the same millisecond.
+const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at
+    FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+/// Receipt ids are unique across merchants: a taken id inserts nothing (and returns no row), also when
+/// the other insert is still uncommitted (this one waits for it).
+pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
+    subtotal_cents, tax_cents, fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
+    ON CONFLICT (public_id) DO NOTHING RETURNING id";
+
+/// The row id and the receipt.
+pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
+    let cents = |name: &str| rows::get::<i64>(row, name).map(Cents::new);
+    let receipt = Receipt {
+        id: ReceiptId::from_stored(rows::get(row, "public_id")?),
+        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
+        source: rows::parsed(row, "source", |text| {
+            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
+        })?,
+        status: rows::parsed(row, "status", str::parse::<ReceiptStatus>)?,
+        version: rows::get(row, "version")?,
+        currency: rows::get(row, "currency")?,
+        amounts: ReceiptAmounts {
+            subtotal: cents("subtotal_cents")?,
+            tax: cents("tax_cents")?,
+            fee: cents("fee_cents")?,
+            total: cents("total_cents")?,
+        },
+        paid: cents("paid_cents")?,
+        refunded: cents("refunded_cents")?,
+        line_items: rows::json(row, "line_items_json")?,
+        brand_name: rows::get(row, "brand_name")?,
+        tax: ReceiptTax {
+            jurisdiction_code: rows::get(row, "jurisdiction_code")?,
+            rate: rows::parsed(row, "tax_rate", TaxRate::parse)?,
+            components: rows::json(row, "tax_components_json")?,
+        },
+        options: rows::json(row, "options_json")?,
+        webhook_url: rows::get(row, "webhook_url")?,
+        transaction_hash: rows::get(row, "transaction_hash")?,
+        transaction_timestamp: rows::get(row, "transaction_timestamp")?,
+        buyer_wallet: rows::parsed_opt(row, "buyer_wallet", Wallet::parse)?,
+        failure: rows::parsed_opt(row, "failure_json", |text| serde_json::from_str(text))?,
+        created_at: rows::get(row, "created_at")?,
+        updated_at: rows::get(row, "updated_at")?,
+    };
+    Ok((rows::get(row, "id")?, receipt))
+}
+
+/// Inserts the receipt; `None` when its id is taken (by any merchant).
+pub(super) async fn insert(
+    client: &impl GenericClient,
+    receipt: &NewReceipt,
+) -> Result<Option<i64>, PgError> {
+    let statement = client.prepare_cached(INSERT).await?;
+    let row = client
+        .query_opt(
+            &statement,
+            &[
+                &receipt.id.as_str(),
+                &receipt.wallet.to_string(),
+                &receipt.source.as_str(),
+                &receipt.source.initial_status().as_str(),
+                &receipt.currency,
+                &receipt.amounts.subtotal.as_i64(),
+                &receipt.amounts.tax.as_i64(),
+                &receipt.amounts.fee.as_i64(),
+                &receipt.amounts.total.as_i64(),
+                &rows::to_json(&receipt.line_items)?,
+                &receipt.brand_name,
+                &receipt.tax.jurisdiction_code,
+                &receipt.tax.rate.to_string(),
+                &rows::to_json(&receipt.tax.components)?,
+                &rows::to_json(&receipt.options)?,
+                &receipt.webhook_url,
+                &receipt.sealed_signing_key,
+                &receipt.now_ms,
+            ],
+        )
+        .await?;
+    row.map(|row| rows::get(&row, "id")).transpose()
+}
+
+/// One receipt by row id (read back after an insert).
+pub(super) async fn fetch_by_rowid(client: &impl GenericClient, rowid: i64) -> Result<Receipt, PgError> {
+    let statement = client.prepare_cached(FETCH_BY_ROWID).await?;
+    let row = client.query_one(&statement, &[&rowid]).await?;
+    receipt_from_row(&row).map(|(_, receipt)| receipt)
+}
+
+async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
+    let statement = client.prepare_cached(FETCH).await?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let row = client.query_opt(&statement, &[&id.as_str(), &wallet]).await?;
+    row.map(|row| receipt_from_row(&row).map(|(_, receipt)| receipt))
+        .transpose()
+}
+
+async fn list(client: Object, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, PgError> {
+    let statement = client.prepare_cached(LIST).await?;
+    let rows = client
+        .query(&statement, &[&wallet.to_string(), &i64::from(limit)])
+        .await?;
+    rows.iter()
+        .map(|row| receipt_from_row(row).map(|(_, receipt)| receipt))
+        .collect()
+}
+
+#[async_trait]
+impl ReceiptRepository for PgStore {
+    async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
+        self.run(|client| Box::pin(fetch(client, wallet, id))).await
+    }
+
+    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        self.run(|client| Box::pin(list(client, wallet, limit))).await
+    }
+
+    async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
+        sale::create(self, sale).await
+    }
+
+    async fn transition(
+        &self,
+        change: TransitionTx,
+    ) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
+        transition::apply(self, change).await
+    }
+}

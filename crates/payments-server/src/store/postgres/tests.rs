@@ -1,0 +1,195 @@
+//! The repository contract suite on PostgreSQL, plus what only this backend has: its migrations and the
+//! invariants its tables must keep after every contract test.
+
+use std::sync::Arc;
+
+use tokio_postgres::NoTls;
+
+use crate::store::contract::fixtures::T0;
+use crate::store::contract::{ContractBackend, contract_suite};
+use crate::store::postgres::migrations;
+use crate::store::postgres::{PgStore, PgTestDatabase};
+use crate::store::{Repositories, StoreError};
+
+/// A fresh database with the schema applied.
+#[derive(Debug)]
+struct PgBackend {
+    store: Arc<PgStore>,
+    database: PgTestDatabase,
+}
+
+/// Rows no contract test may leave behind: a claimed idempotency key without its response, a receipt
+/// whose refunded amount is not the sum of its refund rows, or whose version is not its number of
+/// history rows.
+const BROKEN_INVARIANTS: &str = "SELECT
+    (SELECT COUNT(*) FROM idempotency_keys WHERE status = 0) AS pending_keys,
+    (SELECT COUNT(*) FROM receipts r WHERE r.refunded_cents <>
+        COALESCE((SELECT SUM(f.usd_cents) FROM receipt_refunds f WHERE f.receipt_id = r.id), 0)) AS refund_sums,
+    (SELECT COUNT(*) FROM receipts r WHERE r.version <>
+        (SELECT COUNT(*) FROM receipt_history h WHERE h.receipt_id = r.id)) AS versions";
+
+impl ContractBackend for PgBackend {
+    async fn start() -> Option<Self> {
+        let database = PgTestDatabase::create().await?;
+        let store = PgStore::open(database.url(), T0).await.unwrap();
+        Some(PgBackend {
+            store: Arc::new(store),
+            database,
+        })
+    }
+
+    fn repositories(&self) -> Repositories {
+        Repositories::of(self.store.clone(), self.store.availability().clone())
+    }
+
+    async fn finish(self) {
+        let client = connect(&self.database).await;
+        let row = client.query_one(BROKEN_INVARIANTS, &[]).await.unwrap();
+        let broken: [i64; 3] = [
+            row.get("pending_keys"),
+            row.get("refund_sums"),
+            row.get("versions"),
+        ];
+        assert_eq!(broken, [0, 0, 0], "pending keys, refund sums, versions");
+        drop(self.store);
+        self.database.drop_database().await;
+    }
+}
+
+mod contract {
+    use super::PgBackend;
+
+    super::contract_suite!(PgBackend);
+}
+
+async fn connect(database: &PgTestDatabase) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(database.url(), NoTls).await.unwrap();
+    tokio::spawn(connection);
+    client
+}
+
+async fn table_names(client: &tokio_postgres::Client) -> Vec<String> {
+    let rows = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+            &[],
+        )
+        .await
+        .unwrap();
+    rows.iter().map(|row| row.get(0)).collect()
+}
+
+#[tokio::test]
+async fn migrations_apply_once_and_reopening_changes_nothing() {
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
+    let first = PgStore::open(database.url(), T0).await.unwrap();
+    let client = connect(&database).await;
+    let tables = table_names(&client).await;
+
+    let mut pooled = first.pool.get().await.unwrap();
+    let applied_again = migrations::apply(&mut pooled, T0 + 1).await.unwrap();
+    drop(pooled);
+    PgStore::open(database.url(), T0 + 2).await.unwrap();
+
+    assert!(applied_again.is_empty());
+    assert_eq!(table_names(&client).await, tables);
+    let expected = [
+        "admin_nonces",
+        "admin_sessions",
+        "idempotency_keys",
+        "inventory_items",
+        "receipt_history",
+        "receipt_refunds",
+        "receipts",
+        "schema_migrations",
+        "shops",
+        "split_history",
+        "splits",
+        "subscriptions",
+        "webhook_attempts",
+        "webhook_deliveries",
+    ];
+    assert_eq!(tables, expected);
+    let versions = client
+        .query(
+            "SELECT version, applied_at FROM schema_migrations ORDER BY version",
+            &[],
+        )
+        .await
+        .unwrap();
+    let versions: Vec<(i64, i64)> = versions.iter().map(|row| (row.get(0), row.get(1))).collect();
+    assert_eq!(versions, [(1, T0), (2, T0), (3, T0)]);
+    drop(first);
+    database.drop_database().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_starting_together_apply_each_migration_once() {
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
+    let url = database.url().to_owned();
+
+    let opens: Vec<_> = (0..4)
+        .map(|n| {
+            let url = url.clone();
+            tokio::spawn(async move { PgStore::open(&url, T0 + n).await.map(|_| ()) })
+        })
+        .collect();
+    for open in opens {
+        open.await.unwrap().unwrap();
+    }
+
+    let client = connect(&database).await;
+    let count: i64 = client
+        .query_one("SELECT COUNT(*) FROM schema_migrations", &[])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(count, 3);
+    database.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_server_that_does_not_answer_is_unavailable_without_showing_the_password() {
+    let url = "postgres://payments:hunter2@127.0.0.1:1/payments?connect_timeout=1";
+
+    let error = PgStore::open(url, T0).await.unwrap_err();
+
+    assert!(matches!(error, StoreError::Unavailable(_)), "{error:?}");
+    assert!(!error.to_string().contains("hunter2"), "{error}");
+    assert!(!format!("{error:?}").contains("hunter2"), "{error:?}");
+}
+
+#[tokio::test]
+async fn stored_values_that_do_not_decode_are_reported_as_corrupt() {
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
+    let store = Arc::new(PgStore::open(database.url(), T0).await.unwrap());
+    let client = connect(&database).await;
+    client
+        .batch_execute(
+            "INSERT INTO shops (wallet, processing_fee_pct, created_at, updated_at)
+             VALUES ('0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'lots', 0, 0)",
+        )
+        .await
+        .unwrap();
+    let repos = Repositories::of(store.clone(), store.availability().clone());
+
+    let error = repos
+        .shops
+        .fetch_shop(crate::store::contract::fixtures::wallet('a'))
+        .await
+        .unwrap_err();
+
+    assert!(
+        matches!(&error, StoreError::Corrupt(message) if message.contains("processing_fee_pct")),
+        "{error:?}"
+    );
+    drop(repos);
+    drop(store);
+    database.drop_database().await;
+}
