@@ -5,6 +5,7 @@
 
 #[cfg(test)]
 mod contract;
+mod item_columns;
 mod location;
 mod postgres;
 mod receipt_types;
@@ -21,6 +22,7 @@ use thiserror::Error;
 use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
+pub(crate) use item_columns::ItemColumns;
 pub use location::DatabaseLocation;
 pub(crate) use location::open;
 pub(crate) use postgres::PgStore;

@@ -11,7 +11,7 @@ use crate::domain::inventory::{
 };
 use crate::store::postgres::error::{PgError, contended_on_unique};
 use crate::store::postgres::{PgStore, inventory_list, rows};
-use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
+use crate::store::{AttachOutcome, InventoryRepository, ItemColumns, ItemUpsert, StoreError, UpsertOutcome};
 
 pub(super) const FETCH_BY_ROWID: &str =
     "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty,
@@ -88,19 +88,6 @@ async fn lock(
     }))
 }
 
-/// Lower-cased text `q` searches: name, SKU, description, category and tags, one per line so a search
-/// cannot match across two fields (as SQLite's).
-fn search_text(fields: &ItemFields) -> String {
-    let mut parts = vec![
-        fields.name.as_str(),
-        fields.sku.as_str(),
-        fields.description.as_str(),
-        &fields.category,
-    ];
-    parts.extend(fields.tags.iter().map(String::as_str));
-    parts.join("\n").to_lowercase()
-}
-
 async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome, PgError> {
     let tx = client.transaction().await?;
     let ItemUpsert {
@@ -129,39 +116,41 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
         Some(existing) if draft.keep_existing_images => &existing.images,
         _ => &fields.images,
     };
-    let tag_keys: Vec<String> = fields.tags.iter().map(|tag| tag.to_lowercase()).collect();
-    let (tags_json, tag_keys_json) = (rows::to_json(&fields.tags)?, rows::to_json(&tag_keys)?);
-    let (images_json, attributes_json) = (rows::to_json(images)?, rows::to_json(&fields.attributes)?);
-    let shipping_config_json = rows::to_json(&fields.shipping_config)?;
-    let search_text = search_text(fields);
+    let columns =
+        ItemColumns::of(fields, images).map_err(|error| PgError::corrupt("product to store", error))?;
     let (price, cost) = (fields.price_usd.as_i64(), fields.cost_usd.as_i64());
-    // Shared by UPDATE ($1 = row id) and INSERT ($1 = new public id): both take the fields as $3..$21.
+    // UPDATE ($1 = row id) and INSERT ($1 = new public id) take the same fields as $2..$21.
+    let new_public_id = new_id.as_str();
+    let first: &(dyn tokio_postgres::types::ToSql + Sync) = match &existing {
+        Some(existing) => &existing.rowid,
+        None => &new_public_id,
+    };
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
+        first,
+        &wallet,
+        &fields.sku.as_str(),
+        &fields.name,
+        &price,
+        &fields.currency,
+        &fields.stock_qty,
+        &fields.category,
+        &fields.description,
+        &columns.tags_json,
+        &columns.tag_keys_json,
+        &columns.search_text,
+        &columns.images_json,
+        &columns.attributes_json,
+        &cost,
+        &fields.taxable,
+        &fields.jurisdiction_code,
+        &fields.industry_pack,
+        &fields.shipping_enabled,
+        &columns.shipping_config_json,
+        now_ms,
+    ];
     let rowid = match &existing {
         Some(existing) => {
             let statement = tx.prepare_cached(UPDATE).await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
-                &existing.rowid,
-                &wallet,
-                &fields.sku.as_str(),
-                &fields.name,
-                &price,
-                &fields.currency,
-                &fields.stock_qty,
-                &fields.category,
-                &fields.description,
-                &tags_json,
-                &tag_keys_json,
-                &search_text,
-                &images_json,
-                &attributes_json,
-                &cost,
-                &fields.taxable,
-                &fields.jurisdiction_code,
-                &fields.industry_pack,
-                &fields.shipping_enabled,
-                &shipping_config_json,
-                now_ms,
-            ];
             tx.execute(&statement, &params)
                 .await
                 .map_err(|error| contended_on_unique(error.into(), "sku taken concurrently"))?;
@@ -169,29 +158,6 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
         }
         None => {
             let statement = tx.prepare_cached(INSERT).await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
-                &new_id.as_str(),
-                &wallet,
-                &fields.sku.as_str(),
-                &fields.name,
-                &price,
-                &fields.currency,
-                &fields.stock_qty,
-                &fields.category,
-                &fields.description,
-                &tags_json,
-                &tag_keys_json,
-                &search_text,
-                &images_json,
-                &attributes_json,
-                &cost,
-                &fields.taxable,
-                &fields.jurisdiction_code,
-                &fields.industry_pack,
-                &fields.shipping_enabled,
-                &shipping_config_json,
-                now_ms,
-            ];
             let row = tx
                 .query_one(&statement, &params)
                 .await

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension, Row, named_params};
 
 use crate::domain::inventory::{ImageDataUrl, InventoryItem, ItemFields, MAX_IMAGES, ProductId, Sku};
 use crate::store::sqlite::rows;
-use crate::store::{AttachOutcome, ItemUpsert, UpsertOutcome};
+use crate::store::{AttachOutcome, ItemColumns, ItemUpsert, UpsertOutcome};
 
 /// Columns read by [`item_from_row`], in its order.
 pub(super) const ITEM_COLUMNS: &str = "public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
@@ -89,19 +89,6 @@ fn find_by_id(conn: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Re
     conn.query_row(FIND_BY_ID, params, existing_from_row).optional()
 }
 
-/// Lower-cased text `q` searches: name, SKU, description, category and tags, one per line so a search
-/// cannot match across two fields.
-fn search_text(fields: &ItemFields) -> String {
-    let mut parts = vec![
-        fields.name.as_str(),
-        fields.sku.as_str(),
-        fields.description.as_str(),
-        &fields.category,
-    ];
-    parts.extend(fields.tags.iter().map(String::as_str));
-    parts.join("\n").to_lowercase()
-}
-
 pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
     let ItemUpsert {
         wallet,
@@ -127,21 +114,18 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
         Some(existing) if draft.keep_existing_images => &existing.images,
         _ => &fields.images,
     };
-    let tag_keys: Vec<String> = fields.tags.iter().map(|tag| tag.to_lowercase()).collect();
-    let (tags_json, tag_keys_json) = (rows::to_json(&fields.tags)?, rows::to_json(&tag_keys)?);
-    let (images_json, attributes_json) = (rows::to_json(images)?, rows::to_json(&fields.attributes)?);
-    let shipping_config_json = rows::to_json(&fields.shipping_config)?;
-    let search_text = search_text(fields);
+    let columns = ItemColumns::of(fields, images)
+        .map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
     let rowid = match &existing {
         Some(existing) => {
             let params = named_params! {
                 ":rowid": existing.rowid, ":sku": fields.sku.as_str(), ":name": fields.name,
                 ":price_cents": fields.price_usd.as_i64(), ":currency": fields.currency, ":stock_qty": fields.stock_qty,
-                ":category": fields.category, ":description": fields.description, ":tags_json": tags_json,
-                ":tag_keys_json": tag_keys_json, ":search_text": search_text, ":images_json": images_json,
-                ":attributes_json": attributes_json, ":cost_cents": fields.cost_usd.as_i64(), ":taxable": fields.taxable,
+                ":category": fields.category, ":description": fields.description, ":tags_json": columns.tags_json,
+                ":tag_keys_json": columns.tag_keys_json, ":search_text": columns.search_text, ":images_json": columns.images_json,
+                ":attributes_json": columns.attributes_json, ":cost_cents": fields.cost_usd.as_i64(), ":taxable": fields.taxable,
                 ":jurisdiction_code": fields.jurisdiction_code, ":industry_pack": fields.industry_pack,
-                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": shipping_config_json,
+                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": columns.shipping_config_json,
                 ":now": now_ms,
             };
             tx.execute(UPDATE, params)?;
@@ -152,11 +136,11 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
                 ":public_id": new_id.as_str(), ":wallet": wallet.to_string(), ":sku": fields.sku.as_str(),
                 ":name": fields.name, ":price_cents": fields.price_usd.as_i64(), ":currency": fields.currency,
                 ":stock_qty": fields.stock_qty, ":category": fields.category, ":description": fields.description,
-                ":tags_json": tags_json, ":tag_keys_json": tag_keys_json, ":search_text": search_text,
-                ":images_json": images_json, ":attributes_json": attributes_json,
+                ":tags_json": columns.tags_json, ":tag_keys_json": columns.tag_keys_json, ":search_text": columns.search_text,
+                ":images_json": columns.images_json, ":attributes_json": columns.attributes_json,
                 ":cost_cents": fields.cost_usd.as_i64(), ":taxable": fields.taxable,
                 ":jurisdiction_code": fields.jurisdiction_code, ":industry_pack": fields.industry_pack,
-                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": shipping_config_json,
+                ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": columns.shipping_config_json,
                 ":now": now_ms,
             };
             tx.execute(INSERT, params)?;
