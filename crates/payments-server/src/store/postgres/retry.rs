@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::store::StoreError;
 use crate::store::postgres::error::PgError;
+use crate::store::{IdempotencyClaim, StoreError, TxError};
 
 /// Attempts of one operation before it answers [`StoreError::Busy`].
 pub(super) const MAX_ATTEMPTS: u32 = 5;
@@ -27,6 +27,38 @@ pub(super) fn pause_after(error: PgError, attempt: u32, decided: bool) -> Result
     let backoff = BASE_BACKOFF_MS << attempt.min(6);
     let jitter = rand::random_range(0..=MAX_JITTER_MS);
     Ok(Duration::from_millis(backoff + jitter))
+}
+
+/// What to do after one attempt of a use-case transaction.
+pub(super) enum Next<T, E> {
+    /// Answer the caller with this.
+    Answer(Result<T, TxError<E>>),
+    /// Pause this long, then attempt again.
+    Retry(Duration),
+}
+
+/// Settles attempt number `attempt` (0-based) of a use-case transaction; `decided`: its `FnOnce` decision
+/// already ran, so a transient failure can no longer be cured by another attempt.
+pub(super) fn settle<T, E>(outcome: Result<T, Failed<E>>, attempt: u32, decided: bool) -> Next<T, E> {
+    match outcome {
+        Ok(value) => Next::Answer(Ok(value)),
+        Err(Failed::Refused(error)) => Next::Answer(Err(TxError::Refused(error))),
+        Err(Failed::Conflict) => Next::Answer(Err(TxError::IdempotencyConflict)),
+        Err(Failed::Busy(why)) => Next::Answer(Err(TxError::Store(StoreError::Busy(why)))),
+        Err(Failed::Db(error)) => match pause_after(error, attempt, decided) {
+            Ok(pause) => Next::Retry(pause),
+            Err(error) => Next::Answer(Err(TxError::Store(error))),
+        },
+    }
+}
+
+/// Splits a use case's optional claim from its renderer: the claim is read on every attempt, the renderer
+/// is used once.
+pub(super) fn split_claim<R>(claim: Option<(IdempotencyClaim, R)>) -> (Option<IdempotencyClaim>, Option<R>) {
+    match claim {
+        Some((claim, render)) => (Some(claim), Some(render)),
+        None => (None, None),
+    }
 }
 
 /// What ended one attempt of a use-case transaction ([`super::sale`], [`super::transition`]).

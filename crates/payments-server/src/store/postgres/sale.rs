@@ -15,7 +15,7 @@ use crate::store::postgres::retry::{self, Failed};
 use crate::store::postgres::{PgStore, merchant, receipts, stock};
 use crate::store::{
     Committed, IdempotencyClaim, OrderError, ReceiptError, Render, Sale, SaleDecision, SaleInputs, SaleTx,
-    StoreError, TxError,
+    TxError,
 };
 
 /// Runs the sale, again after a transient failure as long as the decision has not run (it is `FnOnce`).
@@ -27,22 +27,15 @@ pub(super) async fn create(store: &PgStore, sale: SaleTx) -> Result<Committed<Sa
         claim,
         decide,
     } = sale;
-    let (claim, mut render) = match claim {
-        Some((claim, render)) => (Some(claim), Some(render)),
-        None => (None, None),
-    };
+    let (claim, mut render) = retry::split_claim(claim);
     let mut decide = Some(decide);
     let mut attempt = 0;
     loop {
         let client = store.client().await?;
         let outcome = attempt_sale(client, wallet, &items, claim.as_ref(), &mut decide, &mut render).await;
-        match outcome {
-            Ok(committed) => return Ok(committed),
-            Err(Failed::Refused(error)) => return Err(TxError::Refused(error)),
-            Err(Failed::Conflict) => return Err(TxError::IdempotencyConflict),
-            Err(Failed::Busy(why)) => return Err(TxError::Store(StoreError::Busy(why))),
-            Err(Failed::Db(error)) => {
-                let pause = retry::pause_after(error, attempt, decide.is_none())?;
+        match retry::settle(outcome, attempt, decide.is_none()) {
+            retry::Next::Answer(answer) => return answer,
+            retry::Next::Retry(pause) => {
                 tokio::time::sleep(pause).await;
                 attempt += 1;
             }

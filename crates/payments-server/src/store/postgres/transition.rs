@@ -12,8 +12,8 @@ use crate::store::postgres::idempotency::{self, Claimed};
 use crate::store::postgres::retry::{self, Failed};
 use crate::store::postgres::{PgStore, merchant, receipts, rows};
 use crate::store::{
-    Committed, IdempotencyClaim, ReceiptError, Render, StoreError, TransitionCommit, TransitionDecision,
-    TransitionTx, Transitioned, TxError,
+    Committed, IdempotencyClaim, ReceiptError, Render, TransitionCommit, TransitionDecision, TransitionTx,
+    Transitioned, TxError,
 };
 
 /// The row is locked, so the version check only guards against a decision built for another version.
@@ -42,10 +42,7 @@ pub(super) async fn apply(
         claim,
         decide,
     } = change;
-    let (claim, mut render) = match claim {
-        Some((claim, render)) => (Some(claim), Some(render)),
-        None => (None, None),
-    };
+    let (claim, mut render) = retry::split_claim(claim);
     let mut decide = Some(decide);
     let mut attempt = 0;
     loop {
@@ -59,13 +56,9 @@ pub(super) async fn apply(
             &mut render,
         )
         .await;
-        match outcome {
-            Ok(committed) => return Ok(committed),
-            Err(Failed::Refused(error)) => return Err(TxError::Refused(error)),
-            Err(Failed::Conflict) => return Err(TxError::IdempotencyConflict),
-            Err(Failed::Busy(why)) => return Err(TxError::Store(StoreError::Busy(why))),
-            Err(Failed::Db(error)) => {
-                let pause = retry::pause_after(error, attempt, decide.is_none())?;
+        match retry::settle(outcome, attempt, decide.is_none()) {
+            retry::Next::Answer(answer) => return answer,
+            retry::Next::Retry(pause) => {
                 tokio::time::sleep(pause).await;
                 attempt += 1;
             }
