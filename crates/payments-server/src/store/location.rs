@@ -62,7 +62,7 @@ impl fmt::Debug for DatabaseLocation {
     }
 }
 
-/// Prints the location without any password (`postgres://user:[redacted]@host/db`).
+/// Prints the location without any password (`postgres://user:***@host/db`).
 impl fmt::Display for DatabaseLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -70,7 +70,7 @@ impl fmt::Display for DatabaseLocation {
             DatabaseLocation::Postgres(url) => match url::Url::parse(url) {
                 Ok(mut parsed) => {
                     if parsed.password().is_some() {
-                        let _ = parsed.set_password(Some("[redacted]"));
+                        let _ = parsed.set_password(Some("***"));
                     }
                     write!(f, "{parsed}")
                 }
@@ -96,5 +96,30 @@ pub(crate) async fn open(location: &DatabaseLocation, now_ms: i64) -> Result<Rep
                 PgStore::open_with(url, now_ms, PgPoolOptions::default(), availability.clone()).await?;
             Ok(Repositories::of(Arc::new(store), availability))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_postgres_url_is_recognised_and_never_printed_with_its_password() {
+        let location = DatabaseLocation::parse("postgres://app:s3cret@db.internal:5432/payments");
+
+        assert_eq!(location.sqlite_path(), None);
+        assert_eq!(
+            location.to_string(),
+            "postgres://app:***@db.internal:5432/payments"
+        );
+        assert!(!format!("{location:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn anything_else_is_a_sqlite_file() {
+        let location = DatabaseLocation::parse("data/payments.db");
+
+        assert_eq!(location.sqlite_path(), Some(Path::new("data/payments.db")));
+        assert_eq!(location.to_string(), "data/payments.db");
     }
 }

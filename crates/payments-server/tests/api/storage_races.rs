@@ -225,3 +225,31 @@ async fn an_order_whose_total_exceeds_the_largest_amount_is_refused_and_nothing_
     let listing = send(api.dev_as(&merchant.key.key, Method::GET, "/api/receipts")).await;
     assert_eq!(listing.status, 200);
 }
+
+#[tokio::test]
+async fn a_write_while_another_process_holds_the_database_lock_is_a_503_and_writes_nothing() {
+    let api = Api::spawn().await;
+    let locker = rusqlite::Connection::open(&api.app.db_path).unwrap();
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+
+    let reply = send(
+        api.dev(Method::POST, "/api/receipts")
+            .json(&crate::receipts_create::receipt_body("locked-out")),
+    )
+    .await;
+    locker.execute_batch("ROLLBACK").unwrap();
+
+    assert_eq!(
+        (reply.status, reply.json["error"].clone()),
+        (503, json!("datastore_unavailable")),
+        "{}",
+        reply.json
+    );
+    assert_eq!(reply.header("retry-after"), "5");
+    assert_eq!(
+        send(api.dev(Method::GET, "/api/receipts/locked-out"))
+            .await
+            .status,
+        404
+    );
+}
