@@ -37,8 +37,9 @@ pub(super) fn issue_nonce(
     expires_at_ms: i64,
     now_ms: i64,
 ) -> rusqlite::Result<()> {
-    tx.execute(PRUNE_NONCES, [now_ms])?;
-    tx.execute(INSERT_NONCE, params![nonce, wallet.to_string(), expires_at_ms])
+    tx.prepare_cached(PRUNE_NONCES)?.execute([now_ms])?;
+    tx.prepare_cached(INSERT_NONCE)?
+        .execute(params![nonce, wallet.to_string(), expires_at_ms])
         .map(|_| ())
 }
 
@@ -58,16 +59,13 @@ pub(super) fn open_session(
     if consumed.is_none() {
         return Ok(false);
     }
-    tx.execute(
-        INSERT_SESSION,
-        params![
-            session.id.as_str(),
-            wallet,
-            session.csrf_hash.as_str(),
-            session.created_at_ms,
-            session.expires_at_ms
-        ],
-    )?;
+    tx.prepare_cached(INSERT_SESSION)?.execute(params![
+        session.id.as_str(),
+        wallet,
+        session.csrf_hash.as_str(),
+        session.created_at_ms,
+        session.expires_at_ms
+    ])?;
     Ok(true)
 }
 
@@ -76,16 +74,19 @@ pub(super) fn fetch_live(
     id: &SessionId,
     now_ms: i64,
 ) -> rusqlite::Result<Option<StoredAdminSession>> {
-    conn.query_row(FETCH_LIVE, params![id.as_str(), now_ms], session_from_row)
+    conn.prepare_cached(FETCH_LIVE)?
+        .query_row(params![id.as_str(), now_ms], session_from_row)
         .optional()
 }
 
 pub(super) fn end(tx: &Connection, id: &SessionId, now_ms: i64) -> rusqlite::Result<bool> {
-    tx.execute(END, params![id.as_str(), now_ms])
+    tx.prepare_cached(END)?
+        .execute(params![id.as_str(), now_ms])
         .map(|changed| changed > 0)
 }
 
 pub(super) fn revoke_wallet(tx: &Connection, wallet: Wallet, now_ms: i64) -> rusqlite::Result<u64> {
-    tx.execute(REVOKE_WALLET, params![wallet.to_string(), now_ms])
+    tx.prepare_cached(REVOKE_WALLET)?
+        .execute(params![wallet.to_string(), now_ms])
         .map(|changed| changed as u64)
 }

@@ -81,12 +81,16 @@ fn existing_from_row(row: &Row<'_>) -> rusqlite::Result<Existing> {
 
 fn find_by_sku(conn: &Connection, wallet: Wallet, sku: &Sku) -> rusqlite::Result<Option<Existing>> {
     let params = named_params! {":wallet": wallet.to_string(), ":sku": sku.as_str()};
-    conn.query_row(FIND_BY_SKU, params, existing_from_row).optional()
+    conn.prepare_cached(FIND_BY_SKU)?
+        .query_row(params, existing_from_row)
+        .optional()
 }
 
 fn find_by_id(conn: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Result<Option<Existing>> {
     let params = named_params! {":wallet": wallet.to_string(), ":public_id": id.as_str()};
-    conn.query_row(FIND_BY_ID, params, existing_from_row).optional()
+    conn.prepare_cached(FIND_BY_ID)?
+        .query_row(params, existing_from_row)
+        .optional()
 }
 
 pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<UpsertOutcome> {
@@ -128,7 +132,7 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
                 ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": columns.shipping_config_json,
                 ":now": now_ms,
             };
-            tx.execute(UPDATE, params)?;
+            tx.prepare_cached(UPDATE)?.execute(params)?;
             existing.rowid
         }
         None => {
@@ -143,16 +147,18 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
                 ":shipping_enabled": fields.shipping_enabled, ":shipping_config_json": columns.shipping_config_json,
                 ":now": now_ms,
             };
-            tx.execute(INSERT, params)?;
+            tx.prepare_cached(INSERT)?.execute(params)?;
             tx.last_insert_rowid()
         }
     };
-    tx.query_row(FETCH_BY_ROWID, [rowid], item_from_row)
+    tx.prepare_cached(FETCH_BY_ROWID)?
+        .query_row([rowid], item_from_row)
         .map(|item| UpsertOutcome::Saved(Box::new(item)))
 }
 
 pub(super) fn delete(tx: &Connection, wallet: Wallet, id: &ProductId) -> rusqlite::Result<bool> {
-    tx.execute(DELETE, [wallet.to_string(), id.as_str().to_owned()])
+    tx.prepare_cached(DELETE)?
+        .execute([wallet.to_string(), id.as_str().to_owned()])
         .map(|deleted| deleted == 1)
 }
 
@@ -170,9 +176,10 @@ pub(super) fn attach_image(
         return Ok(AttachOutcome::TooManyImages);
     }
     existing.images.push(image.as_str().to_owned());
-    tx.execute(
-        SET_IMAGES,
-        rusqlite::params![existing.rowid, rows::to_json(&existing.images)?, now_ms],
-    )?;
+    tx.prepare_cached(SET_IMAGES)?.execute(rusqlite::params![
+        existing.rowid,
+        rows::to_json(&existing.images)?,
+        now_ms
+    ])?;
     Ok(AttachOutcome::Attached)
 }

@@ -84,7 +84,9 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
 }
 
 pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
-    let taken: bool = tx.query_row(ID_EXISTS, [receipt.id.as_str()], |row| row.get(0))?;
+    let taken: bool = tx
+        .prepare_cached(ID_EXISTS)?
+        .query_row([receipt.id.as_str()], |row| row.get(0))?;
     if taken {
         return Ok(CreateReceiptOutcome::IdTaken);
     }
@@ -99,7 +101,7 @@ pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<
         ":options": rows::to_json(&receipt.options)?, ":webhook_url": receipt.webhook_url,
         ":signing_key": receipt.sealed_signing_key, ":now": receipt.now_ms,
     };
-    tx.execute(INSERT, params)?;
+    tx.prepare_cached(INSERT)?.execute(params)?;
     Ok(CreateReceiptOutcome::Created)
 }
 
@@ -110,7 +112,8 @@ pub(super) fn fetch(
     id: &ReceiptId,
 ) -> rusqlite::Result<Option<Receipt>> {
     let receipt = conn
-        .query_row(FETCH_BY_ID, [id.as_str()], receipt_from_row)
+        .prepare_cached(FETCH_BY_ID)?
+        .query_row([id.as_str()], receipt_from_row)
         .optional()?;
     Ok(receipt.filter(|receipt| wallet.is_none_or(|wallet| receipt.wallet == wallet)))
 }
@@ -135,46 +138,38 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
     };
     let Some(rowid) = tx
-        .query_row(APPLY_TRANSITION, params, |row| row.get::<_, i64>(0))
+        .prepare_cached(APPLY_TRANSITION)?
+        .query_row(params, |row| row.get::<_, i64>(0))
         .optional()?
     else {
         return Ok(false);
     };
-    tx.execute(
-        INSERT_HISTORY,
-        params![
-            rowid,
-            commit.from.as_str(),
-            commit.to.status.as_str(),
-            commit.actor,
-            commit.now_ms
-        ],
-    )?;
+    tx.prepare_cached(INSERT_HISTORY)?.execute(params![
+        rowid,
+        commit.from.as_str(),
+        commit.to.status.as_str(),
+        commit.actor,
+        commit.now_ms
+    ])?;
     if let Some(delivery) = &commit.delivery {
-        tx.execute(
-            INSERT_DELIVERY,
-            params![
-                delivery.id.as_str(),
-                rowid,
-                delivery.url,
-                delivery.event,
-                delivery.body,
-                commit.now_ms
-            ],
-        )?;
+        tx.prepare_cached(INSERT_DELIVERY)?.execute(params![
+            delivery.id.as_str(),
+            rowid,
+            delivery.url,
+            delivery.event,
+            delivery.body,
+            commit.now_ms
+        ])?;
     }
     if let Some(refund) = &commit.refund {
-        tx.execute(
-            INSERT_REFUND,
-            params![
-                rowid,
-                refund.buyer.to_string(),
-                refund.amount.as_i64(),
-                rows::to_json(&refund.items)?,
-                refund.tx_hash,
-                commit.now_ms
-            ],
-        )?;
+        tx.prepare_cached(INSERT_REFUND)?.execute(params![
+            rowid,
+            refund.buyer.to_string(),
+            refund.amount.as_i64(),
+            rows::to_json(&refund.items)?,
+            refund.tx_hash,
+            commit.now_ms
+        ])?;
     }
     Ok(true)
 }

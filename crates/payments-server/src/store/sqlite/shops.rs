@@ -39,7 +39,8 @@ fn shop_from_row(row: &Row<'_>) -> rusqlite::Result<ShopConfig> {
 }
 
 pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Option<ShopConfig>> {
-    conn.query_row(FETCH, [wallet.to_string()], shop_from_row)
+    conn.prepare_cached(FETCH)?
+        .query_row([wallet.to_string()], shop_from_row)
         .optional()
 }
 
@@ -56,10 +57,11 @@ pub(super) fn save(tx: &Connection, config: &ShopConfig, now_ms: i64) -> rusqlit
         config.default_jurisdiction,
         now_ms
     ];
-    tx.execute(SAVE, params).map(|_| ())
+    tx.prepare_cached(SAVE)?.execute(params).map(|_| ())
 }
 
 pub(super) fn save_fee(tx: &Connection, wallet: Wallet, fee: FeePct, now_ms: i64) -> rusqlite::Result<()> {
-    tx.execute(SAVE_FEE, params![wallet.to_string(), fee.to_string(), now_ms])
+    tx.prepare_cached(SAVE_FEE)?
+        .execute(params![wallet.to_string(), fee.to_string(), now_ms])
         .map(|_| ())
 }

@@ -24,7 +24,8 @@ fn split_from_row(row: &Row<'_>) -> rusqlite::Result<StoredSplit> {
 }
 
 pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Option<StoredSplit>> {
-    conn.query_row(FETCH, [wallet.to_string()], split_from_row)
+    conn.prepare_cached(FETCH)?
+        .query_row([wallet.to_string()], split_from_row)
         .optional()
 }
 
@@ -38,22 +39,26 @@ pub(super) fn save(
     now_ms: i64,
 ) -> rusqlite::Result<SplitSaved> {
     let existing = tx
-        .query_row(FETCH, [wallet.to_string()], split_from_row)
+        .prepare_cached(FETCH)?
+        .query_row([wallet.to_string()], split_from_row)
         .optional()?;
     let outcome = match existing {
         Some(current) if !replace => return Ok(SplitSaved::Existing(current)),
         Some(_) => {
-            tx.execute(ARCHIVE, params![wallet.to_string(), now_ms])?;
-            tx.execute(DELETE, [wallet.to_string()])?;
+            tx.prepare_cached(ARCHIVE)?
+                .execute(params![wallet.to_string(), now_ms])?;
+            tx.prepare_cached(DELETE)?.execute([wallet.to_string()])?;
             SplitSaved::Replaced(split.clone())
         }
         None => SplitSaved::Created(split.clone()),
     };
     let recipients = rows::to_json(&split.split)?;
-    tx.execute(
-        INSERT,
-        params![wallet.to_string(), split.address.to_string(), recipients, now_ms],
-    )?;
+    tx.prepare_cached(INSERT)?.execute(params![
+        wallet.to_string(),
+        split.address.to_string(),
+        recipients,
+        now_ms
+    ])?;
     Ok(outcome)
 }
 

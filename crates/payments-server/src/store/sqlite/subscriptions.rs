@@ -36,12 +36,14 @@ pub(super) fn fetch_active_by_key(
     conn: &Connection,
     hash: &KeyHash,
 ) -> rusqlite::Result<Option<Subscription>> {
-    conn.query_row(FETCH_ACTIVE_BY_KEY, [hash.as_str()], subscription_from_row)
+    conn.prepare_cached(FETCH_ACTIVE_BY_KEY)?
+        .query_row([hash.as_str()], subscription_from_row)
         .optional()
 }
 
 pub(super) fn fetch_active(conn: &Connection, id: &SubscriptionId) -> rusqlite::Result<Option<Subscription>> {
-    conn.query_row(FETCH_ACTIVE_BY_ID, [id.as_str()], subscription_from_row)
+    conn.prepare_cached(FETCH_ACTIVE_BY_ID)?
+        .query_row([id.as_str()], subscription_from_row)
         .optional()
 }
 
@@ -51,17 +53,14 @@ pub(super) fn list(conn: &Connection) -> rusqlite::Result<Vec<Subscription>> {
 }
 
 fn insert_with(tx: &Connection, sql: &str, new: &NewSubscription) -> rusqlite::Result<usize> {
-    tx.execute(
-        sql,
-        params![
-            new.id.as_str(),
-            new.key_hash.as_str(),
-            new.wallet.to_string(),
-            new.scopes.to_string(),
-            new.name,
-            new.created_at
-        ],
-    )
+    tx.prepare_cached(sql)?.execute(params![
+        new.id.as_str(),
+        new.key_hash.as_str(),
+        new.wallet.to_string(),
+        new.scopes.to_string(),
+        new.name,
+        new.created_at
+    ])
 }
 
 pub(super) fn insert(tx: &Connection, new: &NewSubscription) -> rusqlite::Result<()> {
@@ -73,7 +72,8 @@ pub(super) fn insert_if_none_exist(tx: &Connection, new: &NewSubscription) -> ru
 }
 
 pub(super) fn revoke(tx: &Connection, id: &SubscriptionId, now_ms: i64) -> rusqlite::Result<bool> {
-    tx.execute(REVOKE, params![id.as_str(), now_ms])
+    tx.prepare_cached(REVOKE)?
+        .execute(params![id.as_str(), now_ms])
         .map(|changed| changed == 1)
 }
 

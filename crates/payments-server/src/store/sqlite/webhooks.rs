@@ -55,43 +55,40 @@ pub(super) fn claim_due(
         rows.collect::<rusqlite::Result<_>>()?
     };
     for delivery in &due {
-        tx.execute(LEASE, params![delivery.rowid, lease_until_ms])?;
+        tx.prepare_cached(LEASE)?
+            .execute(params![delivery.rowid, lease_until_ms])?;
     }
     Ok(due)
 }
 
 pub(super) fn record_attempt(tx: &Connection, record: &AttemptRecord) -> rusqlite::Result<()> {
-    tx.execute(
-        INSERT_ATTEMPT,
-        params![
-            record.delivery_rowid,
-            record.attempt,
-            record.status_code,
-            record.error,
-            record.started_at,
-            record.finished_at,
-            record.duration_ms
-        ],
-    )?;
+    tx.prepare_cached(INSERT_ATTEMPT)?.execute(params![
+        record.delivery_rowid,
+        record.attempt,
+        record.status_code,
+        record.error,
+        record.started_at,
+        record.finished_at,
+        record.duration_ms
+    ])?;
     let (state, next_attempt_at) = match record.next {
         DeliveryNext::Delivered => ("delivered", None),
         DeliveryNext::RetryAt(at) => ("pending", Some(at)),
         DeliveryNext::Failed => ("failed", None),
     };
-    tx.execute(
-        AFTER_ATTEMPT,
-        params![record.delivery_rowid, state, next_attempt_at, record.finished_at],
-    )?;
+    tx.prepare_cached(AFTER_ATTEMPT)?.execute(params![
+        record.delivery_rowid,
+        state,
+        next_attempt_at,
+        record.finished_at
+    ])?;
     Ok(())
 }
 
 fn receipt_rowid(conn: &Connection, wallet: Wallet, receipt_id: &ReceiptId) -> rusqlite::Result<Option<i64>> {
-    conn.query_row(
-        RECEIPT_ROWID,
-        params![receipt_id.as_str(), wallet.to_string()],
-        |row| row.get(0),
-    )
-    .optional()
+    conn.prepare_cached(RECEIPT_ROWID)?
+        .query_row(params![receipt_id.as_str(), wallet.to_string()], |row| row.get(0))
+        .optional()
 }
 
 fn attempt_from_row(row: &Row<'_>) -> rusqlite::Result<AttemptLog> {
@@ -152,6 +149,7 @@ pub(super) fn redeliver(
     let Some(rowid) = receipt_rowid(tx, wallet, receipt_id)? else {
         return Ok(false);
     };
-    tx.execute(REDELIVER, params![rowid, delivery_id, now_ms])
+    tx.prepare_cached(REDELIVER)?
+        .execute(params![rowid, delivery_id, now_ms])
         .map(|changed| changed == 1)
 }
