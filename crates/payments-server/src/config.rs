@@ -28,6 +28,10 @@ pub const DEV_PLATFORM_RECIPIENT: Wallet =
 /// three 2 MiB images as base64 data URLs (about 2.7 MiB each) plus the rest of its JSON.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
+/// How long a key confirmed by the datastore is answered from memory, in milliseconds; also the longest a
+/// key revoked by the `keys` command (or on another instance) keeps working.
+pub const DEFAULT_KEY_CACHE_MS: u64 = 1_000;
+
 /// Requests per minute per subscription key when not configured.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: NonZeroU32 = match NonZeroU32::new(600) {
     Some(limit) => limit,
@@ -56,6 +60,8 @@ pub struct ServerConfig {
     pub sign_in_rate_limit_per_minute: NonZeroU32,
     /// When set, `x-edge-secret` plus `x-subscription-id` identify a caller in place of a key.
     pub edge_secret: Option<Secret>,
+    /// How long a key confirmed by the datastore is answered from memory (zero: looked up on every request).
+    pub key_cache: Duration,
     /// Largest accepted request body in bytes.
     pub max_body_bytes: usize,
     /// Seals the API key stored with each receipt (webhook signing key). Without one, development mode uses
@@ -90,6 +96,7 @@ impl ServerConfig {
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             sign_in_rate_limit_per_minute: DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE,
             edge_secret: None,
+            key_cache: Duration::from_millis(DEFAULT_KEY_CACHE_MS),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,

@@ -28,8 +28,9 @@ pub mod testing;
 pub use app::App;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{
-    BASE_USDC, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
-    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT, ServerConfig,
+    BASE_USDC, DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS,
+    DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT,
+    ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use domain::api_key::SubscriptionId;
@@ -40,4 +41,4 @@ pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
 pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};
 pub use store::{DatabaseLocation, StoreError};
-pub use telemetry::{LogFormat, init_tracing};
+pub use telemetry::{LogFormat, LogGuard, init_tracing};

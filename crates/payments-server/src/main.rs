@@ -58,6 +58,10 @@ struct ServeArgs {
     /// Requests per minute allowed per subscription key.
     #[arg(long, env = "PAYMENTS_RATE_LIMIT_PER_MINUTE", default_value_t = payments_server::DEFAULT_RATE_LIMIT_PER_MINUTE)]
     rate_limit_per_minute: NonZeroU32,
+    /// Milliseconds a key confirmed by the database is answered from memory; a key revoked with `keys revoke`
+    /// (or on another instance) keeps working at most this long. 0 looks every key up on every request.
+    #[arg(long, env = "PAYMENTS_KEY_CACHE_MS", default_value_t = payments_server::DEFAULT_KEY_CACHE_MS)]
+    key_cache_ms: u64,
     /// Shared secret of a trusted edge proxy: `x-edge-secret` + `x-subscription-id` then identify the caller.
     #[arg(long, env = "PAYMENTS_EDGE_SECRET", hide_env_values = true)]
     edge_secret: Option<String>,
@@ -149,7 +153,8 @@ fn main() -> anyhow::Result<()> {
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    payments_server::init_tracing(args.log_format).map_err(|error| anyhow::anyhow!(error))?;
+    let _log_guard =
+        payments_server::init_tracing(args.log_format).map_err(|error| anyhow::anyhow!(error))?;
     let base_url = match args.base_url {
         Some(url) => url,
         None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
@@ -160,6 +165,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
+    config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;
     config.edge_secret = args.edge_secret.map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;

@@ -111,8 +111,12 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let receipt = ctx.state.services.receipts.fetch(caller.wallet, id).await?;
-    let recipient = ctx.state.services.receipts.recipient(caller.wallet).await?;
+    let (receipt, recipient) = ctx
+        .state
+        .services
+        .receipts
+        .fetch_payable(caller.wallet, id)
+        .await?;
     let link = ctx.state.services.receipts.link_for(&receipt, recipient);
     Ok(response::ok(&ReceiptView::new(&receipt, &link)))
 }

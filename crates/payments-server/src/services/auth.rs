@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::domain::api_key::{KeyHash, SubscriptionId};
@@ -37,9 +38,10 @@ pub(crate) enum AuthError {
 
 /// Resolves the caller. Unknown, revoked and missing credentials all answer the same, so a probe learns nothing.
 ///
-/// When the datastore is unavailable, a caller that authenticated recently is still recognised (see
+/// A key looked up within the last [`Authenticator::key_cache`] is answered from memory (the hot path of
+/// every keyed route then touches the datastore once per key and period, not once per request). When the
+/// datastore is unavailable, a caller that authenticated recently is still recognised (see
 /// [`RecentCallers`](super::recent_callers::RecentCallers)), so read routes can answer in degraded mode.
-/// Resolves callers from their credentials through the key repository.
 #[derive(Debug)]
 pub(crate) struct Authenticator {
     pub(crate) keys: Arc<dyn KeyRepository>,
@@ -48,14 +50,21 @@ pub(crate) struct Authenticator {
     pub(crate) recent_callers: RecentCallers,
     /// When set, `x-edge-secret` plus `x-subscription-id` identify a caller in place of a key.
     pub(crate) edge_secret: Option<Secret>,
+    /// How long a successful lookup answers for its key without the datastore (zero: every request looks
+    /// its key up). Bounds how long a key revoked elsewhere (the `keys` command, another instance) still works.
+    pub(crate) key_cache: Duration,
 }
 
 impl Authenticator {
     pub(crate) async fn authenticate(&self, credentials: Credentials) -> Result<Caller, AuthError> {
+        let now_ms = self.clock.now_ms();
         let (remembered_as, looked_up) = match credentials {
             Credentials::Key(key) => {
                 let hash = KeyHash::of(key.expose());
                 let remembered_as = format!("key:{}", hash.as_str());
+                if let Some(cached) = self.cached(&remembered_as, now_ms) {
+                    return Ok(cached);
+                }
                 (remembered_as, self.keys.fetch_active_by_key(&hash).await)
             }
             Credentials::Edge {
@@ -63,11 +72,13 @@ impl Authenticator {
                 subscription_id: Some(id),
             } if self.edge_secret_matches(&secret) => {
                 let remembered_as = format!("edge:{}", id.as_str());
+                if let Some(cached) = self.cached(&remembered_as, now_ms) {
+                    return Ok(cached);
+                }
                 (remembered_as, self.keys.fetch_active(&id).await)
             }
             Credentials::Edge { .. } | Credentials::Missing => return Err(AuthError::Unauthenticated),
         };
-        let now_ms = self.clock.now_ms();
         let subscription = match looked_up {
             Ok(Some(subscription)) => {
                 self.recent_callers.remember(remembered_as, &subscription, now_ms);
@@ -84,6 +95,17 @@ impl Authenticator {
             Err(other) => return Err(other.into()),
         };
         Ok(Caller::from_subscription(subscription))
+    }
+
+    /// A caller looked up within the key cache's lifetime, answered without the datastore.
+    fn cached(&self, remembered_as: &str, now_ms: i64) -> Option<Caller> {
+        let lifetime_ms = i64::try_from(self.key_cache.as_millis()).unwrap_or(i64::MAX);
+        if lifetime_ms == 0 {
+            return None;
+        }
+        self.recent_callers
+            .recall_within(remembered_as, now_ms, lifetime_ms)
+            .map(Caller::from_subscription)
     }
 
     fn edge_secret_matches(&self, presented: &Secret) -> bool {

@@ -1,7 +1,8 @@
-//! Stale-if-error memory of recently authenticated callers, for degraded mode.
+//! Memory of recently authenticated callers: the key cache, and stale-if-error for degraded mode.
 //!
-//! Every request looks its key up in the datastore, so revocation takes effect at once. Only when the
-//! datastore does not answer is this memory consulted: a key that authenticated within the last
+//! A key confirmed by the datastore less than the key cache's lifetime ago (one second by default) is
+//! answered from here; after that the datastore is asked again, so a revocation made anywhere takes effect
+//! within that lifetime. When the datastore does not answer, a key that authenticated within the last
 //! [`DEGRADED_AUTH_GRACE_MS`] keeps working, so read routes can still answer with `degraded: true`
 //! instead of turning every caller away. A key the store reported unknown or revoked is forgotten.
 
@@ -39,8 +40,18 @@ impl RecentCallers {
     }
 
     pub(crate) fn recall(&self, credential: &str, now_ms: i64) -> Option<Subscription> {
+        self.recall_within(credential, now_ms, DEGRADED_AUTH_GRACE_MS.saturating_add(1))
+    }
+
+    /// The caller if the datastore confirmed it less than `lifetime_ms` ago (the key cache's hit path).
+    pub(crate) fn recall_within(
+        &self,
+        credential: &str,
+        now_ms: i64,
+        lifetime_ms: i64,
+    ) -> Option<Subscription> {
         let seen = self.seen.lock().ok()?;
         let (subscription, at) = seen.get(credential)?;
-        (now_ms - at <= DEGRADED_AUTH_GRACE_MS).then(|| subscription.clone())
+        (now_ms.saturating_sub(*at) < lifetime_ms).then(|| subscription.clone())
     }
 }

@@ -43,6 +43,7 @@ impl Services {
                 clock: Arc::clone(clock),
                 recent_callers: RecentCallers::default(),
                 edge_secret: config.edge_secret.clone(),
+                key_cache: config.key_cache,
             },
             admin_auth: AdminAuthService {
                 sessions: Arc::clone(&repos.sessions),

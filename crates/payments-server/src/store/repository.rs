@@ -73,6 +73,13 @@ pub(crate) trait InventoryRepository: Send + Sync + fmt::Debug {
 pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
     /// A merchant's receipt; `wallet: None` only for the unauthenticated payment page.
     async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError>;
+    /// A receipt with its merchant's current split, read together (one read transaction on SQLite, one
+    /// connection on PostgreSQL): what a receipt's payment link needs.
+    async fn fetch_with_split(
+        &self,
+        wallet: Option<Wallet>,
+        id: &ReceiptId,
+    ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError>;
     /// A merchant's receipts, newest first.
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError>;
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the

@@ -1,3 +1,5 @@
+use std::time::Duration;
+
 use payments_server::testing::{TestOptions, test_wallet};
 use reqwest::Method;
 use serde_json::json;
@@ -28,6 +30,25 @@ async fn an_unknown_key_is_unauthorized() {
         reply.json,
         json!({"error": "unauthorized", "message": "missing or invalid subscription key"})
     );
+}
+
+#[tokio::test]
+async fn a_key_revoked_after_use_keeps_working_at_most_the_key_cache_lifetime() {
+    let api = Api::spawn().await;
+    let other = api.app.create_key(test_wallet(0x22), "inventory:read").await;
+    let read = || send(api.dev_as(&other.key, Method::GET, "/api/inventory"));
+    assert_eq!(read().await.status, 200);
+    api.app.revoke_key(&other.subscription_id).await;
+    let within_lifetime = read().await.status;
+
+    api.app
+        .clock
+        .advance(Duration::from_millis(payments_server::DEFAULT_KEY_CACHE_MS));
+    let reply = read().await;
+
+    assert_eq!(within_lifetime, 200, "answered from the key cache");
+    assert_eq!(reply.status, 401);
+    assert_eq!(read().await.status, 401, "a refused key is not cached");
 }
 
 #[tokio::test]

@@ -80,6 +80,9 @@ async fn a_revoked_key_is_not_remembered_for_degraded_mode() {
         200
     );
     api.app.revoke_key(&key.subscription_id).await;
+    api.app
+        .clock
+        .advance(Duration::from_millis(payments_server::DEFAULT_KEY_CACHE_MS));
     assert_eq!(
         send(api.dev_as(&key.key, Method::GET, "/api/inventory"))
             .await

@@ -3,8 +3,8 @@
 use payments_core::Wallet;
 
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
-use crate::services::receipts::service::ReceiptService;
-use crate::store::{DeliveryLog, StoreError};
+use crate::services::receipts::service::{ReceiptService, recipient_of};
+use crate::store::{DeliveryLog, MerchantSnapshot, StoreError};
 
 /// A merchant's receipts, newest first; `degraded` when the datastore is down (the list is then empty).
 #[derive(Debug)]
@@ -29,6 +29,21 @@ impl ReceiptService {
             .ok_or(ReceiptError::NotFound(id))
     }
 
+    /// A merchant's receipt and the address its payment link names, read together.
+    pub(crate) async fn fetch_payable(
+        &self,
+        wallet: Wallet,
+        id: ReceiptId,
+    ) -> Result<(Receipt, Wallet), ReceiptError> {
+        let (receipt, split) = self
+            .receipts
+            .fetch_with_split(Some(wallet), &id)
+            .await?
+            .ok_or(ReceiptError::NotFound(id))?;
+        let recipient = recipient_of(receipt.wallet, &MerchantSnapshot { split, shop: None });
+        Ok((receipt, recipient))
+    }
+
     /// The list, or its degraded form while the datastore is unavailable (a merchant's dashboard keeps
     /// rendering; writes are refused meanwhile).
     pub(crate) async fn list(&self, wallet: Wallet, limit: u32) -> Result<ReceiptListing, ReceiptError> {
@@ -50,10 +65,10 @@ impl ReceiptService {
 
     /// The payment page's lookup by id alone (the id is the capability).
     pub(crate) async fn fetch_for_portal(&self, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
-        let Some(receipt) = self.receipts.fetch(None, &id).await? else {
+        let Some((receipt, split)) = self.receipts.fetch_with_split(None, &id).await? else {
             return Ok(None);
         };
-        let recipient = self.recipient(receipt.wallet).await?;
+        let recipient = recipient_of(receipt.wallet, &MerchantSnapshot { split, shop: None });
         Ok(Some(PortalView {
             brand_name: receipt.brand_name.clone(),
             recipient,

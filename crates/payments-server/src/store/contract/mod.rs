@@ -59,6 +59,7 @@ macro_rules! contract_suite {
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
             shops::parallel_split_deploys_keep_one_active_split,
+            shops::a_receipt_reads_with_its_merchants_current_split,
             sessions::a_nonce_opens_one_session_even_when_raced,
             sessions::expired_or_foreign_nonces_open_nothing,
             sessions::sessions_end_expire_and_are_revoked_per_wallet,

@@ -10,7 +10,7 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::store::Repositories;
 use crate::store::contract::fixtures::{T0, wallet};
 
-fn split(address: char, recipient: char) -> StoredSplit {
+pub(crate) fn split(address: char, recipient: char) -> StoredSplit {
     StoredSplit {
         address: wallet(address),
         split: Split::new(vec![SplitRecipient {
@@ -144,4 +144,39 @@ pub(crate) async fn parallel_split_deploys_keep_one_active_split(repos: Reposito
     );
     let active = repos.shops.fetch_split(merchant).await.unwrap().unwrap();
     assert!(outcomes.iter().any(|(mine, _)| *mine == active));
+}
+
+pub(crate) async fn a_receipt_reads_with_its_merchants_current_split(repos: Repositories) {
+    let merchant = wallet('a');
+    let sale = crate::store::contract::fixtures::receipt_sale(crate::store::contract::fixtures::new_receipt(
+        merchant, "order-1", 500,
+    ));
+    repos.receipts.create(sale).await.unwrap();
+    let id = crate::domain::receipt::ReceiptId::parse("id", "order-1").unwrap();
+    let before = repos
+        .receipts
+        .fetch_with_split(Some(merchant), &id)
+        .await
+        .unwrap();
+    repos
+        .shops
+        .save_split(merchant, &split('1', '2'), false, T0)
+        .await
+        .unwrap();
+
+    let after = repos.receipts.fetch_with_split(None, &id).await.unwrap();
+
+    assert_eq!(
+        before.map(|(receipt, split)| (receipt.id, split)),
+        Some((id.clone(), None))
+    );
+    assert_eq!(after.map(|(_, split)| split), Some(Some(split('1', '2'))));
+    assert_eq!(
+        repos
+            .receipts
+            .fetch_with_split(Some(wallet('c')), &id)
+            .await
+            .unwrap(),
+        None
+    );
 }

@@ -8,8 +8,9 @@ use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
 use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
+use crate::domain::split::StoredSplit;
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{PgStore, rows, sale, transition};
+use crate::store::postgres::{PgStore, rows, sale, splits, transition};
 use crate::store::{
     Committed, OrderError, ReceiptError, ReceiptRepository, Sale, SaleTx, StoreError, TransitionTx,
     Transitioned, TxError,
@@ -134,6 +135,21 @@ async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result
         .transpose()
 }
 
+async fn fetch_with_split(
+    client: Object,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
+    let statement = client.prepare_cached(FETCH).await?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let Some(row) = client.query_opt(&statement, &[&id.as_str(), &wallet]).await? else {
+        return Ok(None);
+    };
+    let (_, receipt) = receipt_from_row(&row)?;
+    let split = splits::fetch(&client, receipt.wallet).await?;
+    Ok(Some((receipt, split)))
+}
+
 async fn list(client: Object, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, PgError> {
     let statement = client.prepare_cached(LIST).await?;
     let rows = client
@@ -148,6 +164,15 @@ async fn list(client: Object, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>
 impl ReceiptRepository for PgStore {
     async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
         self.run(|client| Box::pin(fetch(client, wallet, id))).await
+    }
+
+    async fn fetch_with_split(
+        &self,
+        wallet: Option<Wallet>,
+        id: &ReceiptId,
+    ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError> {
+        self.run(|client| Box::pin(fetch_with_split(client, wallet, id)))
+            .await
     }
 
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {

@@ -117,6 +117,26 @@ impl ReceiptRepository for SqliteStore {
             .await
     }
 
+    async fn fetch_with_split(
+        &self,
+        wallet: Option<Wallet>,
+        id: &ReceiptId,
+    ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| {
+            // One read transaction for both statements: one shared-lock round on the WAL index instead of
+            // two, which is what contends between threads under load.
+            let tx = conn.unchecked_transaction()?;
+            let Some(receipt) = receipts::fetch(&tx, wallet, &id)? else {
+                return Ok(None);
+            };
+            let split = splits::fetch(&tx, receipt.wallet)?;
+            tx.commit()?;
+            Ok(Some((receipt, split)))
+        })
+        .await
+    }
+
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
         self.read(move |conn| receipts::list(conn, wallet, limit)).await
     }
