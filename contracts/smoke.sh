@@ -28,6 +28,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Turn a signal into an ordinary exit so that the EXIT trap (and the kill of anvil) runs.
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 
 # The hardfork is the contracts' evmVersion (see build.mjs): the oldest fork they are meant for.
 "$ANVIL" --host 127.0.0.1 --port 0 --hardfork cancun --chain-id 31337 >"$work/anvil.log" 2>&1 &
