@@ -7,8 +7,9 @@ use crate::wallet::Wallet;
 
 /// Basis points in a whole: 10000 = 100%.
 pub const BPS_TOTAL: u32 = 10_000;
-/// The most recipients a split may have (bounds gas for on-chain distribution).
-pub const MAX_SPLIT_RECIPIENTS: usize = 50;
+/// The most recipients a split may have: the `Split` contract's `MAX_RECIPIENTS` (bounds the gas of one
+/// `distribute`).
+pub const MAX_SPLIT_RECIPIENTS: usize = 32;
 
 /// One recipient of a split and its share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,11 +114,11 @@ impl Split {
     }
 
     /// Divides `amount` (in any indivisible unit: cents or token base units) among the recipients so
-    /// the parts sum to `amount` exactly.
+    /// the parts sum to `amount` exactly, by the rule of the on-chain `Split` contract
+    /// (`contracts/src/Split.sol`, docs/contracts.md), so what the server shows is what the chain pays.
     ///
-    /// Largest remainder: each part starts at `floor(amount * bps / 10000)`; the units left over go one
-    /// each to the recipients with the largest dropped fractions. Ties go to the recipient listed
-    /// first, so the result is deterministic and independent of address values.
+    /// Every recipient after the first gets `floor(amount * bps / 10000)`; the first gets the rest, so
+    /// the rounding remainder (less than one unit per other recipient) always goes to the first listed.
     ///
     /// ```
     /// use payments_core::{Split, SplitRecipient, Wallet};
@@ -133,30 +134,18 @@ impl Split {
         let total = u128::from(BPS_TOTAL);
         // amount * bps can overflow u128 only for amounts above ~3.4e34; split the multiplication.
         let (whole, rest) = (amount / total, amount % total);
-        let mut parts: Vec<(Wallet, u128, u128)> = self
-            .recipients
+        let floor_share = |bps: u32| whole * u128::from(bps) + rest * u128::from(bps) / total;
+        // A validated split is never empty.
+        let Some((first, rest)) = self.recipients.split_first() else {
+            return Vec::new();
+        };
+        let others: Vec<(Wallet, u128)> = rest
             .iter()
-            .map(|r| {
-                let bps = u128::from(r.shares_bps);
-                let exact_rest = rest * bps;
-                (r.address, whole * bps + exact_rest / total, exact_rest % total)
-            })
+            .map(|r| (r.address, floor_share(r.shares_bps)))
             .collect();
-        let allocated: u128 = parts.iter().map(|p| p.1).sum();
-        let mut leftover = amount - allocated;
-        let mut order: Vec<usize> = (0..parts.len()).collect();
-        // Stable sort keeps the listed order among equal remainders.
-        order.sort_by(|&x, &y| parts[y].2.cmp(&parts[x].2));
-        for index in order {
-            if leftover == 0 {
-                break;
-            }
-            parts[index].1 += 1;
-            leftover -= 1;
-        }
-        parts
-            .into_iter()
-            .map(|(address, part, _)| (address, part))
+        let first_part = amount - others.iter().map(|(_, part)| part).sum::<u128>();
+        std::iter::once((first.address, first_part))
+            .chain(others)
             .collect()
     }
 }
