@@ -7,6 +7,7 @@
 mod admin_login;
 mod money;
 mod money_serde;
+mod onchain;
 mod payment_request;
 mod pricing;
 mod rate;
@@ -24,6 +25,10 @@ pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
 };
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
+pub use onchain::{
+    DEPOSIT_FACTORY_CREATION_CODE, ReceiptSalt, SPLIT_FACTORY_CREATION_CODE, SPLIT_RUNTIME_CODE,
+    deposit_address, split_address, split_constructor_args,
+};
 pub use payment_request::PaymentRequest;
 pub use pricing::{
     FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError,
