@@ -26,7 +26,7 @@ pub(crate) struct DeployArgs {
     /// Replace the current split (it moves to the history); without it a configured split is kept.
     #[arg(long)]
     replace: bool,
-    /// A split contract deployed elsewhere; without it the server derives a placeholder address.
+    /// A split contract deployed elsewhere; without it the server uses its split factory's CREATE2 address for the recipients.
     #[arg(long, value_name = "0xADDR")]
     split_address: Option<String>,
     #[command(flatten)]

@@ -20,7 +20,7 @@ use crate::session::AdminSession;
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DeploySplit {
-    /// A split contract deployed elsewhere; without one the server derives a placeholder address.
+    /// A split contract deployed elsewhere; without one the server uses its split factory's CREATE2 address for the recipients.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split_address: Option<Wallet>,
     /// 1 to 50 unique recipients whose shares sum to 10000 bps, including the platform recipient with

@@ -1,5 +1,6 @@
 //! Server configuration, built by the binary from flags/env or by tests directly.
 
+use crate::domain::chain::ChainContracts;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -84,6 +85,9 @@ pub struct ServerConfig {
     pub platform_share_bps: u32,
     /// Contract of the payment token (a 6-decimal USD stablecoin).
     pub token_address: Wallet,
+    /// The platform's factories on the chain (`--chain-contracts`); development mode falls back to
+    /// [`ChainContracts::DEVELOPMENT`]. Without either, splits need a given `splitAddress`.
+    pub chain_contracts: Option<ChainContracts>,
 }
 
 impl ServerConfig {
@@ -107,6 +111,15 @@ impl ServerConfig {
             platform_recipient: None,
             platform_share_bps: DEFAULT_PLATFORM_SHARE_BPS,
             token_address: BASE_USDC,
+            chain_contracts: None,
         }
+    }
+}
+
+impl ServerConfig {
+    /// The configured factories, or in development mode those of a fresh local anvil.
+    pub fn effective_chain_contracts(&self) -> Option<ChainContracts> {
+        self.chain_contracts
+            .or_else(|| self.dev_mode.then_some(ChainContracts::DEVELOPMENT))
     }
 }

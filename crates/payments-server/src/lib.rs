@@ -34,6 +34,7 @@ pub use config::{
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use domain::api_key::SubscriptionId;
+pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
 pub use master_key::{MasterKey, MasterKeyError};

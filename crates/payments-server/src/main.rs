@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
+use std::path::PathBuf;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,8 +11,8 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
 use payments_server::{
-    App, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription, SubscriptionId,
-    SystemClock,
+    App, ChainContracts, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription,
+    SubscriptionId, SystemClock,
 };
 use payments_server::{DatabaseLocation, MasterKey};
 use serde_json::json;
@@ -103,6 +104,12 @@ struct AdminArgs {
     /// Contract address of the payment token (6-decimal USD stablecoin) [default: USDC on Base].
     #[arg(long, env = "PAYMENTS_TOKEN_ADDRESS", default_value_t = payments_server::BASE_USDC)]
     token_address: Wallet,
+    /// The platform's contracts on the chain: the JSON object `{ "chainId", "token", "splitFactory",
+    /// "depositFactory" }` (what contract bootstrap prints). It sets the chain id and token too. Without it,
+    /// development mode assumes a fresh local anvil (docs/contracts.md) and production splits need a given
+    /// splitAddress.
+    #[arg(long, env = "PAYMENTS_CHAIN_CONTRACTS", value_name = "FILE")]
+    chain_contracts: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -239,6 +246,15 @@ fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Resu
     config.platform_admins = args.platform_admins.clone();
     config.platform_share_bps = args.platform_share_bps;
     config.token_address = args.token_address;
+    if let Some(path) = &args.chain_contracts {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading --chain-contracts {}", path.display()))?;
+        let contracts = ChainContracts::from_json(&text)
+            .with_context(|| format!("parsing --chain-contracts {}", path.display()))?;
+        config.chain_id = contracts.chain_id;
+        config.token_address = contracts.token;
+        config.chain_contracts = Some(contracts);
+    }
     config.platform_recipient = args
         .platform_recipient
         .or(config.dev_mode.then_some(payments_server::DEV_PLATFORM_RECIPIENT));

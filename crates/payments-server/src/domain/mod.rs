@@ -2,6 +2,7 @@
 
 pub(crate) mod admin;
 pub(crate) mod api_key;
+pub(crate) mod chain;
 pub(crate) mod field_error;
 pub(crate) mod inventory;
 pub(crate) mod receipt;

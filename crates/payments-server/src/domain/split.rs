@@ -6,7 +6,7 @@ use payments_core::{Split, Wallet};
 /// 10000 bps, unique recipients); the platform recipient's share was checked when it was saved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StoredSplit {
-    /// The split contract (or, until on-chain deployment lands, a placeholder derived from the recipients).
+    /// The split contract: a given deployed one, or the split factory's CREATE2 address of the recipients.
     pub(crate) address: Wallet,
     /// The recipients and their shares.
     pub(crate) split: Split,

@@ -32,6 +32,12 @@ impl From<SplitConfigError> for ApiError {
                     message: error.to_string(),
                 }
             }
+            SplitConfigError::SplitFactoryNotConfigured
+            | SplitConfigError::ZeroSplitAddress
+            | SplitConfigError::SplitAddressIsMerchant => ApiError::InvalidInput {
+                field: Some("splitAddress".to_owned()),
+                message: error.to_string(),
+            },
             SplitConfigError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
             SplitConfigError::Store(store) => store.into(),
         }

@@ -1,8 +1,7 @@
 //! Split configuration: validate the recipients (core `Split::new` plus the platform's share from the
 //! server config), pick the split address, and save it once (idempotent) or deliberately replace it.
 
-use alloy_primitives::keccak256;
-use payments_core::{BPS_TOTAL, Split, SplitError, SplitRecipient, Wallet};
+use payments_core::{BPS_TOTAL, Split, SplitError, SplitRecipient, Wallet, split_address};
 use thiserror::Error;
 
 use std::sync::Arc;
@@ -10,9 +9,6 @@ use std::sync::Arc;
 use crate::clock::Clock;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::store::{ShopRepository, StoreError};
-
-/// Domain separator of placeholder split addresses, so they cannot collide with other keccak uses.
-const PLACEHOLDER_DOMAIN: &[u8] = b"merchant-payments/split-placeholder/v1";
 
 #[derive(Debug, Error)]
 pub(crate) enum SplitConfigError {
@@ -22,6 +18,14 @@ pub(crate) enum SplitConfigError {
     PlatformShareMissing { address: Wallet, bps: u32 },
     #[error("the server has no platform split recipient configured")]
     PlatformRecipientNotConfigured,
+    #[error(
+        "this server has no split factory configured (--chain-contracts): give the splitAddress of a deployed split"
+    )]
+    SplitFactoryNotConfigured,
+    #[error("splitAddress cannot be the zero address")]
+    ZeroSplitAddress,
+    #[error("splitAddress cannot be the merchant's own wallet: the platform's share would never be paid")]
+    SplitAddressIsMerchant,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -29,7 +33,7 @@ pub(crate) enum SplitConfigError {
 /// A deploy request after parsing.
 #[derive(Debug, Clone)]
 pub(crate) struct SplitDraft {
-    /// A pre-deployed split contract; without one a placeholder address is derived.
+    /// A deployed split contract; without one the split factory's CREATE2 address of the recipients.
     pub(crate) split_address: Option<Wallet>,
     /// Without recipients: the merchant gets everything but the platform's share.
     pub(crate) recipients: Option<Vec<SplitRecipient>>,
@@ -45,6 +49,8 @@ pub(crate) struct SplitService {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) platform_recipient: Option<Wallet>,
     pub(crate) platform_share_bps: u32,
+    /// `SplitFactory` on the configured chain: a split without a given address lives at its CREATE2 address.
+    pub(crate) split_factory: Option<Wallet>,
 }
 
 impl SplitService {
@@ -84,61 +90,24 @@ impl SplitService {
                 bps: platform_bps,
             });
         }
-        let address = draft
-            .split_address
-            .unwrap_or_else(|| placeholder_address(wallet, &split));
+        let address = match draft.split_address {
+            Some(address) if address.address().is_zero() => return Err(SplitConfigError::ZeroSplitAddress),
+            Some(address) if address == wallet && platform_bps > 0 => {
+                return Err(SplitConfigError::SplitAddressIsMerchant);
+            }
+            Some(address) => address,
+            // The factory deploys the contract at this address when it is first needed; funds sent before
+            // that are not lost (the split allocates its whole balance on its first distribution).
+            None => split_address(
+                self.split_factory
+                    .ok_or(SplitConfigError::SplitFactoryNotConfigured)?,
+                &split,
+            ),
+        };
         let stored = StoredSplit { address, split };
         Ok(self
             .shops
             .save_split(wallet, &stored, draft.replace, self.clock.now_ms())
             .await?)
-    }
-}
-
-/// Until on-chain deployment lands, a split without a given contract gets this deterministic address:
-/// the last 20 bytes of keccak256(domain || merchant || each recipient's address and u32 BE share).
-/// Nobody holds its key; a later chain issue deploys real contracts.
-fn placeholder_address(merchant: Wallet, split: &Split) -> Wallet {
-    let mut preimage = PLACEHOLDER_DOMAIN.to_vec();
-    preimage.extend_from_slice(merchant.address().as_slice());
-    for recipient in split.recipients() {
-        preimage.extend_from_slice(recipient.address.address().as_slice());
-        preimage.extend_from_slice(&recipient.shares_bps.to_be_bytes());
-    }
-    let hash = keccak256(&preimage);
-    let mut address = [0u8; 20];
-    address.copy_from_slice(&hash[12..]);
-    Wallet::from_address(address.into())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn wallet(byte: u8) -> Wallet {
-        Wallet::parse(&format!("0x{}", format!("{byte:02x}").repeat(20))).unwrap()
-    }
-
-    fn split(first_bps: u32) -> Split {
-        Split::new(vec![
-            SplitRecipient {
-                address: wallet(1),
-                shares_bps: first_bps,
-            },
-            SplitRecipient {
-                address: wallet(2),
-                shares_bps: 10_000 - first_bps,
-            },
-        ])
-        .unwrap()
-    }
-
-    #[test]
-    fn placeholder_addresses_are_deterministic_and_depend_on_merchant_and_shares() {
-        let base = placeholder_address(wallet(9), &split(9950));
-
-        assert_eq!(base, placeholder_address(wallet(9), &split(9950)));
-        assert_ne!(base, placeholder_address(wallet(8), &split(9950)));
-        assert_ne!(base, placeholder_address(wallet(9), &split(9900)));
     }
 }

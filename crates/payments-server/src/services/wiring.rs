@@ -77,6 +77,9 @@ impl Services {
                 clock: Arc::clone(clock),
                 platform_recipient: config.platform_recipient,
                 platform_share_bps: config.platform_share_bps,
+                split_factory: config
+                    .effective_chain_contracts()
+                    .map(|contracts| contracts.split_factory),
             },
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),

@@ -77,7 +77,7 @@ async fn deploying_without_recipients_gives_the_merchant_all_but_the_platform_sh
 }
 
 #[tokio::test]
-async fn the_placeholder_address_is_the_same_for_the_same_merchant_and_recipients() {
+async fn a_split_without_an_address_lives_at_the_split_factorys_create2_address() {
     let first = Api::spawn().await;
     let second = Api::spawn().await;
     let (client_a, _) = first.app.merchant_admin().await;
@@ -86,7 +86,39 @@ async fn the_placeholder_address_is_the_same_for_the_same_merchant_and_recipient
     let a = send(admin(&first, &client_a, Method::POST, "/api/split/deploy").json(&json!({}))).await;
     let b = send(admin(&second, &client_b, Method::POST, "/api/split/deploy").json(&json!({}))).await;
 
+    // `cast compute-address` of the development SplitFactory (0x5FbDB…0aa3) with salt keccak(args) and
+    // init code Split.bytecode ‖ abi.encode([admin, platform], [9950, 50]) (docs/contracts.md).
+    let expected = "0x5FfBCEbF1225222435a87C74612a21233408ff2e".to_lowercase();
+    assert_eq!(
+        a.json["split"]["address"].as_str().map(str::to_lowercase),
+        Some(expected)
+    );
     assert_eq!(a.json["split"]["address"], b.json["split"]["address"]);
+}
+
+#[tokio::test]
+async fn a_split_address_that_is_zero_or_the_merchants_own_wallet_is_refused() {
+    let api = Api::spawn().await;
+    let (client, key) = api.app.merchant_admin().await;
+
+    let zero = send(
+        admin(&api, &client, Method::POST, "/api/split/deploy")
+            .json(&json!({"splitAddress": "0x0000000000000000000000000000000000000000"})),
+    )
+    .await;
+    let own = send(
+        admin(&api, &client, Method::POST, "/api/split/deploy")
+            .json(&json!({"splitAddress": TEST_ADMIN_WALLET})),
+    )
+    .await;
+    let after = get_split(&api, &key.key).await;
+
+    for reply in [&zero, &own] {
+        assert_eq!(reply.status, 400, "{}", reply.json);
+        assert_eq!(reply.json["error"], "invalid_input");
+        assert_eq!(reply.json["field"], "splitAddress");
+    }
+    assert_eq!(after, json!({"split": {"address": null, "recipients": []}}));
 }
 
 #[tokio::test]
