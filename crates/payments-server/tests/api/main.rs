@@ -10,6 +10,7 @@ mod auth;
 mod degraded_mode;
 mod dev_mode;
 mod errors;
+mod exact_numbers;
 mod graceful_shutdown;
 mod health_and_ping;
 mod helpers;
