@@ -104,13 +104,20 @@ mod tests {
     #[test]
     fn digits_beyond_what_a_float_carries_are_named() {
         let cases = [
-            (r#"{"priceUsd": 19.9900000000000000001}"#, "19.9900000000000000001"),
+            (
+                r#"{"priceUsd": 19.9900000000000000001}"#,
+                "19.9900000000000000001",
+            ),
             (r#"{"taxRate": 0.99999999999999999999}"#, "0.99999999999999999999"),
             (r#"[1, 18446744073709551616]"#, "18446744073709551616"),
             (r#"{"x": 1e400}"#, "1e400"),
         ];
         for (json, expected) in cases {
-            assert_eq!(first_inexact_number(json.as_bytes()).as_deref(), Some(expected), "{json}");
+            assert_eq!(
+                first_inexact_number(json.as_bytes()).as_deref(),
+                Some(expected),
+                "{json}"
+            );
         }
     }
 

@@ -51,7 +51,9 @@ pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         let shown: String = number.chars().take(40).collect();
         return Err(ApiError::invalid_input(
             None,
-            format!("the number {shown} has more digits than can be read exactly (amounts take at most 2 decimals)"),
+            format!(
+                "the number {shown} has more digits than can be read exactly (amounts take at most 2 decimals)"
+            ),
         ));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(body);

@@ -23,7 +23,10 @@ async fn a_price_with_digits_beyond_the_cent_is_refused_and_nothing_is_stored() 
     assert_eq!(reply.status, 400, "{}", reply.json);
     assert_eq!(reply.json["error"], "invalid_input");
     assert!(
-        reply.json["message"].as_str().unwrap().contains("19.9900000000000000001"),
+        reply.json["message"]
+            .as_str()
+            .unwrap()
+            .contains("19.9900000000000000001"),
         "{}",
         reply.json
     );
@@ -45,7 +48,10 @@ async fn a_receipt_total_with_digits_beyond_the_cent_is_refused() {
 
     assert_eq!(reply.status, 400, "{}", reply.json);
     assert_eq!(reply.json["error"], "invalid_input");
-    assert_eq!(send(api.dev(Method::GET, "/api/receipts/order-1")).await.status, 404);
+    assert_eq!(
+        send(api.dev(Method::GET, "/api/receipts/order-1")).await.status,
+        404
+    );
 }
 
 #[tokio::test]

@@ -16,6 +16,7 @@ mod health_and_ping;
 mod helpers;
 mod idempotency;
 mod images;
+mod inventory_limits;
 mod inventory_list;
 mod inventory_upsert;
 mod inventory_validation;

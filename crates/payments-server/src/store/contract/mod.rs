@@ -55,6 +55,7 @@ macro_rules! contract_suite {
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
             inventory::listings_filter_by_search_tags_stock_and_price_and_page,
             inventory::images_attach_up_to_the_maximum,
+            inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
@@ -94,7 +95,12 @@ pub(crate) async fn product_id(repos: &Repositories, upsert: ItemUpsert) -> Prod
 pub(crate) async fn all_items(repos: &Repositories, wallet: Wallet) -> Vec<InventoryItem> {
     let query = InventoryQuery {
         page_size: 200,
-        ..InventoryQuery::parse(|_| None).unwrap()
+        ..InventoryQuery::parse(0, |_| None).unwrap()
     };
-    repos.inventory.list(wallet, &query).await.unwrap().items
+    repos
+        .inventory
+        .list(wallet, &query, inventory::BUDGET)
+        .await
+        .unwrap()
+        .items
 }

@@ -4,6 +4,7 @@ use rusqlite::{Connection, TransactionBehavior, params};
 
 use super::schema_v2;
 use super::schema_v3;
+use super::schema_v4;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -64,7 +65,12 @@ CREATE TABLE inventory_items (
 CREATE INDEX inventory_items_by_wallet_updated ON inventory_items (wallet, updated_at);
 ";
 
-const MIGRATIONS: &[(i64, &str)] = &[(1, V1_FOUNDATION), (2, schema_v2::SQL), (3, schema_v3::SQL)];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, V1_FOUNDATION),
+    (2, schema_v2::SQL),
+    (3, schema_v3::SQL),
+    (4, schema_v4::SQL),
+];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
 /// runs inside the write transaction, so a server and a `keys` command starting together cannot both apply it.
