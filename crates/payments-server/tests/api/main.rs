@@ -26,6 +26,7 @@ mod paid_receipt;
 mod portal;
 mod portal_screenshot;
 mod rate_limit;
+mod receipt_ids;
 mod receipt_refunds_and_terminal;
 mod receipt_status_posts;
 mod receipt_webhooks;

@@ -38,6 +38,7 @@ macro_rules! contract_suite {
             sales::parallel_idempotent_creates_have_one_effect,
             sales::an_idempotency_key_reused_with_another_body_conflicts,
             sales::a_taken_receipt_id_is_refused_and_writes_nothing,
+            sales::two_merchants_create_the_same_receipt_id_and_each_sees_only_its_own,
             sales::parallel_orders_never_oversell_finite_stock,
             sales::an_order_past_the_stock_reserves_nothing,
             sales::unlimited_stock_is_never_reserved,
