@@ -33,6 +33,10 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 /// key revoked by the `keys` command (or on another instance) keeps working.
 pub const DEFAULT_KEY_CACHE_MS: u64 = 1_000;
 
+/// Time one inventory listing may take (`GET /api/inventory`) before it is stopped and answered 503
+/// `datastore_unavailable` with `Retry-After`: a costly filter cannot hold a core and a connection for long.
+pub const DEFAULT_INVENTORY_LIST_BUDGET: Duration = Duration::from_secs(2);
+
 /// Requests per minute per subscription key when not configured.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: NonZeroU32 = match NonZeroU32::new(600) {
     Some(limit) => limit,
@@ -65,6 +69,8 @@ pub struct ServerConfig {
     pub key_cache: Duration,
     /// Largest accepted request body in bytes.
     pub max_body_bytes: usize,
+    /// Time budget of one inventory listing.
+    pub inventory_list_budget: Duration,
     /// Seals the API key stored with each receipt (webhook signing key). Without one, development mode uses
     /// `<db>.master.key` beside the database (created 0600 with a random key); production refuses to start.
     pub master_key: Option<MasterKey>,
@@ -102,6 +108,7 @@ impl ServerConfig {
             edge_secret: None,
             key_cache: Duration::from_millis(DEFAULT_KEY_CACHE_MS),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            inventory_list_budget: DEFAULT_INVENTORY_LIST_BUDGET,
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,
             webhook_retry_delays: vec![DEFAULT_WEBHOOK_RETRY_DELAY],

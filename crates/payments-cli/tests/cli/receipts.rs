@@ -92,8 +92,8 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
          Tax                  4.00\n\
          Processing Fee       0.22\n\
          Total                44.22\n\
-         payment url: {}/portal/{id}?recipient={split}\n",
-        app.base_url
+         payment url: {}/portal/{id}?recipient={split}&merchant={}\n",
+        app.base_url, key.wallet
     );
     assert_eq!(table.stdout, expected);
     assert_eq!(json.code, 0, "{json:?}");
@@ -115,6 +115,9 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
     assert_eq!(receipt["totalUsd"], 44.22);
     assert_eq!(receipt["taxRate"], 0.1);
     let link = receipt["paymentUrl"].as_str().unwrap();
-    assert!(link.ends_with(&format!("?recipient={split}")), "{link}");
+    assert!(
+        link.ends_with(&format!("?recipient={split}&merchant={}", key.wallet)),
+        "{link}"
+    );
     assert_eq!(client.list_receipts(None).await.unwrap().len(), 2);
 }

@@ -32,7 +32,7 @@ struct OkResponse {
 
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryRead).await?;
-    let query = InventoryQuery::parse(|name| ctx.query(name))?;
+    let query = InventoryQuery::parse(ctx.raw_query().len(), |name| ctx.query(name))?;
     let (page, page_size) = (query.page, query.page_size);
     let found = ctx.state.services.inventory.list(caller.wallet, query).await?;
     Ok(response::ok(&InventoryListResponse {

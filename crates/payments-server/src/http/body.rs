@@ -45,6 +45,17 @@ pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             "the request body must be a JSON object".to_owned(),
         ));
     }
+    // Amounts and rates arrive as JSON numbers, which the decoder reads as floats: refuse digits a float
+    // would silently drop (`19.9900000000000000001`) rather than round them.
+    if let Some(number) = payments_core::first_inexact_number(body) {
+        let shown: String = number.chars().take(40).collect();
+        return Err(ApiError::invalid_input(
+            None,
+            format!(
+                "the number {shown} has more digits than can be read exactly (amounts take at most 2 decimals)"
+            ),
+        ));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let path = error.path().to_string();

@@ -55,6 +55,11 @@ impl<'a> Ctx<'a> {
         self.request.body()
     }
 
+    /// The raw (still percent-encoded) query string, empty when there is none.
+    pub(crate) fn raw_query(&self) -> &str {
+        self.request.uri().query().unwrap_or_default()
+    }
+
     /// The first value of a query parameter.
     pub(crate) fn query(&self, name: &str) -> Option<&str> {
         self.query

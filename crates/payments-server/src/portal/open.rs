@@ -9,17 +9,22 @@ use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::portal::view::{PortalLine, PortalView};
 use crate::services::receipts::ReceiptError;
 
-/// The page of receipt `id`, or `None` when there is no such receipt.
+/// The page of receipt `id` of `merchant` (the payment link's `merchant` parameter; without it the id must
+/// name a single merchant's receipt), or `None` when there is no such receipt.
 ///
 /// # Errors
 /// A datastore failure. A tracking status the state machine does not take (e.g. after settlement it is
 /// ignored) or a contended update does not stop the page: the buyer still sees the receipt.
-pub(crate) async fn open(state: &AppState, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
+pub(crate) async fn open(
+    state: &AppState,
+    merchant: Option<Wallet>,
+    id: ReceiptId,
+) -> Result<Option<PortalView>, ReceiptError> {
     let receipts = &state.services.receipts;
-    let Some(found) = receipts.fetch_for_portal(id.clone()).await? else {
+    let Some(found) = receipts.fetch_for_portal(merchant, id.clone()).await? else {
         return Ok(None);
     };
-    match receipts.record_link_opened(id).await {
+    match receipts.record_link_opened(found.receipt.wallet, id).await {
         Ok(_) | Err(ReceiptError::NotFound(_) | ReceiptError::Transition(_)) => {}
         Err(
             error @ (ReceiptError::IdTaken(_)

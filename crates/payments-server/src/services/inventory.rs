@@ -4,6 +4,7 @@ use payments_core::Wallet;
 use thiserror::Error;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::domain::inventory::{
@@ -41,11 +42,24 @@ pub(crate) struct Listing {
 pub(crate) struct InventoryService {
     pub(crate) inventory: Arc<dyn InventoryRepository>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Time one listing may take before it is answered busy (503 with `Retry-After`).
+    pub(crate) list_budget: Duration,
 }
 
 impl InventoryService {
+    /// A listing over its time budget is [`StoreError::Busy`]: the answer comes back at the budget even when
+    /// the backend is slow to notice its own cancellation.
     pub(crate) async fn list(&self, wallet: Wallet, query: InventoryQuery) -> Result<Listing, StoreError> {
-        match self.inventory.list(wallet, &query).await {
+        let listing = self.inventory.list(wallet, &query, self.list_budget);
+        let listed = tokio::time::timeout(self.list_budget, listing)
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::Busy(format!(
+                    "the listing ran over its {} ms budget",
+                    self.list_budget.as_millis()
+                )))
+            });
+        match listed {
             Ok(page) => Ok(Listing {
                 page,
                 degraded: false,

@@ -58,6 +58,7 @@ impl Services {
             inventory: InventoryService {
                 inventory: Arc::clone(&repos.inventory),
                 clock: Arc::clone(clock),
+                list_budget: config.inventory_list_budget,
             },
             receipts: ReceiptService {
                 receipts: Arc::clone(&repos.receipts),

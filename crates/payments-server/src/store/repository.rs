@@ -5,6 +5,7 @@
 //! change together, so a concurrent duplicate never produces a second effect.
 
 use std::fmt;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use payments_core::{FeePct, Wallet};
@@ -54,7 +55,14 @@ pub(crate) trait KeyRepository: Send + Sync + fmt::Debug {
 /// Products and their images.
 #[async_trait]
 pub(crate) trait InventoryRepository: Send + Sync + fmt::Debug {
-    async fn list(&self, wallet: Wallet, query: &InventoryQuery) -> Result<InventoryPage, StoreError>;
+    /// One page of the merchant's products. The backend stops the work once `budget` has passed
+    /// ([`StoreError::Busy`]), so an abandoned listing does not keep running.
+    async fn list(
+        &self,
+        wallet: Wallet,
+        query: &InventoryQuery,
+        budget: Duration,
+    ) -> Result<InventoryPage, StoreError>;
     async fn upsert(&self, upsert: &ItemUpsert) -> Result<UpsertOutcome, StoreError>;
     /// Deletes this merchant's product; false when it has none with this id.
     async fn delete(&self, wallet: Wallet, id: &ProductId) -> Result<bool, StoreError>;

@@ -46,6 +46,8 @@ pub const TEST_PLATFORM_RECIPIENT: &str = "0x50505050505050505050505050505050505
 pub struct TestOptions {
     /// Overrides [`crate::DEFAULT_MAX_BODY_BYTES`].
     pub max_body_bytes: Option<usize>,
+    /// Overrides [`crate::DEFAULT_INVENTORY_LIST_BUDGET`].
+    pub inventory_list_budget: Option<Duration>,
     /// Overrides [`crate::DEFAULT_RATE_LIMIT_PER_MINUTE`].
     pub rate_limit_per_minute: Option<NonZeroU32>,
     /// Configures the edge-proxy secret.
@@ -102,6 +104,9 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     let (listener, base_url, mut config) = bind_loopback(&db_path).await;
     config.dev_mode = true;
     config.max_body_bytes = options.max_body_bytes.unwrap_or(config.max_body_bytes);
+    config.inventory_list_budget = options
+        .inventory_list_budget
+        .unwrap_or(config.inventory_list_budget);
     config.rate_limit_per_minute = options
         .rate_limit_per_minute
         .unwrap_or(config.rate_limit_per_minute);

@@ -30,6 +30,7 @@ async fn creating_a_receipt_answers_201_with_its_payment_link() {
     assert_eq!(reply.status, 201, "{}", reply.json);
     let payment_url = format!(
         "{}/portal/order-1?recipient=0x1111111111111111111111111111111111111111\
+         &merchant=0x1111111111111111111111111111111111111111\
          &redirect_url=https%3A%2F%2Fshop.example.com%2Fdone%3Fx%3D1",
         api.app.base_url
     );
@@ -296,7 +297,10 @@ async fn the_payment_link_names_the_split_address_once_a_split_is_configured() {
 
     let link = reply.json["paymentUrl"].as_str().unwrap();
     assert!(
-        link.ends_with(&format!("/portal/first?recipient={address}")),
+        link.ends_with(&format!(
+            "/portal/first?recipient={address}&merchant={}",
+            key.wallet
+        )),
         "{link}"
     );
 }

@@ -9,6 +9,13 @@ pub(crate) const DEFAULT_PAGE_SIZE: u32 = 100;
 pub(crate) const MAX_PAGE_SIZE: u32 = 200;
 /// Bounds the OFFSET so it cannot overflow; no merchant has this many pages.
 const MAX_PAGE: u32 = 1_000_000;
+/// The longest query string a listing reads (4 KiB): every filter fits many times over, and no request can
+/// make the store compare thousands of values.
+pub(crate) const MAX_QUERY_BYTES: usize = 4096;
+/// The most tags one `tags=` filter may name (a product has at most 24).
+pub(crate) const MAX_FILTER_TAGS: usize = 50;
+/// The longest tag a filter may name, in bytes (a product's tags are at most 40 characters).
+pub(crate) const MAX_FILTER_TAG_BYTES: usize = 64;
 
 /// `tagsMode`: whether an item needs all listed tags or any one of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,15 +75,25 @@ pub(crate) struct InventoryPage {
 }
 
 impl InventoryQuery {
-    /// `param(name)` returns the parameter's value; empty values count as absent.
-    pub(crate) fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, FieldError> {
+    /// `query_bytes` is the length of the raw query string; `param(name)` returns a parameter's value (empty
+    /// values count as absent).
+    pub(crate) fn parse<'a>(
+        query_bytes: usize,
+        param: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<Self, FieldError> {
+        if query_bytes > MAX_QUERY_BYTES {
+            return Err(FieldError::new(
+                "query",
+                format!("the query string is {query_bytes} bytes; at most {MAX_QUERY_BYTES} are read"),
+            ));
+        }
         let get = |name: &str| param(name).map(str::trim).filter(|value| !value.is_empty());
         let query = InventoryQuery {
             q: get("q").map(str::to_lowercase),
             category: get("category").map(str::to_lowercase),
             price_min: get("priceMin").map(|text| usd("priceMin", text)).transpose()?,
             price_max: get("priceMax").map(|text| usd("priceMax", text)).transpose()?,
-            tags: get("tags").map(tag_list).unwrap_or_default(),
+            tags: get("tags").map(tag_list).transpose()?.unwrap_or_default(),
             tags_mode: get("tagsMode").map_or(Ok(TagsMode::All), tags_mode)?,
             industry_pack: get("industryPack").map(str::to_lowercase),
             taxable: get("taxable").map(|text| boolean("taxable", text)).transpose()?,
@@ -101,15 +118,32 @@ fn usd(field: &str, text: &str) -> Result<Cents, FieldError> {
     Cents::parse_usd(text).map_err(|error| FieldError::new(field, error.to_string()))
 }
 
-fn tag_list(text: &str) -> Vec<String> {
+/// Counted as written (before de-duplication), so a long list of one repeated tag is refused too.
+fn tag_list(text: &str) -> Result<Vec<String>, FieldError> {
     let mut tags: Vec<String> = text
         .split(',')
-        .map(|tag| tag.trim().to_lowercase())
+        .map(str::trim)
         .filter(|tag| !tag.is_empty())
-        .collect();
+        .map(|tag| {
+            if tag.len() > MAX_FILTER_TAG_BYTES {
+                Err(FieldError::new(
+                    "tags",
+                    format!("each tag is at most {MAX_FILTER_TAG_BYTES} bytes"),
+                ))
+            } else {
+                Ok(tag.to_lowercase())
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    if tags.len() > MAX_FILTER_TAGS {
+        return Err(FieldError::new(
+            "tags",
+            format!("at most {MAX_FILTER_TAGS} tags, got {}", tags.len()),
+        ));
+    }
     tags.sort();
     tags.dedup();
-    tags
+    Ok(tags)
 }
 
 fn tags_mode(text: &str) -> Result<TagsMode, FieldError> {
@@ -171,7 +205,7 @@ mod tests {
     use super::*;
 
     fn parse(pairs: &[(&'static str, &'static str)]) -> Result<InventoryQuery, FieldError> {
-        InventoryQuery::parse(|name| {
+        InventoryQuery::parse(0, |name| {
             pairs
                 .iter()
                 .find(|(key, _)| *key == name)
@@ -203,5 +237,29 @@ mod tests {
             parse(&[("tags", "Red, blue,red,,")]).unwrap().tags,
             vec!["blue".to_owned(), "red".to_owned()]
         );
+    }
+
+    #[test]
+    fn more_than_fifty_tags_or_a_tag_over_64_bytes_is_refused() {
+        let fifty = (0..50).map(|n| format!("t{n}")).collect::<Vec<_>>().join(",");
+        let fifty_one = format!("{fifty},t50");
+        let long = "x".repeat(65);
+        let parse_tags =
+            |tags: &str| InventoryQuery::parse(tags.len(), |name| (name == "tags").then_some(tags));
+
+        assert_eq!(parse_tags(&fifty).unwrap().tags.len(), 50);
+        assert_eq!(parse_tags(&fifty_one).unwrap_err().field, "tags");
+        assert_eq!(parse_tags(&long).unwrap_err().field, "tags");
+        assert_eq!(parse_tags(&"x".repeat(64)).unwrap().tags.len(), 1);
+    }
+
+    #[test]
+    fn a_query_string_over_4_kib_is_refused() {
+        assert_eq!(parse_len(4097).unwrap_err().field, "query");
+        assert!(parse_len(4096).is_ok());
+    }
+
+    fn parse_len(bytes: usize) -> Result<InventoryQuery, FieldError> {
+        InventoryQuery::parse(bytes, |_| None)
     }
 }

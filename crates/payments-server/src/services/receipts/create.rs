@@ -12,11 +12,13 @@ use crate::secret::Secret;
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
 use crate::store::{Committed, Render, Sale, SalePlan, SaleTx};
 
-/// `{base_url}/portal/{id}?recipient=<address>[&redirect_url=<url>]`.
+/// `{base_url}/portal/{id}?recipient=<address>&merchant=<wallet>[&redirect_url=<url>]`: receipt ids are
+/// unique per merchant, so `merchant` makes the link name exactly one receipt (docs/receipts.md).
 pub(crate) fn payment_url(
     base_url: &Url,
     id: &ReceiptId,
     recipient: Wallet,
+    merchant: Wallet,
     redirect_url: Option<&str>,
 ) -> String {
     let mut url = base_url.clone();
@@ -25,6 +27,7 @@ pub(crate) fn payment_url(
     {
         let mut query = url.query_pairs_mut();
         query.append_pair("recipient", &recipient.to_string());
+        query.append_pair("merchant", &merchant.to_string());
         if let Some(redirect_url) = redirect_url {
             query.append_pair("redirect_url", redirect_url);
         }
@@ -93,16 +96,25 @@ mod tests {
     fn the_payment_url_names_the_recipient_and_encodes_the_redirect() {
         let base = Url::parse("https://pay.example.com").unwrap();
         let wallet = Wallet::parse("0x1111111111111111111111111111111111111111").unwrap();
+        let merchant = Wallet::parse("0x2222222222222222222222222222222222222222").unwrap();
         let id = ReceiptId::parse("id", "order-1").unwrap();
 
         assert_eq!(
-            payment_url(&base, &id, wallet, Some("https://shop.example.com/done?a=1&b=2")),
+            payment_url(
+                &base,
+                &id,
+                wallet,
+                merchant,
+                Some("https://shop.example.com/done?a=1&b=2")
+            ),
             "https://pay.example.com/portal/order-1?recipient=0x1111111111111111111111111111111111111111\
+             &merchant=0x2222222222222222222222222222222222222222\
              &redirect_url=https%3A%2F%2Fshop.example.com%2Fdone%3Fa%3D1%26b%3D2"
         );
         assert_eq!(
-            payment_url(&base, &id, wallet, None),
-            "https://pay.example.com/portal/order-1?recipient=0x1111111111111111111111111111111111111111"
+            payment_url(&base, &id, wallet, merchant, None),
+            "https://pay.example.com/portal/order-1?recipient=0x1111111111111111111111111111111111111111\
+             &merchant=0x2222222222222222222222222222222222222222"
         );
     }
 }

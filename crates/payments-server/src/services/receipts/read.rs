@@ -63,9 +63,14 @@ impl ReceiptService {
         }
     }
 
-    /// The payment page's lookup by id alone (the id is the capability).
-    pub(crate) async fn fetch_for_portal(&self, id: ReceiptId) -> Result<Option<PortalView>, ReceiptError> {
-        let Some((receipt, split)) = self.receipts.fetch_with_split(None, &id).await? else {
+    /// The payment page's lookup (the link is the capability). Ids are unique per merchant, so the link's
+    /// `merchant` names the receipt; without it the id alone names one only when a single merchant has it.
+    pub(crate) async fn fetch_for_portal(
+        &self,
+        merchant: Option<Wallet>,
+        id: ReceiptId,
+    ) -> Result<Option<PortalView>, ReceiptError> {
+        let Some((receipt, split)) = self.receipts.fetch_with_split(merchant, &id).await? else {
             return Ok(None);
         };
         let recipient = recipient_of(receipt.wallet, &MerchantSnapshot { split, shop: None });

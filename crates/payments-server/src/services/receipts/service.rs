@@ -59,6 +59,7 @@ impl ReceiptService {
             &self.base_url,
             &receipt.id,
             recipient,
+            receipt.wallet,
             receipt.options.redirect_url.as_deref(),
         )
     }
@@ -96,6 +97,7 @@ pub(crate) fn sale_link(base_url: &Url, sale: &Sale) -> String {
         base_url,
         &receipt.id,
         recipient_of(receipt.wallet, &sale.merchant),
+        receipt.wallet,
         receipt.options.redirect_url.as_deref(),
     )
 }

@@ -92,14 +92,19 @@ impl ReceiptService {
         Ok(committed)
     }
 
-    /// The payment page opened: `link_opened` through the same path as every other status change.
-    pub(crate) async fn record_link_opened(&self, id: ReceiptId) -> Result<StatusOutcome, ReceiptError> {
+    /// The payment page of `wallet`'s receipt `id` opened: `link_opened` through the same path as every other
+    /// status change.
+    pub(crate) async fn record_link_opened(
+        &self,
+        wallet: Wallet,
+        id: ReceiptId,
+    ) -> Result<StatusOutcome, ReceiptError> {
         let change = StatusChange {
             actor: "portal".to_owned(),
             ..StatusChange::default()
         };
         let committed = self
-            .apply_status(None, id, change, None, |_| {
+            .apply_status(Some(wallet), id, change, None, |_| {
                 Ok(ReceiptEvent::Tracking(TrackingStatus::LinkOpened))
             })
             .await?;

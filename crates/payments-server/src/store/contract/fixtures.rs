@@ -23,6 +23,11 @@ pub(crate) fn wallet(digit: char) -> Wallet {
     Wallet::parse(&format!("0x{}", digit.to_string().repeat(40))).unwrap()
 }
 
+/// A receipt id.
+pub(crate) fn receipt_id(id: &str) -> ReceiptId {
+    ReceiptId::parse("id", id).unwrap()
+}
+
 /// An API receipt (starts `pending`) of one line.
 pub(crate) fn new_receipt(wallet: Wallet, id: &str, total_cents: i64) -> NewReceipt {
     NewReceipt {

@@ -1,5 +1,7 @@
 //! [`InventoryRepository`]: upserts by id or SKU, the listing's filters and paging, images, deletes.
 
+use std::time::Duration;
+
 use payments_core::Cents;
 
 use crate::domain::inventory::{
@@ -9,8 +11,11 @@ use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::contract::{all_items, product_id};
 use crate::store::{AttachOutcome, Repositories, UpsertOutcome};
 
+/// Far more than any listing here needs.
+pub(crate) const BUDGET: Duration = Duration::from_secs(30);
+
 fn query() -> InventoryQuery {
-    InventoryQuery::parse(|_| None).unwrap()
+    InventoryQuery::parse(0, |_| None).unwrap()
 }
 
 pub(crate) async fn upserts_update_by_sku_and_refuse_a_taken_sku(repos: Repositories) {
@@ -78,20 +83,23 @@ pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repo
         ..by_name.clone()
     };
     assert_eq!(
-        skus(repos.inventory.list(merchant, &hot_all).await.unwrap()),
+        skus(repos.inventory.list(merchant, &hot_all, BUDGET).await.unwrap()),
         (1, vec!["LATTE".to_owned()])
     );
     let any = InventoryQuery {
         tags_mode: TagsMode::Any,
         ..hot_all
     };
-    assert_eq!(skus(repos.inventory.list(merchant, &any).await.unwrap()).0, 2);
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &any, BUDGET).await.unwrap()).0,
+        2
+    );
     let out = InventoryQuery {
         stock: StockFilter::Out,
         ..by_name.clone()
     };
     assert_eq!(
-        skus(repos.inventory.list(merchant, &out).await.unwrap()),
+        skus(repos.inventory.list(merchant, &out, BUDGET).await.unwrap()),
         (1, vec!["ICED-TEA".to_owned()])
     );
     let literal = InventoryQuery {
@@ -99,7 +107,7 @@ pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repo
         ..by_name.clone()
     };
     assert_eq!(
-        skus(repos.inventory.list(merchant, &literal).await.unwrap()),
+        skus(repos.inventory.list(merchant, &literal, BUDGET).await.unwrap()),
         (1, vec!["100%_JUICE".to_owned()])
     );
     let wildcard = InventoryQuery {
@@ -107,7 +115,7 @@ pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repo
         ..by_name.clone()
     };
     assert_eq!(
-        skus(repos.inventory.list(merchant, &wildcard).await.unwrap()).0,
+        skus(repos.inventory.list(merchant, &wildcard, BUDGET).await.unwrap()).0,
         0
     );
     let priced = InventoryQuery {
@@ -117,13 +125,22 @@ pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repo
         taxable: Some(true),
         ..by_name.clone()
     };
-    assert_eq!(skus(repos.inventory.list(merchant, &priced).await.unwrap()).0, 4);
+    assert_eq!(
+        skus(repos.inventory.list(merchant, &priced, BUDGET).await.unwrap()).0,
+        4
+    );
     let second_page = InventoryQuery {
         page: 1,
         page_size: 3,
         ..by_name
     };
-    let (total, page) = skus(repos.inventory.list(merchant, &second_page).await.unwrap());
+    let (total, page) = skus(
+        repos
+            .inventory
+            .list(merchant, &second_page, BUDGET)
+            .await
+            .unwrap(),
+    );
     assert_eq!((total, page), (4, vec!["MOCHA".to_owned()]));
 }
 
@@ -175,4 +192,81 @@ pub(crate) async fn deleting_a_product_twice_reports_the_second_as_missing(repos
     assert!(repos.inventory.delete(merchant, &id).await.unwrap());
     assert!(!repos.inventory.delete(merchant, &id).await.unwrap());
     assert!(all_items(&repos, merchant).await.is_empty());
+}
+
+pub(crate) async fn tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants(repos: Repositories) {
+    let merchant = wallet('a');
+    let mut ids = Vec::new();
+    for n in 0..120 {
+        let sku = format!("I-{n}");
+        let tag = format!("T{}", n % 50);
+        ids.push(product_id(&repos, fixtures::product(merchant, &sku, 1, &[&tag, "Common"])).await);
+    }
+    product_id(
+        &repos,
+        fixtures::product(wallet('c'), "I-3", 1, &["t3", "common"]),
+    )
+    .await;
+    let fifty: Vec<String> = (0..50).map(|n| format!("t{n}")).collect();
+    let listed = |tags: Vec<String>, tags_mode: TagsMode| InventoryQuery {
+        tags,
+        tags_mode,
+        page_size: 200,
+        sort: SortField::Name,
+        order: SortOrder::Asc,
+        ..query()
+    };
+    let skus_of = |page: crate::domain::inventory::InventoryPage| {
+        let mut skus: Vec<String> = page
+            .items
+            .iter()
+            .map(|item| item.fields.sku.as_str().to_owned())
+            .collect();
+        skus.sort();
+        (page.total, skus)
+    };
+    let t3_and_common = listed(vec!["common".to_owned(), "t3".to_owned()], TagsMode::All);
+
+    let any_of_fifty = repos
+        .inventory
+        .list(merchant, &listed(fifty.clone(), TagsMode::Any), BUDGET)
+        .await
+        .unwrap();
+    let all_of_fifty = repos
+        .inventory
+        .list(merchant, &listed(fifty, TagsMode::All), BUDGET)
+        .await
+        .unwrap();
+    let both = repos
+        .inventory
+        .list(merchant, &t3_and_common, BUDGET)
+        .await
+        .unwrap();
+
+    assert_eq!((any_of_fifty.total, any_of_fifty.items.len()), (120, 120));
+    assert_eq!(all_of_fifty.total, 0);
+    let expected = |skus: &[&str]| {
+        (
+            skus.len() as u64,
+            skus.iter().map(|sku| (*sku).to_owned()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(skus_of(both), expected(&["I-103", "I-3", "I-53"]));
+
+    let mut retagged = fixtures::product(merchant, "I-3", 1, &["other"]);
+    retagged.now_ms = T0 + 5;
+    product_id(&repos, retagged).await;
+    assert!(repos.inventory.delete(merchant, &ids[53]).await.unwrap());
+
+    let after = repos
+        .inventory
+        .list(merchant, &t3_and_common, BUDGET)
+        .await
+        .unwrap();
+    assert_eq!(skus_of(after), expected(&["I-103"]));
+    let other = listed(vec!["other".to_owned(), "zzz".to_owned()], TagsMode::Any);
+    assert_eq!(
+        skus_of(repos.inventory.list(merchant, &other, BUDGET).await.unwrap()),
+        expected(&["I-3"])
+    );
 }

@@ -38,6 +38,7 @@ macro_rules! contract_suite {
             sales::parallel_idempotent_creates_have_one_effect,
             sales::an_idempotency_key_reused_with_another_body_conflicts,
             sales::a_taken_receipt_id_is_refused_and_writes_nothing,
+            sales::two_merchants_create_the_same_receipt_id_and_each_sees_only_its_own,
             sales::parallel_orders_never_oversell_finite_stock,
             sales::an_order_past_the_stock_reserves_nothing,
             sales::unlimited_stock_is_never_reserved,
@@ -55,6 +56,7 @@ macro_rules! contract_suite {
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
             inventory::listings_filter_by_search_tags_stock_and_price_and_page,
             inventory::images_attach_up_to_the_maximum,
+            inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
@@ -94,7 +96,12 @@ pub(crate) async fn product_id(repos: &Repositories, upsert: ItemUpsert) -> Prod
 pub(crate) async fn all_items(repos: &Repositories, wallet: Wallet) -> Vec<InventoryItem> {
     let query = InventoryQuery {
         page_size: 200,
-        ..InventoryQuery::parse(|_| None).unwrap()
+        ..InventoryQuery::parse(0, |_| None).unwrap()
     };
-    repos.inventory.list(wallet, &query).await.unwrap().items
+    repos
+        .inventory
+        .list(wallet, &query, inventory::BUDGET)
+        .await
+        .unwrap()
+        .items
 }

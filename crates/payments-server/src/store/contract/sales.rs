@@ -120,13 +120,14 @@ pub(crate) async fn an_idempotency_key_reused_with_another_body_conflicts(repos:
 }
 
 pub(crate) async fn a_taken_receipt_id_is_refused_and_writes_nothing(repos: Repositories) {
-    let first = fixtures::new_receipt(wallet('a'), "shared-id", 500);
+    let merchant = wallet('a');
+    let first = fixtures::new_receipt(merchant, "taken-id", 500);
     repos
         .receipts
         .create(fixtures::receipt_sale(first))
         .await
         .unwrap();
-    let second = fixtures::receipt_sale(fixtures::new_receipt(wallet('c'), "shared-id", 900));
+    let second = fixtures::receipt_sale(fixtures::new_receipt(merchant, "taken-id", 900));
 
     let outcome = repos
         .receipts
@@ -134,17 +135,80 @@ pub(crate) async fn a_taken_receipt_id_is_refused_and_writes_nothing(repos: Repo
         .await;
 
     assert!(
-        matches!(&outcome, Err(TxError::Refused(OrderError::Receipt(ReceiptError::IdTaken(id)))) if id.as_str() == "shared-id"),
+        matches!(&outcome, Err(TxError::Refused(OrderError::Receipt(ReceiptError::IdTaken(id)))) if id.as_str() == "taken-id"),
         "{outcome:?}"
     );
-    assert!(repos.receipts.list(wallet('c'), 10).await.unwrap().is_empty());
+    let stored = repos.receipts.list(merchant, 10).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].amounts.total, Cents::new(500));
     // The refused request kept no response: the key is free for a corrected request.
-    let retry = fixtures::receipt_sale(fixtures::new_receipt(wallet('c'), "other-id", 900));
+    let retry = fixtures::receipt_sale(fixtures::new_receipt(merchant, "other-id", 900));
     let retried = repos
         .receipts
         .create(fixtures::with_claim(retry, "key-9", "hash-9"))
         .await;
     assert!(matches!(retried, Ok(Committed::Fresh(_))), "{retried:?}");
+}
+
+pub(crate) async fn two_merchants_create_the_same_receipt_id_and_each_sees_only_its_own(repos: Repositories) {
+    let (a, c) = (wallet('a'), wallet('c'));
+    repos
+        .receipts
+        .create(fixtures::receipt_sale(fixtures::new_receipt(
+            a,
+            "order-1001",
+            500,
+        )))
+        .await
+        .unwrap();
+    let unique = repos
+        .receipts
+        .fetch(None, &fixtures::receipt_id("order-1001"))
+        .await
+        .unwrap();
+    assert_eq!(unique.map(|receipt| receipt.wallet), Some(a));
+
+    let theirs = repos
+        .receipts
+        .create(fixtures::receipt_sale(fixtures::new_receipt(
+            c,
+            "order-1001",
+            900,
+        )))
+        .await;
+
+    assert!(matches!(theirs, Ok(Committed::Fresh(_))), "{theirs:?}");
+    let id = fixtures::receipt_id("order-1001");
+    let total_of =
+        |receipt: Option<crate::domain::receipt::Receipt>| receipt.map(|r| (r.wallet, r.amounts.total));
+    assert_eq!(
+        total_of(repos.receipts.fetch(Some(a), &id).await.unwrap()),
+        Some((a, Cents::new(500)))
+    );
+    assert_eq!(
+        total_of(repos.receipts.fetch(Some(c), &id).await.unwrap()),
+        Some((c, Cents::new(900)))
+    );
+    // By id alone the id is now ambiguous: it names neither receipt.
+    assert_eq!(repos.receipts.fetch(None, &id).await.unwrap(), None);
+    let paid = repos
+        .receipts
+        .transition(fixtures::transition(c, "order-1001", fixtures::mark_paid(900)))
+        .await;
+    assert!(paid.is_ok(), "{paid:?}");
+    let mine = repos.receipts.fetch(Some(a), &id).await.unwrap().unwrap();
+    let theirs = repos.receipts.fetch(Some(c), &id).await.unwrap().unwrap();
+    assert_eq!((mine.status, mine.version), (ReceiptStatus::Pending, 0));
+    assert_eq!((theirs.status, theirs.version), (ReceiptStatus::Paid, 1));
+    let listed: Vec<_> = repos.receipts.list(a, 10).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].amounts.total, Cents::new(500));
+    let (a_log, c_log) = (
+        repos.outbox.list_deliveries(a, &id).await.unwrap().unwrap(),
+        repos.outbox.list_deliveries(c, &id).await.unwrap().unwrap(),
+    );
+    assert!(a_log.is_empty(), "{a_log:?}");
+    assert_eq!(c_log.len(), 1, "{c_log:?}");
 }
 
 pub(crate) async fn parallel_orders_never_oversell_finite_stock(repos: Repositories) {

@@ -74,7 +74,7 @@ impl PgError {
             PgError::Pool(error) => StoreError::Unavailable(error.to_string()),
             PgError::Corrupt(message) => StoreError::Corrupt(message),
             PgError::Contended(what) => StoreError::Busy(what.to_owned()),
-            PgError::Db(error) if transient => StoreError::Busy(error.to_string()),
+            PgError::Db(error) if transient || out_of_time(&error) => StoreError::Busy(error.to_string()),
             PgError::Db(error) if connection_lost(&error) => StoreError::Unavailable(error.to_string()),
             PgError::Db(error) => StoreError::Query(Box::new(error)),
         }
@@ -100,4 +100,10 @@ pub(super) fn contended_on_unique(error: PgError, what: &'static str) -> PgError
         PgError::Db(db) if db.code() == Some(&SqlState::UNIQUE_VIOLATION) => PgError::Contended(what),
         _ => error,
     }
+}
+
+/// A statement cancelled by its `statement_timeout` (a listing over its time budget): the request is
+/// answered busy, and not retried (the next attempt would run over too).
+fn out_of_time(error: &tokio_postgres::Error) -> bool {
+    error.code() == Some(&SqlState::QUERY_CANCELED)
 }

@@ -1,6 +1,8 @@
 //! Inventory rows: the item mapper, the writes, and [`InventoryRepository`]. Read-modify-write sequences
 //! (upsert, image upload) lock the product row first, so concurrent writers apply one after the other.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Cents, Wallet};
@@ -206,8 +208,13 @@ async fn attach_image(
 
 #[async_trait]
 impl InventoryRepository for PgStore {
-    async fn list(&self, wallet: Wallet, query: &InventoryQuery) -> Result<InventoryPage, StoreError> {
-        self.run(|client| Box::pin(inventory_list::list(client, wallet, query)))
+    async fn list(
+        &self,
+        wallet: Wallet,
+        query: &InventoryQuery,
+        budget: Duration,
+    ) -> Result<InventoryPage, StoreError> {
+        self.run(|client| Box::pin(inventory_list::list(client, wallet, query, budget)))
             .await
     }
 

@@ -2,6 +2,8 @@
 //! of ORDER BY clauses, so no caller text is ever spliced into SQL. Same filters, order and paging as
 //! SQLite's listing.
 
+use std::time::Duration;
+
 use deadpool_postgres::{GenericClient, Object};
 use payments_core::Wallet;
 use tokio_postgres::types::ToSql;
@@ -11,8 +13,6 @@ use crate::store::postgres::error::PgError;
 use crate::store::postgres::inventory::item_from_row;
 use crate::store::postgres::rows;
 
-/// `$9` is the lower-cased wanted tags, compared with each item's lower-cased `tag_keys_json` array
-/// (`?|`: any of them, `?&`: all of them).
 const FILTER: &str = "FROM inventory_items
 WHERE wallet = $1
   AND ($2::text IS NULL OR search_text LIKE $2 ESCAPE '\\')
@@ -21,15 +21,18 @@ WHERE wallet = $1
   AND ($5::bigint IS NULL OR price_cents <= $5)
   AND ($6::text IS NULL OR industry_pack = $6)
   AND ($7::boolean IS NULL OR taxable = $7)
-  AND ($8::text = 'all' OR ($8 = 'in' AND stock_qty <> 0) OR ($8 = 'out' AND stock_qty = 0))
-  AND ($9::text[] IS NULL
-       OR ($10::text = 'any' AND tag_keys_json::jsonb ?| $9)
-       OR ($10 = 'all' AND tag_keys_json::jsonb ?& $9))";
+  AND ($8::text = 'all' OR ($8 = 'in' AND stock_qty <> 0) OR ($8 = 'out' AND stock_qty = 0))";
+/// `$9` is the lower-cased wanted tags, compared with each item's lower-cased tag keys through the GIN index
+/// on `tag_keys_json::jsonb` (schema v4): the clause is chosen per mode, never `$9 IS NULL OR ...`, so a
+/// cached generic plan can still use the index.
+const NO_TAGS: &str = "\n  AND $9::text[] IS NULL";
+const ANY_TAG: &str = "\n  AND tag_keys_json::jsonb ?| $9::text[]";
+const ALL_TAGS: &str = "\n  AND tag_keys_json::jsonb ?& $9::text[]";
 const COUNT: &str = "SELECT COUNT(*) AS total ";
 const COLUMNS: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
     description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
     shipping_enabled, shipping_config_json, created_at, updated_at ";
-const PAGE: &str = "LIMIT $11 OFFSET $12";
+const PAGE: &str = "LIMIT $10 OFFSET $11";
 
 /// Ties are broken by insertion order so paging is stable. Names compare lower-cased bytewise (`C`), like
 /// SQLite's `NOCASE`, whatever the database's collation.
@@ -53,17 +56,23 @@ fn like_pattern(text: &str) -> String {
     format!("%{escaped}%")
 }
 
+/// Bounds every statement of the listing's transaction; the server cancels one that runs over
+/// (SQLSTATE 57014, answered as busy), so an abandoned listing does not keep running.
+const SET_BUDGET: &str = "SELECT set_config('statement_timeout', $1, true)";
+
 pub(super) async fn list(
-    client: Object,
+    mut client: Object,
     wallet: Wallet,
     query: &InventoryQuery,
+    budget: Duration,
 ) -> Result<InventoryPage, PgError> {
     let wallet = wallet.to_string();
     let q = query.q.as_deref().map(like_pattern);
     let tags = (!query.tags.is_empty()).then_some(&query.tags);
-    let tags_mode = match query.tags_mode {
-        TagsMode::All => "all",
-        TagsMode::Any => "any",
+    let tag_clause = match (tags, query.tags_mode) {
+        (None, _) => NO_TAGS,
+        (Some(_), TagsMode::Any) => ANY_TAG,
+        (Some(_), TagsMode::All) => ALL_TAGS,
     };
     let stock = match query.stock {
         StockFilter::All => "all",
@@ -76,7 +85,7 @@ pub(super) async fn list(
     );
     let limit = i64::from(query.page_size);
     let offset = i64::from(query.page) * limit;
-    let filter: [&(dyn ToSql + Sync); 10] = [
+    let filter: [&(dyn ToSql + Sync); 9] = [
         &wallet,
         &q,
         &query.category,
@@ -86,20 +95,27 @@ pub(super) async fn list(
         &query.taxable,
         &stock,
         &tags,
-        &tags_mode,
     ];
-    let count = client.prepare_cached(&format!("{COUNT}{FILTER}")).await?;
-    let total: i64 = rows::get(&client.query_one(&count, &filter).await?, "total")?;
+    let tx = client.transaction().await?;
+    // At least 1 ms: 0 would switch the timeout off.
+    let budget_ms = budget.as_millis().clamp(1, u128::from(u32::MAX)).to_string();
+    tx.execute(SET_BUDGET, &[&budget_ms]).await?;
+    let count = tx.prepare_cached(&format!("{COUNT}{FILTER}{tag_clause}")).await?;
+    let total: i64 = rows::get(&tx.query_one(&count, &filter).await?, "total")?;
     let mut paged = filter.to_vec();
     paged.extend([&limit as &(dyn ToSql + Sync), &offset]);
-    let sql = format!("{COLUMNS}{FILTER} {} {PAGE}", order_by(query.sort, query.order));
-    let page = client.prepare_cached(&sql).await?;
-    let items = client
+    let sql = format!(
+        "{COLUMNS}{FILTER}{tag_clause} {} {PAGE}",
+        order_by(query.sort, query.order)
+    );
+    let page = tx.prepare_cached(&sql).await?;
+    let items = tx
         .query(&page, &paged)
         .await?
         .iter()
         .map(item_from_row)
         .collect::<Result<_, _>>()?;
+    tx.commit().await?;
     Ok(InventoryPage {
         items,
         total: rows::non_negative(total),

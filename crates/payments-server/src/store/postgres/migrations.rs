@@ -7,7 +7,7 @@
 use deadpool_postgres::Object;
 
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{schema_v1, schema_v2, schema_v3};
+use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4};
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
 pub(super) const MIGRATION_LOCK: i64 = 0x7061_796d_6967_7231;
@@ -21,7 +21,12 @@ const IS_APPLIED: &str = "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE v
 const RECORD_VERSION: &str = "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)";
 
 /// In order; a version, once released, never changes (add a new one instead).
-const MIGRATIONS: &[(i64, &str)] = &[(1, schema_v1::SQL), (2, schema_v2::SQL), (3, schema_v3::SQL)];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, schema_v1::SQL),
+    (2, schema_v2::SQL),
+    (3, schema_v3::SQL),
+    (4, schema_v4::SQL),
+];
 
 /// Applies every migration the database lacks; returns the versions it applied.
 pub(super) async fn apply(client: &mut Object, now_ms: i64) -> Result<Vec<i64>, PgError> {

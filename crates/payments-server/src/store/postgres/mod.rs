@@ -22,6 +22,7 @@ mod sale;
 mod schema_v1;
 mod schema_v2;
 mod schema_v3;
+mod schema_v4;
 mod shops;
 mod splits;
 mod stock;

@@ -16,19 +16,20 @@ use crate::store::{
     Transitioned, TxError,
 };
 
-/// `$2` NULL: the payment page's lookup by id alone.
+/// `$2` NULL: the payment page's lookup by id alone, which names a receipt only when exactly one merchant
+/// has that id (two rows at most are read to tell).
 const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at
-    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2)";
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
 pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at
-    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) FOR UPDATE";
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 pub(super) const FETCH_BY_ROWID: &str = "SELECT id, public_id, wallet, source, status, version, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name,
     jurisdiction_code, tax_rate, tax_components_json, options_json, webhook_url, transaction_hash,
@@ -39,13 +40,13 @@ const LIST: &str = "SELECT id, public_id, wallet, source, status, version, curre
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at
     FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
-/// Receipt ids are unique across merchants: a taken id inserts nothing (and returns no row), also when
-/// the other insert is still uncommitted (this one waits for it).
+/// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
+/// when the other insert is still uncommitted (this one waits for it).
 pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
-    ON CONFLICT (public_id) DO NOTHING RETURNING id";
+    ON CONFLICT (wallet, public_id) DO NOTHING RETURNING id";
 
 /// The row id and the receipt.
 pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
@@ -86,7 +87,7 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
     Ok((rows::get(row, "id")?, receipt))
 }
 
-/// Inserts the receipt; `None` when its id is taken (by any merchant).
+/// Inserts the receipt; `None` when this merchant already has its id.
 pub(super) async fn insert(
     client: &impl GenericClient,
     receipt: &NewReceipt,
@@ -120,6 +121,12 @@ pub(super) async fn insert(
     row.map(|row| rows::get(&row, "id")).transpose()
 }
 
+/// The one row of a lookup by id; none when there is none or (the payment page's lookup by id alone)
+/// several merchants have that id, which then names no receipt.
+pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
+    if rows.len() == 1 { rows.pop() } else { None }
+}
+
 /// One receipt by row id (read back after an insert).
 pub(super) async fn fetch_by_rowid(client: &impl GenericClient, rowid: i64) -> Result<Receipt, PgError> {
     let statement = client.prepare_cached(FETCH_BY_ROWID).await?;
@@ -130,8 +137,9 @@ pub(super) async fn fetch_by_rowid(client: &impl GenericClient, rowid: i64) -> R
 async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let wallet = wallet.map(|wallet| wallet.to_string());
-    let row = client.query_opt(&statement, &[&id.as_str(), &wallet]).await?;
-    row.map(|row| receipt_from_row(&row).map(|(_, receipt)| receipt))
+    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
+    only_row(rows)
+        .map(|row| receipt_from_row(&row).map(|(_, receipt)| receipt))
         .transpose()
 }
 
@@ -142,7 +150,8 @@ async fn fetch_with_split(
 ) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let wallet = wallet.map(|wallet| wallet.to_string());
-    let Some(row) = client.query_opt(&statement, &[&id.as_str(), &wallet]).await? else {
+    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
+    let Some(row) = only_row(rows) else {
         return Ok(None);
     };
     let (_, receipt) = receipt_from_row(&row)?;

@@ -86,7 +86,8 @@ async fn attempt_transition(
     };
     let lock = tx.prepare_cached(receipts::LOCK).await?;
     let wallet_text = wallet.map(|wallet| wallet.to_string());
-    let Some(row) = tx.query_opt(&lock, &[&receipt_id.as_str(), &wallet_text]).await? else {
+    let rows = tx.query(&lock, &[&receipt_id.as_str(), &wallet_text]).await?;
+    let Some(row) = receipts::only_row(rows) else {
         return Err(Failed::Refused(ReceiptError::NotFound(receipt_id.clone())));
     };
     let (rowid, before) = receipts::receipt_from_row(&row)?;

@@ -1,6 +1,8 @@
 //! The inventory listing: one filter clause with optional parameters (NULL = filter off) and a fixed table of
 //! ORDER BY clauses, so no caller text is ever spliced into SQL.
 
+use std::time::{Duration, Instant};
+
 use payments_core::Wallet;
 use rusqlite::{Connection, ToSql};
 
@@ -8,7 +10,6 @@ use crate::domain::inventory::{InventoryPage, InventoryQuery, SortField, SortOrd
 use crate::store::sqlite::inventory::{ITEM_COLUMNS, item_from_row};
 use crate::store::sqlite::rows;
 
-/// `:tags` is a JSON array of lower-cased tags compared with each item's lower-cased `tag_keys_json`.
 const FILTER: &str = "FROM inventory_items
 WHERE wallet = :wallet
   AND (:q IS NULL OR search_text LIKE :q ESCAPE '\\')
@@ -17,15 +18,17 @@ WHERE wallet = :wallet
   AND (:price_max IS NULL OR price_cents <= :price_max)
   AND (:industry_pack IS NULL OR industry_pack = :industry_pack)
   AND (:taxable IS NULL OR taxable = :taxable)
-  AND (:stock = 'all' OR (:stock = 'in' AND stock_qty <> 0) OR (:stock = 'out' AND stock_qty = 0))
-  AND (:tags IS NULL
-       OR (:tags_mode = 'any' AND EXISTS (
-             SELECT 1 FROM json_each(:tags) AS wanted
-             JOIN json_each(inventory_items.tag_keys_json) AS have ON have.value = wanted.value))
-       OR (:tags_mode = 'all' AND NOT EXISTS (
-             SELECT 1 FROM json_each(:tags) AS wanted
-             WHERE NOT EXISTS (SELECT 1 FROM json_each(inventory_items.tag_keys_json) AS have
-                               WHERE have.value = wanted.value))))";
+  AND (:stock = 'all' OR (:stock = 'in' AND stock_qty <> 0) OR (:stock = 'out' AND stock_qty = 0))";
+/// `:tags` is a JSON array of distinct lower-cased tags, looked up in the `(wallet, tag_key, item_id)` key of
+/// `inventory_item_tags`: the cost follows the matching products, not the merchant's whole catalog.
+const ANY_TAG: &str = "
+  AND id IN (SELECT item_id FROM inventory_item_tags
+             WHERE wallet = :wallet AND tag_key IN (SELECT value FROM json_each(:tags)))";
+/// Every wanted tag: the product has as many of the (distinct) wanted tags as were asked for.
+const ALL_TAGS: &str = "
+  AND id IN (SELECT item_id FROM inventory_item_tags
+             WHERE wallet = :wallet AND tag_key IN (SELECT value FROM json_each(:tags))
+             GROUP BY item_id HAVING COUNT(*) = :tag_count)";
 const COUNT: &str = "SELECT COUNT(*) ";
 const PAGE: &str = "LIMIT :limit OFFSET :offset";
 
@@ -50,21 +53,42 @@ fn like_pattern(text: &str) -> String {
     format!("%{escaped}%")
 }
 
-pub(super) fn list(
+/// SQLite asks the progress handler every this many virtual-machine steps whether to stop.
+const PROGRESS_STEPS: i32 = 10_000;
+
+/// The listing, interrupted (SQLITE_INTERRUPT, answered as busy) once `budget` has passed, so a listing
+/// abandoned by its request does not go on holding a reader connection and a core.
+pub(super) fn list_within(
     conn: &Connection,
     wallet: Wallet,
     query: &InventoryQuery,
+    budget: Duration,
 ) -> rusqlite::Result<InventoryPage> {
+    let deadline = Instant::now().checked_add(budget);
+    if budget.is_zero() {
+        // No time at all: interrupted before it starts, as SQLite would report it.
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_INTERRUPT),
+            Some("the listing has no time budget left".to_owned()),
+        ));
+    }
+    conn.progress_handler(
+        PROGRESS_STEPS,
+        Some(move || deadline.is_some_and(|deadline| Instant::now() >= deadline)),
+    )?;
+    let listed = list(conn, wallet, query);
+    // The connection goes back to the pool: later statements on it must run unbounded.
+    conn.progress_handler(0, None::<fn() -> bool>)?;
+    listed
+}
+
+fn list(conn: &Connection, wallet: Wallet, query: &InventoryQuery) -> rusqlite::Result<InventoryPage> {
     let wallet = wallet.to_string();
     let q = query.q.as_deref().map(like_pattern);
     let tags = if query.tags.is_empty() {
         None
     } else {
         Some(rows::to_json(&query.tags)?)
-    };
-    let tags_mode = match query.tags_mode {
-        TagsMode::All => "all",
-        TagsMode::Any => "any",
     };
     let stock = match query.stock {
         StockFilter::All => "all",
@@ -75,7 +99,16 @@ pub(super) fn list(
         query.price_min.map(|c| c.as_i64()),
         query.price_max.map(|c| c.as_i64()),
     );
-    let filter: [(&str, &dyn ToSql); 10] = [
+    let tag_count = i64::try_from(query.tags.len()).unwrap_or(i64::MAX);
+    let (tag_clause, tag_params): (&str, Vec<(&str, &dyn ToSql)>) = match (&tags, query.tags_mode) {
+        (None, _) => ("", Vec::new()),
+        (Some(tags), TagsMode::Any) => (ANY_TAG, vec![(":tags", tags as &dyn ToSql)]),
+        (Some(tags), TagsMode::All) => (
+            ALL_TAGS,
+            vec![(":tags", tags as &dyn ToSql), (":tag_count", &tag_count)],
+        ),
+    };
+    let filter: [(&str, &dyn ToSql); 8] = [
         (":wallet", &wallet),
         (":q", &q),
         (":category", &query.category),
@@ -84,20 +117,22 @@ pub(super) fn list(
         (":industry_pack", &query.industry_pack),
         (":taxable", &query.taxable),
         (":stock", &stock),
-        (":tags", &tags),
-        (":tags_mode", &tags_mode),
     ];
-    let total: i64 = conn.query_row(&format!("{COUNT}{FILTER}"), &filter[..], |row| row.get(0))?;
+    let mut filter = filter.to_vec();
+    filter.extend(tag_params);
+    let total: i64 = conn.query_row(&format!("{COUNT}{FILTER}{tag_clause}"), &filter[..], |row| {
+        row.get(0)
+    })?;
     let total = u64::try_from(total).unwrap_or_default();
     let limit = i64::from(query.page_size);
     let offset = i64::from(query.page) * limit;
-    let mut paged: Vec<(&str, &dyn ToSql)> = filter.to_vec();
+    let mut paged = filter;
     paged.extend([
         (":limit", &limit as &dyn ToSql),
         (":offset", &offset as &dyn ToSql),
     ]);
     let sql = format!(
-        "SELECT {ITEM_COLUMNS} {FILTER} {} {PAGE}",
+        "SELECT {ITEM_COLUMNS} {FILTER}{tag_clause} {} {PAGE}",
         order_by(query.sort, query.order)
     );
     let mut statement = conn.prepare(&sql)?;

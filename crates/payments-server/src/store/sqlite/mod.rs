@@ -15,6 +15,7 @@ mod repos;
 mod rows;
 mod schema_v2;
 mod schema_v3;
+mod schema_v4;
 mod shops;
 mod splits;
 mod subscriptions;
@@ -207,7 +208,10 @@ fn unavailable(error: r2d2::Error) -> StoreError {
 fn query(error: rusqlite::Error) -> StoreError {
     match error {
         rusqlite::Error::SqliteFailure(failure, _)
-            if matches!(failure.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            if matches!(
+                failure.code,
+                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked | ErrorCode::OperationInterrupted
+            ) =>
         {
             StoreError::Busy(failure.to_string())
         }

@@ -11,8 +11,10 @@ use crate::store::{CreateReceiptOutcome, TransitionCommit};
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at FROM receipts WHERE public_id = ?1";
-const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE public_id = ?1)";
+    failure_json, created_at, updated_at FROM receipts WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
+    LIMIT 2";
+/// Receipt ids are unique per merchant (schema v4); another merchant's use of the same id is no conflict.
+const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE wallet = ?1 AND public_id = ?2)";
 const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
     options_json, webhook_url, signing_key, created_at, updated_at)
@@ -84,9 +86,10 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
 }
 
 pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
-    let taken: bool = tx
-        .prepare_cached(ID_EXISTS)?
-        .query_row([receipt.id.as_str()], |row| row.get(0))?;
+    let taken: bool = tx.prepare_cached(ID_EXISTS)?.query_row(
+        [receipt.wallet.to_string(), receipt.id.as_str().to_owned()],
+        |row| row.get(0),
+    )?;
     if taken {
         return Ok(CreateReceiptOutcome::IdTaken);
     }
@@ -105,17 +108,19 @@ pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<
     Ok(CreateReceiptOutcome::Created)
 }
 
-/// `wallet: None` is the payment page's lookup by id alone.
+/// `wallet: None` is the payment page's lookup by id alone: it names a receipt only when exactly one
+/// merchant has that id.
 pub(super) fn fetch(
     conn: &Connection,
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> rusqlite::Result<Option<Receipt>> {
-    let receipt = conn
-        .prepare_cached(FETCH_BY_ID)?
-        .query_row([id.as_str()], receipt_from_row)
-        .optional()?;
-    Ok(receipt.filter(|receipt| wallet.is_none_or(|wallet| receipt.wallet == wallet)))
+    let mut statement = conn.prepare_cached(FETCH_BY_ID)?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let mut found: Vec<Receipt> = statement
+        .query_map(params![id.as_str(), wallet], receipt_from_row)?
+        .collect::<Result<_, _>>()?;
+    Ok(if found.len() == 1 { found.pop() } else { None })
 }
 
 pub(super) fn list(conn: &Connection, wallet: Wallet, limit: u32) -> rusqlite::Result<Vec<Receipt>> {

@@ -1,5 +1,7 @@
 //! The repository traits over SQLite: reads on reader connections, every write one transaction of the writer.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use payments_core::{FeePct, Wallet};
 
@@ -80,9 +82,14 @@ impl KeyRepository for SqliteStore {
 
 #[async_trait]
 impl InventoryRepository for SqliteStore {
-    async fn list(&self, wallet: Wallet, query: &InventoryQuery) -> Result<InventoryPage, StoreError> {
+    async fn list(
+        &self,
+        wallet: Wallet,
+        query: &InventoryQuery,
+        budget: Duration,
+    ) -> Result<InventoryPage, StoreError> {
         let query = query.clone();
-        self.read(move |conn| inventory_list::list(conn, wallet, &query))
+        self.read(move |conn| inventory_list::list_within(conn, wallet, &query, budget))
             .await
     }
 
