@@ -161,10 +161,17 @@ fi
 
 echo "== starting payments-server on ${base} (production flags, --db ${db})"
 # As deployed: no development mode, so a session secret and a master key (throwaway ones here), a platform
-# split recipient (needed to deploy a split), and a rate limit high enough not to interfere.
+# split recipient and the chain's factories (needed to deploy a split; the addresses a fresh anvil would give,
+# nothing is sent on chain here), and a rate limit high enough not to interfere.
+cat >"$work/chain-contracts.json" <<'JSON'
+{"chainId": 31337, "token": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+ "splitFactory": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+ "depositFactory": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"}
+JSON
 "$server" serve --listen "127.0.0.1:${server_port}" --db "$db" --dev=false \
     --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
     --platform-recipient 0x5050505050505050505050505050505050505050 \
+    --chain-contracts "$work/chain-contracts.json" \
     --rate-limit-per-minute 1000000000 >"$work/server.log" 2>&1 &
 server_pid=$!
 pids+=("$server_pid")
