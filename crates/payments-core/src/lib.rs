@@ -12,6 +12,7 @@ mod onchain;
 mod payment_request;
 mod pricing;
 mod rate;
+mod receipt_authority;
 mod receipt_status;
 mod receipt_transition;
 mod spend_permission;
@@ -37,11 +38,11 @@ pub use pricing::{
     PricingItem, TAX_LINE_LABEL, price_order, price_terminal,
 };
 pub use rate::{FeePct, RateError, TaxRate};
-pub use receipt_status::{
-    Failure, FailureCategory, FailureError, PostingAuthority, ReceiptStatus, UnknownStatus,
-};
+pub use receipt_authority::{Authority, AuthorityError, UnknownAuthority, authorize_request};
+pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
 pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
+    apply_event_as,
 };
 pub use spend_permission::{
     BASE_MAINNET_CHAIN_ID, PermissionError, PermissionField, RecoverableSignature,

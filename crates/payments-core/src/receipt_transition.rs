@@ -15,6 +15,7 @@
 use thiserror::Error;
 
 use crate::money::Cents;
+use crate::receipt_authority::{Authority, AuthorityError, authorize_request};
 use crate::receipt_status::{Failure, ReceiptStatus};
 use crate::wallet::Wallet;
 
@@ -94,6 +95,9 @@ pub struct ReceiptState {
     pub paid: Cents,
     /// Sum of all refunds so far.
     pub refunded: Cents,
+    /// The authority that set `status`; only it or a higher one may change it. A starting status is held
+    /// by [`Authority::Buyer`] (anyone allowed to move the receipt on may).
+    pub held_by: Authority,
 }
 
 impl ReceiptState {
@@ -103,6 +107,7 @@ impl ReceiptState {
             status,
             paid: Cents::ZERO,
             refunded: Cents::ZERO,
+            held_by: Authority::Buyer,
         }
     }
 }
@@ -158,6 +163,9 @@ pub enum TransitionError {
         /// Paid minus refunded so far.
         remaining: Cents,
     },
+    /// The actor lacks the authority for this event or this change (see [`Authority`]).
+    #[error(transparent)]
+    Unauthorized(#[from] AuthorityError),
 }
 
 /// Position in the pre-payment flow; `None` for states outside the forward-only ladder.
@@ -229,6 +237,7 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
                 status: S::Paid,
                 paid: *amount,
                 refunded: Cents::ZERO,
+                held_by: state.held_by,
             }),
         },
         ReceiptEvent::SplitExecuted => match current {
@@ -252,6 +261,38 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
             _ => Err(refused(current, target)),
         },
         ReceiptEvent::Refunded { amount } => refund(state, *amount),
+    }
+}
+
+/// Decides what `event`, asked for by `actor`, does to a receipt in `state`: [`apply_event`] with the
+/// authority rules of [`Authority`]. `sets_chain_fields` says whether the request also carries chain fields
+/// (`transactionHash`). A move is held by `actor` afterwards; an ignored event needs no authority over the
+/// current status (it changes nothing).
+///
+/// # Errors
+/// [`TransitionError::Unauthorized`] when `actor` may not ask for the event, may not set chain fields, or
+/// would change a status a higher authority set; any other [`TransitionError`] from [`apply_event`].
+pub fn apply_event_as(
+    state: ReceiptState,
+    event: &ReceiptEvent,
+    actor: Authority,
+    sets_chain_fields: bool,
+) -> Result<Transition, TransitionError> {
+    authorize_request(actor, event, sets_chain_fields)?;
+    match apply_event(state, event)? {
+        Transition::Moved { from, to } if actor.may_change_status_set_by(state.held_by) => {
+            Ok(Transition::Moved {
+                from,
+                to: ReceiptState { held_by: actor, ..to },
+            })
+        }
+        Transition::Moved { from, .. } => Err(AuthorityError::Outranked {
+            status: from,
+            holder: state.held_by,
+            actor,
+        }
+        .into()),
+        ignored @ Transition::Ignored { .. } => Ok(ignored),
     }
 }
 

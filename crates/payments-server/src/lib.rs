@@ -11,6 +11,7 @@
 mod app;
 mod clock;
 mod config;
+mod dev_mode;
 mod domain;
 mod handlers;
 mod http;
@@ -33,6 +34,7 @@ pub use config::{
     DEV_PLATFORM_RECIPIENT, ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
+pub use dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
 pub use domain::api_key::SubscriptionId;
 pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};

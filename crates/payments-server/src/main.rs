@@ -14,7 +14,7 @@ use payments_server::{
     App, ChainContracts, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription,
     SubscriptionId, SystemClock,
 };
-use payments_server::{DatabaseLocation, MasterKey};
+use payments_server::{DatabaseLocation, DevModeInputs, MasterKey};
 use serde_json::json;
 use url::Url;
 
@@ -49,8 +49,9 @@ struct ServeArgs {
     /// Public base URL used in payment links [default: http://<listen>].
     #[arg(long, env = "PAYMENTS_BASE_URL")]
     base_url: Option<Url>,
-    /// Development mode: on a fresh database, create the development merchant and print a key with every scope.
-    /// On by default when listening on a loopback address; `--dev=false` turns it off.
+    /// Development mode: on a fresh database, create the development merchant and print a key with every scope;
+    /// webhooks may go to loopback. Without the flag, on only for a new (or development-made) SQLite database
+    /// on a loopback address with no --jwt-secret/--master-key; never with either; `--dev=false` turns it off.
     #[arg(long, env = "PAYMENTS_DEV", num_args = 0..=1, default_missing_value = "true", require_equals = true)]
     dev: Option<bool>,
     /// Log line format.
@@ -167,8 +168,18 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
     };
     let db_display = args.db.to_string();
+    let dev_mode = payments_server::decide_dev_mode(DevModeInputs {
+        explicit: args.dev,
+        production_secrets: args.admin.jwt_secret.is_some() || args.receipts.master_key.is_some(),
+        database: &args.db,
+        listen: args.listen,
+    })?;
+    if dev_mode {
+        eprintln!("{}", payments_server::DEV_MODE_WARNING);
+        tracing::warn!("development mode");
+    }
     let mut config = ServerConfig::new(args.db, base_url);
-    config.dev_mode = args.dev.unwrap_or(args.listen.ip().is_loopback());
+    config.dev_mode = dev_mode;
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
@@ -233,7 +244,9 @@ fn apply_receipt_args(config: &mut ServerConfig, args: &ReceiptArgs) -> anyhow::
             config.master_key = Some(MasterKey::parse_base64(text).context("reading --master-key")?);
         }
         None if !config.dev_mode => {
-            anyhow::bail!("--master-key (PAYMENTS_MASTER_KEY) is required outside development mode")
+            anyhow::bail!(
+                "--master-key (PAYMENTS_MASTER_KEY) is required outside development mode (--dev for a local try-out)"
+            )
         }
         None => {}
     }
@@ -261,7 +274,9 @@ fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Resu
     match &args.jwt_secret {
         Some(secret) => config.jwt_secret = Secret::new(secret.as_str()),
         None if !config.dev_mode => {
-            anyhow::bail!("--jwt-secret (PAYMENTS_JWT_SECRET) is required outside development mode")
+            anyhow::bail!(
+                "--jwt-secret (PAYMENTS_JWT_SECRET) is required outside development mode (--dev for a local try-out)"
+            )
         }
         None => {
             tracing::warn!("no --jwt-secret: using a random one; admin sessions end when the server restarts")

@@ -1,4 +1,5 @@
-//! GET /portal/{receiptId}: the hosted payment page (no authentication: the link is the capability).
+//! /portal/{receiptId}: the hosted payment page (no authentication: the link is the capability). GET and
+//! HEAD only read; the page's "Continue to payment" button POSTs, which records `link_opened`.
 
 use hyper::StatusCode;
 use payments_core::Wallet;
@@ -9,15 +10,33 @@ use crate::http::error::ApiError;
 use crate::http::response::HttpResponse;
 use crate::portal;
 
+/// GET (and HEAD: hyper sends the same head without the body).
 pub(crate) async fn page(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     // A malformed id or merchant names no receipt: the same 404 page as an unknown one.
     let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
     let view = match (ReceiptId::parse("receiptId", id), merchant) {
-        (Ok(id), Ok(merchant)) => portal::open(ctx.state, merchant, id).await?,
+        (Ok(id), Ok(merchant)) => portal::view(ctx.state, merchant, id).await?,
         _ => None,
     };
     Ok(match view {
         Some(view) => portal::html(StatusCode::OK, portal::render_page(&view)),
         None => portal::html(StatusCode::NOT_FOUND, portal::render_not_found()),
     })
+}
+
+/// POST from the page's button: record `link_opened`, then show the page again (303, same query).
+pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
+    let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
+    let found = match (ReceiptId::parse("receiptId", id), merchant) {
+        (Ok(id), Ok(merchant)) => portal::record_opened(ctx.state, merchant, id).await?,
+        _ => false,
+    };
+    if !found {
+        return Ok(portal::html(StatusCode::NOT_FOUND, portal::render_not_found()));
+    }
+    let query = match ctx.raw_query() {
+        "" => String::new(),
+        query => format!("?{query}"),
+    };
+    Ok(portal::see_other(&format!("/portal/{id}{query}")))
 }

@@ -146,19 +146,25 @@ pub(crate) fn not_found(id: &str) -> ApiError {
     }
 }
 
-/// `limit`: default 100, 1..=200; anything else is a 400.
+/// `limit`: default 100; an integer outside 1..=200 is clamped into it (the spec's "min 1, max 200", like
+/// its clamped users search); something that is not an integer is a 400.
 fn parse_limit(text: Option<&str>) -> Result<u32, ApiError> {
     let Some(text) = text else {
         return Ok(DEFAULT_LIMIT);
     };
-    text.trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|limit| (1..=MAX_LIMIT).contains(limit))
-        .ok_or_else(|| {
-            ApiError::invalid_input(
-                Some("limit".to_owned()),
-                format!("limit: must be an integer from 1 to {MAX_LIMIT}"),
-            )
-        })
+    let text = text.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ApiError::invalid_input(
+            Some("limit".to_owned()),
+            format!("limit: must be an integer (clamped to 1..{MAX_LIMIT})"),
+        ));
+    }
+    // Too many digits for u32 is past the maximum; a minus sign is below the minimum.
+    let requested = if text.starts_with('-') {
+        0
+    } else {
+        digits.parse::<u32>().unwrap_or(u32::MAX)
+    };
+    Ok(requested.clamp(1, MAX_LIMIT))
 }

@@ -96,6 +96,11 @@ impl Ctx<'_> {
         })
     }
 
+    /// Whether the request carries a session cookie (valid or not).
+    pub(crate) fn has_session_cookie(&self) -> bool {
+        self.session_cookie().is_some()
+    }
+
     /// The `cb_auth_token` value from the `Cookie` header(s).
     fn session_cookie(&self) -> Option<&str> {
         self.headers()

@@ -92,6 +92,15 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether the request presents Dev credentials (a subscription key, or the edge path when configured).
+    pub(crate) fn has_dev_credentials(&self) -> bool {
+        let edge_configured = self.state.config.edge_secret.is_some();
+        !matches!(
+            credentials::dev(self.headers(), edge_configured),
+            Credentials::Missing
+        )
+    }
+
     /// A Dev route: subscription key (or edge path), then the rate limit, then the scope.
     pub(crate) async fn dev_caller(&self, scope: Scope) -> Result<Caller, ApiError> {
         let edge_configured = self.state.config.edge_secret.is_some();

@@ -74,6 +74,8 @@ impl From<TransitionError> for ApiError {
             | TransitionError::NotAllowed { .. } => {
                 ApiError::refused(RefusalCode::InvalidTransition, message)
             }
+            // A lower authority than the one that set the status, or one that may not ask for this event.
+            TransitionError::Unauthorized(_) => ApiError::Forbidden { message },
         }
     }
 }

@@ -15,3 +15,4 @@ pub(crate) mod rate_limit;
 pub(crate) mod refusal;
 pub(crate) mod response;
 pub(crate) mod router;
+pub(crate) mod status_poster;

@@ -13,14 +13,16 @@ use crate::http::response::HttpResponse;
 const GET: &[Method] = &[Method::GET];
 const POST: &[Method] = &[Method::POST];
 const GET_POST: &[Method] = &[Method::GET, Method::POST];
+const PORTAL: &[Method] = &[Method::GET, Method::HEAD, Method::POST];
 const INVENTORY: &[Method] = &[Method::GET, Method::POST, Method::DELETE];
 
 pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<HttpResponse, ApiError> {
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
     match (method, segments.as_slice()) {
         (&Method::GET, ["healthz"]) => health::get(ctx).await,
-        (&Method::GET, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
-        (_, ["portal", _]) => not_allowed(GET),
+        (&Method::GET | &Method::HEAD, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
+        (&Method::POST, ["portal", id]) => crate::handlers::portal::open(ctx, id).await,
+        (_, ["portal", _]) => not_allowed(PORTAL),
         (&Method::GET, ["api", "status", "ping"]) => ping::get(ctx).await,
         (&Method::GET, ["api", "inventory"]) => inventory::list(ctx).await,
         (&Method::POST, ["api", "inventory"]) => inventory::upsert(ctx).await,

@@ -11,14 +11,14 @@ mod view;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, REFERRER_POLICY,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, LOCATION, REFERRER_POLICY,
     X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use hyper::{Response, StatusCode};
 
 use crate::http::response::HttpResponse;
 
-pub(crate) use open::open;
+pub(crate) use open::{record_opened, view};
 pub(crate) use page::{render_not_found, render_page};
 
 /// An HTML response with the portal's headers: the page may not load or run anything but its own
@@ -35,6 +35,19 @@ pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+/// 303 See Other to `location` (after the page's form posts: reloading the page does not post again).
+pub(crate) fn see_other(location: &str) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = StatusCode::SEE_OTHER;
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(LOCATION, value);
+    }
+    response
+        .headers_mut()
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 

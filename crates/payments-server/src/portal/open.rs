@@ -1,6 +1,7 @@
-//! Opening the payment page: read the receipt, then record `link_opened` through the receipt state machine
-//! (so its history row and webhook apply). The page shows the receipt as it was when opened: a failed
-//! receipt shows its failure once, even though opening the page moves it on to `link_opened` (a retry).
+//! The payment page's two uses of a receipt: reading it for the page (which changes nothing, whoever asks:
+//! link previewers fetch pages too), and the buyer's "Continue to payment" button, which records
+//! `link_opened` through the receipt state machine with the buyer's authority (the lowest: it cannot undo
+//! a failure the merchant reported, nor anything after payment).
 
 use payments_core::{FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
 
@@ -10,22 +11,46 @@ use crate::portal::view::{PortalLine, PortalView};
 use crate::services::receipts::ReceiptError;
 
 /// The page of receipt `id` of `merchant` (the payment link's `merchant` parameter; without it the id must
-/// name a single merchant's receipt), or `None` when there is no such receipt.
+/// name a single merchant's receipt) as it stands, or `None` when there is no such receipt.
 ///
 /// # Errors
-/// A datastore failure. A tracking status the state machine does not take (e.g. after settlement it is
-/// ignored) or a contended update does not stop the page: the buyer still sees the receipt.
-pub(crate) async fn open(
+/// A datastore failure.
+pub(crate) async fn view(
     state: &AppState,
     merchant: Option<Wallet>,
     id: ReceiptId,
 ) -> Result<Option<PortalView>, ReceiptError> {
-    let receipts = &state.services.receipts;
-    let Some(found) = receipts.fetch_for_portal(merchant, id.clone()).await? else {
+    let Some(found) = state.services.receipts.fetch_for_portal(merchant, id).await? else {
         return Ok(None);
     };
+    let config = &state.config;
+    Ok(Some(view_of(
+        &found.receipt,
+        found.brand_name,
+        found.recipient,
+        config.token_address,
+        config.chain_id,
+    )))
+}
+
+/// The buyer asked to see how to pay: `link_opened`, with its history row and webhook. `false` when there
+/// is no such receipt.
+///
+/// # Errors
+/// A datastore failure. A change the state machine or the buyer's authority refuses (a failed receipt
+/// stays failed, a paid one paid) is not an error: the buyer is shown the receipt as it is.
+pub(crate) async fn record_opened(
+    state: &AppState,
+    merchant: Option<Wallet>,
+    id: ReceiptId,
+) -> Result<bool, ReceiptError> {
+    let receipts = &state.services.receipts;
+    let Some(found) = receipts.fetch_for_portal(merchant, id.clone()).await? else {
+        return Ok(false);
+    };
     match receipts.record_link_opened(found.receipt.wallet, id).await {
-        Ok(_) | Err(ReceiptError::NotFound(_) | ReceiptError::Transition(_)) => {}
+        Ok(_) | Err(ReceiptError::Transition(_)) => Ok(true),
+        Err(ReceiptError::NotFound(_)) => Ok(false),
         Err(
             error @ (ReceiptError::IdTaken(_)
             | ReceiptError::WalletMismatch
@@ -36,16 +61,8 @@ pub(crate) async fn open(
             | ReceiptError::IdempotencyConflict
             | ReceiptError::Unexpected(_)
             | ReceiptError::Store(_)),
-        ) => return Err(error),
+        ) => Err(error),
     }
-    let config = &state.config;
-    Ok(Some(view_of(
-        &found.receipt,
-        found.brand_name,
-        found.recipient,
-        config.token_address,
-        config.chain_id,
-    )))
 }
 
 /// The view of a receipt paid to `recipient` in `token` on `chain_id`.

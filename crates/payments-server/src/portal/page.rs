@@ -159,6 +159,13 @@ fn write_stage_notice(f: &mut Formatter<'_>, view: &PortalView, stage: Stage) ->
             }
             f.write_str("</div>\n")
         }
+        // No `action`: the form posts to the page's own address (whatever prefix serves it).
+        Stage::Unopened => f.write_str(
+            "<h2 id=\"pay-heading\">Ready to pay?</h2>\n\
+             <p>Continue to see the amount, the address and a QR code for your wallet. The merchant is told \
+             that you opened the payment page.</p>\n\
+             <form method=\"post\"><button class=\"button\" type=\"submit\">Continue to payment</button></form>\n",
+        ),
         Stage::AwaitingPayment => Ok(()),
     }
 }

@@ -48,7 +48,7 @@ fn a_script_in_a_label_or_brand_is_shown_as_text() {
 
 #[test]
 fn an_unpaid_receipt_shows_amounts_in_base_units_and_usd_and_the_payment_uri() {
-    let html = render_page(&view(ReceiptStatus::Pending));
+    let html = render_page(&view(ReceiptStatus::LinkOpened));
     assert!(
         html.contains("<code>44680000</code> base units (6 decimals) = $44.68"),
         "{html}"
@@ -108,7 +108,7 @@ fn a_failed_receipt_shows_reason_and_action_then_how_to_pay_again() {
 
 #[test]
 fn a_receipt_without_a_split_address_says_it_cannot_be_paid_yet() {
-    let mut view = view(ReceiptStatus::Pending);
+    let mut view = view(ReceiptStatus::LinkOpened);
     view.payment = None;
     let html = render_page(&view);
     assert!(html.contains("cannot be paid yet"));
@@ -129,4 +129,19 @@ fn a_merchant_without_a_brand_gets_a_neutral_heading() {
     view.brand_name = "  ".to_owned();
     let html = render_page(&view);
     assert!(html.contains("<p class=\"brand\">Payment request</p>"), "{html}");
+}
+
+#[test]
+fn an_unopened_receipt_offers_a_button_that_posts_to_the_page_instead_of_instructions() {
+    for status in [ReceiptStatus::Generated, ReceiptStatus::Pending] {
+        let html = render_page(&view(status));
+
+        assert!(
+            html.contains(
+                "<form method=\"post\"><button class=\"button\" type=\"submit\">Continue to payment</button></form>"
+            ),
+            "{html}"
+        );
+        assert!(!html.contains("ethereum:"), "{html}");
+    }
 }

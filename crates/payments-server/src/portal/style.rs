@@ -43,6 +43,7 @@ tfoot tr.total th,tfoot tr.total td{font-weight:700;color:var(--ink);font-size:1
 .qr svg{display:block;width:100%;height:auto}
 .button{display:block;text-align:center;background:var(--accent);color:#fff;text-decoration:none;
 font-weight:600;padding:.8rem 1rem;border-radius:10px;margin-bottom:1rem}
+button.button{border:0;width:100%;font:inherit;font-weight:600;cursor:pointer}
 .button:focus-visible,a:focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
 dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:.35rem .9rem}
 dt{color:var(--muted);font-size:.9rem}
@@ -68,7 +69,7 @@ pub(crate) static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
     let hash = STANDARD.encode(Sha256::digest(CSS.as_bytes()));
     format!(
         "default-src 'none'; style-src 'sha256-{hash}'; img-src data:; base-uri 'none'; \
-         form-action 'none'; frame-ancestors 'none'"
+         form-action 'self'; frame-ancestors 'none'"
     )
 });
 

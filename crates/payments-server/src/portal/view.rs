@@ -46,6 +46,9 @@ impl PortalView {
 /// What the page offers the buyer, decided by the status alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stage {
+    /// The buyer has not opened the page yet (`generated`, `pending`): a button that opens it, so only a
+    /// person's action (never a link previewer's GET) tells the merchant the link was opened.
+    Unopened,
     /// Not paid yet: show how to pay.
     AwaitingPayment,
     /// A payment was submitted or mined and is being confirmed: no instructions, so nobody pays twice.
@@ -61,11 +64,10 @@ pub(crate) enum Stage {
 impl Stage {
     pub(crate) const fn of(status: ReceiptStatus) -> Stage {
         match status {
-            ReceiptStatus::Generated
-            | ReceiptStatus::Pending
-            | ReceiptStatus::LinkOpened
-            | ReceiptStatus::BuyerLoggedIn
-            | ReceiptStatus::CheckoutInitialized => Stage::AwaitingPayment,
+            ReceiptStatus::Generated | ReceiptStatus::Pending => Stage::Unopened,
+            ReceiptStatus::LinkOpened | ReceiptStatus::BuyerLoggedIn | ReceiptStatus::CheckoutInitialized => {
+                Stage::AwaitingPayment
+            }
             ReceiptStatus::CheckoutSuccess | ReceiptStatus::TxMined | ReceiptStatus::RecipientValidated => {
                 Stage::Confirming
             }
@@ -151,12 +153,14 @@ mod tests {
     }
 
     #[test]
-    fn only_unpaid_failed_or_mismatched_receipts_show_instructions() {
+    fn only_opened_unpaid_failed_or_mismatched_receipts_show_instructions() {
         for status in ReceiptStatus::ALL {
             let expected = !status.is_settled()
                 && !matches!(
                     status,
-                    ReceiptStatus::CheckoutSuccess
+                    ReceiptStatus::Generated
+                        | ReceiptStatus::Pending
+                        | ReceiptStatus::CheckoutSuccess
                         | ReceiptStatus::TxMined
                         | ReceiptStatus::RecipientValidated
                 );

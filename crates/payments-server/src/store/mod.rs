@@ -29,7 +29,7 @@ pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
-    AttemptLog, AttemptRecord, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
+    AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
 };
 pub(crate) use repository::{

@@ -17,6 +17,8 @@ pub(crate) enum CreateReceiptOutcome {
 pub(crate) struct NewDelivery {
     pub(crate) id: DeliveryId,
     pub(crate) url: String,
+    /// The URL's origin: deliveries to one endpoint share its concurrency limit.
+    pub(crate) endpoint: String,
     pub(crate) event: &'static str,
     pub(crate) body: Vec<u8>,
 }
@@ -57,6 +59,32 @@ pub(crate) struct TransitionCommit {
     pub(crate) refund: Option<NewRefund>,
 }
 
+/// What a dispatcher asks the outbox for: due deliveries, leased until `lease_until_ms`, at most `limit`,
+/// and per endpoint at most `per_endpoint` minus what it already has in flight there (`busy`).
+#[derive(Debug, Clone)]
+pub(crate) struct Claim {
+    pub(crate) now_ms: i64,
+    pub(crate) lease_until_ms: i64,
+    pub(crate) limit: u32,
+    pub(crate) per_endpoint: u32,
+    /// Endpoints with attempts in flight, and how many.
+    pub(crate) busy: Vec<(String, u32)>,
+}
+
+#[cfg(test)]
+impl Claim {
+    /// A claim with no per-endpoint limit.
+    pub(crate) fn new(now_ms: i64, lease_until_ms: i64, limit: u32) -> Self {
+        Claim {
+            now_ms,
+            lease_until_ms,
+            limit,
+            per_endpoint: u32::MAX,
+            busy: Vec::new(),
+        }
+    }
+}
+
 /// A delivery the dispatcher should attempt now.
 #[derive(Debug, Clone)]
 pub(crate) struct DueDelivery {
@@ -64,6 +92,8 @@ pub(crate) struct DueDelivery {
     pub(crate) id: DeliveryId,
     pub(crate) receipt_id: ReceiptId,
     pub(crate) url: String,
+    /// The URL's origin, for the per-endpoint limit.
+    pub(crate) endpoint: String,
     pub(crate) event: String,
     pub(crate) body: Vec<u8>,
     pub(crate) sealed_signing_key: Option<Vec<u8>>,

@@ -19,8 +19,8 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
-    AttachOutcome, AttemptRecord, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError, StoreError,
-    UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError,
+    StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -106,12 +106,7 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
 pub(crate) trait OutboxRepository: Send + Sync + fmt::Debug {
     /// Due deliveries, leased until `lease_until_ms` so that no other dispatcher (of this or another
     /// instance) claims them while their attempt runs.
-    async fn claim_due(
-        &self,
-        now_ms: i64,
-        lease_until_ms: i64,
-        limit: u32,
-    ) -> Result<Vec<DueDelivery>, StoreError>;
+    async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError>;
     async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError>;
     /// `None` when the merchant has no such receipt.
     async fn list_deliveries(
@@ -119,7 +114,8 @@ pub(crate) trait OutboxRepository: Send + Sync + fmt::Debug {
         wallet: Wallet,
         receipt_id: &ReceiptId,
     ) -> Result<Option<Vec<DeliveryLog>>, StoreError>;
-    /// Enqueues a delivery's same body again; false when the merchant's receipt has no such delivery.
+    /// Enqueues a delivery's same body again as a new round; while an attempt is in flight the new round is
+    /// queued and starts when that attempt ends. False when the merchant's receipt has no such delivery.
     async fn redeliver(
         &self,
         wallet: Wallet,

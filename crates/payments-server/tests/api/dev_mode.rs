@@ -1,4 +1,5 @@
-//! The development bootstrap: a fresh database in dev mode gets a merchant and a key, shown once.
+//! Development mode: explicit, or a fresh local try-out (the README's one command); never with production
+//! secrets; announced by a warning line. In it, a fresh database gets a merchant and a key, shown once.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -47,27 +48,58 @@ async fn the_dev_merchant_is_created_once_and_its_key_works() {
     );
 }
 
-#[test]
-fn serving_a_fresh_database_on_loopback_prints_a_key_and_a_curl_example() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_payments-server"))
+/// A 32-byte master key in base64 (a test value).
+const MASTER_KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+
+/// Starts the binary with `args` and no PAYMENTS_* environment, reads its stderr up to the "listening" log
+/// line (or to its exit), stops it, and returns its stdout lines, those stderr lines, and its exit code when
+/// it exited by itself. The development key is printed before the server listens.
+fn run_server(args: &[&str], db: &std::path::Path) -> (Vec<String>, Vec<String>, Option<i32>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_payments-server"));
+    for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("PAYMENTS_")) {
+        command.env_remove(name);
+    }
+    let mut child = command
         .args(["--listen", "127.0.0.1:0", "--db"])
-        .arg(dir.path().join("fresh.db"))
-        .env_remove("PAYMENTS_DEV")
+        .arg(db)
+        .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let printed: Vec<String> = stdout
+    let mut errors = Vec::new();
+    let mut listening = false;
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        listening = line.contains("payments-server listening");
+        errors.push(line);
+        if listening {
+            break;
+        }
+    }
+    if listening {
+        child.kill().unwrap();
+    }
+    let status = child.wait().unwrap();
+    let printed = BufReader::new(child.stdout.take().unwrap())
         .lines()
         .map(Result::unwrap)
-        .take_while(|line| !line.contains("curl"))
         .collect();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    (printed, errors, (!listening).then(|| status.code().unwrap_or(-1)))
+}
 
+#[test]
+fn serving_a_fresh_database_on_loopback_warns_and_prints_a_key_and_a_curl_example() {
+    let dir = tempfile::tempdir().unwrap();
+
+    let (printed, errors, _) = run_server(&[], &dir.path().join("fresh.db"));
+
+    assert!(
+        errors
+            .iter()
+            .any(|line| line == payments_server::DEV_MODE_WARNING),
+        "{errors:?}"
+    );
     assert!(
         printed[0].contains("0xdec0de0000000000000000000000000000000001"),
         "{printed:?}"
@@ -78,4 +110,53 @@ fn serving_a_fresh_database_on_loopback_prints_a_key_and_a_curl_example() {
             .any(|line| line.trim_start().starts_with("sk_live_")),
         "{printed:?}"
     );
+}
+
+#[test]
+fn a_server_given_production_secrets_never_enters_development_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = [
+        "--jwt-secret",
+        "a-long-production-jwt-secret",
+        "--master-key",
+        MASTER_KEY,
+    ];
+
+    let (printed, errors, exited) = run_server(&secrets, &dir.path().join("fresh.db"));
+
+    assert_eq!(exited, None, "it serves: {errors:?}");
+    assert!(printed.is_empty(), "no key is printed: {printed:?}");
+    assert!(
+        !errors.iter().any(|line| line.contains("DEVELOPMENT MODE")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn dev_with_a_production_secret_is_refused_and_an_existing_database_needs_the_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let existing = dir.path().join("existing.db");
+    std::fs::write(&existing, b"").unwrap();
+
+    let (_, conflict, conflict_exit) = run_server(
+        &["--dev", "--master-key", MASTER_KEY],
+        &dir.path().join("fresh.db"),
+    );
+    let (_, production, production_exit) = run_server(&[], &existing);
+
+    assert!(conflict_exit.is_some_and(|code| code != 0));
+    assert!(
+        conflict
+            .iter()
+            .any(|line| line.contains("--dev cannot be combined")),
+        "{conflict:?}"
+    );
+    assert!(production_exit.is_some_and(|code| code != 0));
+    assert!(
+        production
+            .iter()
+            .any(|line| line.contains("is required outside development mode")),
+        "{production:?}"
+    );
+    assert!(!production.iter().any(|line| line.contains("DEVELOPMENT MODE")));
 }

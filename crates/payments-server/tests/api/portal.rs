@@ -1,4 +1,5 @@
-//! GET /portal/{receiptId}: the hosted payment page over HTTP (headers, states, 404, link_opened).
+//! /portal/{receiptId}: the hosted payment page over HTTP (headers, states, 404; GET and HEAD change
+//! nothing, the page's button records link_opened).
 
 use reqwest::Method;
 use serde_json::json;
@@ -22,6 +23,27 @@ fn header<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// The page's "Continue to payment" button: a form POST, answered 303 back to the page.
+pub(crate) async fn press_continue(api: &Api, path: &str) -> (u16, String) {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let response = client.post(api.app.url(path)).send().await.unwrap();
+    let location = response
+        .headers()
+        .get("location")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    (response.status().as_u16(), location)
+}
+
+async fn deliveries(api: &Api, id: &str) -> usize {
+    let reply = send(api.dev(Method::GET, &format!("/api/receipts/{id}/webhooks"))).await;
+    reply.json["deliveries"].as_array().map_or(0, Vec::len)
+}
+
 async fn status_of(api: &Api, id: &str) -> String {
     let reply = send(api.dev(Method::GET, &format!("/api/receipts/status?receiptId={id}"))).await;
     reply.json["status"].as_str().unwrap_or_default().to_owned()
@@ -36,6 +58,7 @@ async fn the_page_shows_lines_total_and_how_to_pay_with_security_headers() {
         "totalUsd": 12.5,
     });
     assert_eq!(create_receipt(&api, body).await.status, 201);
+    assert_eq!(press_continue(&api, "/portal/page-1").await.0, 303);
 
     let (status, headers, html) = open_page(&api, "/portal/page-1").await;
 
@@ -61,16 +84,66 @@ async fn the_page_shows_lines_total_and_how_to_pay_with_security_headers() {
 }
 
 #[tokio::test]
-async fn opening_the_page_records_link_opened_once() {
+async fn reading_the_page_changes_nothing_and_only_its_button_records_link_opened() {
     let api = Api::spawn().await;
-    create_receipt(&api, crate::receipts_create::receipt_body("page-2")).await;
-    assert_eq!(status_of(&api, "page-2").await, "pending");
+    let mut body = crate::receipts_create::receipt_body("page-2");
+    body["webhook_url"] = json!("http://127.0.0.1:9/hook");
+    create_receipt(&api, body).await;
 
-    let (first, _, _) = open_page(&api, "/portal/page-2").await;
-    let (second, _, _) = open_page(&api, "/portal/page-2").await;
+    let (got, _, before) = open_page(&api, "/portal/page-2").await;
+    let head = api
+        .anonymous(Method::HEAD, "/portal/page-2")
+        .send()
+        .await
+        .unwrap();
+    let head_status = head.status().as_u16();
+    let head_type = header(head.headers(), "content-type").to_owned();
+    let head_body = head.text().await.unwrap();
+    let status_after_reads = status_of(&api, "page-2").await;
+    let pressed = press_continue(&api, "/portal/page-2?recipient=0xabc").await;
+    let pressed_again = press_continue(&api, "/portal/page-2").await;
+    let (_, _, after) = open_page(&api, "/portal/page-2").await;
 
-    assert_eq!((first, second), (200, 200));
+    assert_eq!((got, head_status), (200, 200));
+    assert_eq!(head_type, "text/html; charset=utf-8");
+    assert_eq!(head_body, "");
+    assert_eq!(status_after_reads, "pending");
+    assert!(before.contains("Continue to payment"), "{before}");
+    assert!(before.contains("<form method=\"post\">"), "{before}");
+    assert!(!before.contains("ethereum:"), "{before}");
+    assert_eq!(pressed, (303, "/portal/page-2?recipient=0xabc".to_owned()));
+    assert_eq!(pressed_again, (303, "/portal/page-2".to_owned()));
     assert_eq!(status_of(&api, "page-2").await, "link_opened");
+    assert_eq!(deliveries(&api, "page-2").await, 1, "one webhook: the one move");
+    assert!(after.contains("ethereum:"), "{after}");
+    assert!(!after.contains("Continue to payment"), "{after}");
+}
+
+#[tokio::test]
+async fn a_failed_receipt_stays_failed_whoever_opens_or_presses_on_its_page() {
+    let api = Api::spawn().await;
+    let mut body = crate::receipts_create::receipt_body("page-5");
+    body["webhook_url"] = json!("http://127.0.0.1:9/hook");
+    create_receipt(&api, body).await;
+    let failed = send(api.dev(Method::POST, "/api/receipts/status").json(&json!({
+        "receiptId": "page-5", "wallet": api.app.wallet, "status": "failed",
+        "failureCode": "PORTAL_SESSION_EXPIRED", "failureCategory": "session",
+        "failureReason": "Expired", "failureAction": "Start again"
+    })))
+    .await;
+    assert_eq!(failed.status, 200, "{}", failed.json);
+
+    let (got, _, _) = open_page(&api, "/portal/page-5").await;
+    let head = api
+        .anonymous(Method::HEAD, "/portal/page-5")
+        .send()
+        .await
+        .unwrap();
+    let pressed = press_continue(&api, "/portal/page-5").await;
+
+    assert_eq!((got, head.status().as_u16(), pressed.0), (200, 200, 303));
+    assert_eq!(status_of(&api, "page-5").await, "failed");
+    assert_eq!(deliveries(&api, "page-5").await, 1, "only the failure's webhook");
 }
 
 #[tokio::test]
@@ -83,8 +156,10 @@ async fn an_unknown_or_malformed_receipt_id_is_a_404_page() {
         assert!(html.contains("Payment link not found"), "{html}");
         assert!(!html.contains("script"), "{html}");
     }
-    let post = send(api.anonymous(Method::POST, "/portal/x")).await;
-    assert_eq!(post.status, 405);
+    assert_eq!(press_continue(&api, "/portal/no-such-receipt").await.0, 404);
+    let put = send(api.anonymous(Method::PUT, "/portal/x")).await;
+    assert_eq!(put.status, 405);
+    assert_eq!(put.header("allow"), "GET, HEAD, POST");
 }
 
 #[tokio::test]

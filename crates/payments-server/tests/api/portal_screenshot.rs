@@ -47,6 +47,11 @@ async fn the_payment_page_renders_in_headless_chromium() {
         json!({"receiptId": "shot-paid", "wallet": key.wallet, "status": "paid", "transactionHash": hash});
     let attested = send(admin(&api, &session, Method::POST, "/api/receipts/status").json(&paid)).await;
     assert_eq!(attested.status, 200, "{}", attested.json);
+    // The unpaid page shows how to pay once the buyer pressed "Continue to payment".
+    assert_eq!(
+        crate::portal::press_continue(&api, "/portal/shot-unpaid").await.0,
+        303
+    );
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
 

@@ -72,6 +72,12 @@ async fn each_payment_link_opens_its_own_merchants_receipt_and_the_bare_shared_i
     let (my_status, _, my_page) = open_page(&api, &path(&mine)).await;
     let (their_status, _, their_page) = open_page(&api, &path(&theirs)).await;
     let (bare_status, _, _) = open_page(&api, "/portal/order-1001").await;
+    // Each buyer presses the page's "Continue to payment" button (only that records link_opened).
+    let pressed = [
+        crate::portal::press_continue(&api, &path(&mine)).await.0,
+        crate::portal::press_continue(&api, &path(&theirs)).await.0,
+        crate::portal::press_continue(&api, "/portal/order-1001").await.0,
+    ];
 
     assert_eq!((my_status, their_status), (200, 200));
     assert!(my_page.contains("5.00") && !my_page.contains("9.00"), "{my_page}");
@@ -80,6 +86,7 @@ async fn each_payment_link_opens_its_own_merchants_receipt_and_the_bare_shared_i
         "{their_page}"
     );
     assert_eq!(bare_status, 404);
+    assert_eq!(pressed, [303, 303, 404]);
     let statuses = [
         send(api.dev(Method::GET, "/api/receipts/status?receiptId=order-1001")).await,
         send(api.dev_as(

@@ -173,9 +173,22 @@ async fn receipts_list_newest_first_and_honour_the_limit() {
 }
 
 #[tokio::test]
-async fn a_limit_outside_1_to_200_is_refused() {
+async fn a_limit_outside_1_to_200_is_clamped_and_a_non_integer_is_refused() {
     let api = Api::spawn().await;
-    for limit in ["0", "201", "abc", "-1"] {
+    for id in ["c-1", "c-2"] {
+        assert_eq!(create_receipt(&api, receipt_body(id)).await.status, 201);
+    }
+    for (limit, count) in [("0", 1), ("-1", 1), ("201", 2), ("99999999999999999999", 2)] {
+        let reply = send(api.dev(Method::GET, &format!("/api/receipts?limit={limit}"))).await;
+
+        assert_eq!(reply.status, 200, "limit={limit}: {}", reply.json);
+        assert_eq!(
+            reply.json["receipts"].as_array().unwrap().len(),
+            count,
+            "limit={limit}"
+        );
+    }
+    for limit in ["abc", "1.5", ""] {
         let reply = send(api.dev(Method::GET, &format!("/api/receipts?limit={limit}"))).await;
 
         assert_eq!(reply.status, 400, "limit={limit}");

@@ -39,6 +39,8 @@ impl Received {
 struct Shared {
     received: Vec<Received>,
     script: VecDeque<u16>,
+    /// How long each answer takes (a request is recorded when it arrives).
+    delay: Duration,
 }
 
 pub(crate) struct Receiver {
@@ -56,11 +58,21 @@ impl Drop for Receiver {
 impl Receiver {
     /// Answers `script` in order, then 200 to everything.
     pub(crate) async fn start(script: &[u16]) -> Receiver {
+        Receiver::start_with(script, Duration::ZERO).await
+    }
+
+    /// Answers 200 to everything, each answer `delay` after the request arrived.
+    pub(crate) async fn slow(delay: Duration) -> Receiver {
+        Receiver::start_with(&[], delay).await
+    }
+
+    async fn start_with(script: &[u16], delay: Duration) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/hooks", listener.local_addr().unwrap());
         let shared = Arc::new(Mutex::new(Shared {
             received: Vec::new(),
             script: script.iter().copied().collect(),
+            delay,
         }));
         let state = Arc::clone(&shared);
         let task = tokio::spawn(async move {
@@ -75,14 +87,15 @@ impl Receiver {
                         async move {
                             let (parts, body) = request.into_parts();
                             let body = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-                            let status = {
+                            let (status, delay) = {
                                 let mut shared = state.lock().unwrap();
                                 shared.received.push(Received {
                                     headers: parts.headers,
                                     body,
                                 });
-                                shared.script.pop_front().unwrap_or(200)
+                                (shared.script.pop_front().unwrap_or(200), shared.delay)
                             };
+                            tokio::time::sleep(delay).await;
                             let mut response = Response::new(Full::new(Bytes::from_static(b"ok")));
                             *response.status_mut() = StatusCode::from_u16(status).unwrap();
                             Ok::<_, Infallible>(response)

@@ -1,5 +1,6 @@
 //! Receipts: what a merchant is owed, its status, and what the buyer and the caller told us about it.
 
+mod actor;
 mod admin_requests;
 mod error;
 mod id;
@@ -9,8 +10,9 @@ mod request;
 mod status_post;
 mod webhook_target;
 
-use payments_core::{Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
 
+pub(crate) use actor::Actor;
 pub(crate) use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use id::{DeliveryId, ReceiptId};
@@ -18,7 +20,7 @@ pub(crate) use options::{BillingAddress, ReceiptOptions};
 pub(crate) use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
 pub(crate) use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft};
 pub(crate) use status_post::{StatusPost, StatusPostError, StatusPostRequest};
-pub(crate) use webhook_target::{TargetError, TargetPolicy};
+pub(crate) use webhook_target::{TargetError, TargetPolicy, endpoint_of};
 
 /// How a receipt came to be; decides its starting status and whether paying it takes stock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,4 +107,6 @@ pub(crate) struct Receipt {
     pub(crate) failure: Option<Failure>,
     pub(crate) created_at: i64,
     pub(crate) updated_at: i64,
+    /// Who set `status`; only the same or a higher authority may change it.
+    pub(crate) status_authority: Authority,
 }

@@ -48,6 +48,13 @@ pub(crate) struct StatusPost {
 }
 
 impl StatusPostRequest {
+    /// The status the body names, when it names a known one (to pick the credential before parsing).
+    pub(crate) fn named_status(&self) -> Option<ReceiptStatus> {
+        self.status
+            .as_deref()
+            .and_then(|status| status.trim().parse().ok())
+    }
+
     pub(crate) fn parse(self) -> Result<StatusPost, StatusPostError> {
         let receipt_id = present(self.receipt_id).ok_or(StatusPostError::MissingReceiptId)?;
         let receipt_id = ReceiptId::parse("receiptId", &receipt_id).map_err(StatusPostError::Invalid)?;

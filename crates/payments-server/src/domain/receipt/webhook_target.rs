@@ -69,6 +69,15 @@ fn is_local_name(name: &str) -> bool {
 
 /// Whether an address is publicly routable: not unspecified, loopback, private, shared (CGNAT), link-local,
 /// multicast, broadcast, documentation, benchmarking or reserved; IPv4-mapped IPv6 is judged as IPv4.
+/// The endpoint a webhook URL delivers to, for per-endpoint concurrency: scheme, host and port
+/// (`https://hooks.example:443`); the URL itself when it has no such origin.
+pub(crate) fn endpoint_of(url: &str) -> String {
+    match Url::parse(url).map(|url| url.origin()) {
+        Ok(origin @ url::Origin::Tuple(..)) => origin.ascii_serialization(),
+        Ok(url::Origin::Opaque(_)) | Err(_) => url.to_owned(),
+    }
+}
+
 pub(crate) fn is_public_address(address: IpAddr) -> bool {
     match address {
         IpAddr::V4(ip) => is_public_v4(ip),

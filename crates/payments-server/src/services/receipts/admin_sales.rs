@@ -4,7 +4,8 @@
 use payments_core::{ReceiptEvent, Wallet, price_terminal};
 
 use crate::domain::receipt::{
-    NewReceipt, OrderError, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource, Refund, TerminalSale,
+    Actor, NewReceipt, OrderError, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource, Refund,
+    TerminalSale,
 };
 use crate::services::receipts::sale::{TaxChoice, require_split, sale_terms};
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
@@ -81,7 +82,7 @@ impl ReceiptService {
                 items: refund.items,
                 tx_hash: refund.tx_hash,
             }),
-            actor: format!("admin:{admin}"),
+            actor: Actor::Admin(admin),
         };
         let amount = refund.amount;
         let claim =

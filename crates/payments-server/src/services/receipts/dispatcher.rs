@@ -1,25 +1,27 @@
 //! The webhook dispatcher: a background task that delivers outbox rows after their commit. It wakes when a
-//! transition enqueues a delivery, and polls briefly otherwise, so a retry becomes due as soon as the injected
-//! clock passes its `next_attempt_at` (tests move a manual clock instead of sleeping 5 s).
+//! transition enqueues a delivery or an attempt ends, and polls briefly otherwise, so a retry becomes due as
+//! soon as the injected clock passes its `next_attempt_at` (tests move a manual clock instead of sleeping 5 s).
+//!
+//! Attempts run as their own tasks, at most [`in_flight::POOL`] at once and [`in_flight::PER_ENDPOINT`] per
+//! endpoint: the claim itself skips an endpoint that is at its limit, so a slow receiver's backlog waits in
+//! the outbox (unleased) while other merchants' deliveries go out at once.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::future::join_all;
 use payments_core::{StandardWebhooksSecret, x_service_signature};
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 
 use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
 use crate::master_key::MasterKey;
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
-use crate::store::{AttemptRecord, DeliveryNext, DueDelivery, OutboxRepository};
+use crate::services::receipts::in_flight::{self, InFlight, Slot};
+use crate::store::{AttemptRecord, Claim, DeliveryNext, DueDelivery, OutboxRepository};
 
 /// How often due deliveries are looked for without a wake-up.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
-/// Deliveries attempted concurrently per round.
-const BATCH: u32 = 16;
 /// A claimed delivery is not claimed again for this long beyond its timeout (a crashed attempt is retried then).
 const LEASE_MARGIN_MS: i64 = 30_000;
 
@@ -80,14 +82,19 @@ pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> DispatcherHandle {
                 return;
             }
         };
+        let in_flight = InFlight::new(in_flight::POOL);
+        // Dropped when the loop ends: attempts cut short are retried after their lease.
+        let mut attempts = JoinSet::new();
         loop {
             tokio::select! {
                 _ = &mut stopped => break,
-                () = run_due(&state, &sender) => {}
+                () = start_due(&state, &sender, &in_flight, &mut attempts) => {}
             }
+            while attempts.try_join_next().is_some() {}
             tokio::select! {
                 _ = &mut stopped => break,
                 () = wakeup.notified() => {}
+                () = in_flight.finished.notified() => {}
                 () = tokio::time::sleep(POLL_INTERVAL) => {}
             }
         }
@@ -98,26 +105,51 @@ pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> DispatcherHandle {
     }
 }
 
-/// Attempts every due delivery, a batch at a time.
-async fn run_due(state: &Dispatcher, sender: &WebhookSender) {
+/// Claims due deliveries while the pool has room, and starts an attempt task for each.
+async fn start_due(
+    state: &Arc<Dispatcher>,
+    sender: &WebhookSender,
+    in_flight: &Arc<InFlight>,
+    attempts: &mut JoinSet<()>,
+) {
     loop {
+        let free = in_flight.free();
+        if free == 0 {
+            return;
+        }
         let now_ms = state.clock.now_ms();
         let timeout_ms = i64::try_from(state.timeout.as_millis()).unwrap_or(i64::MAX);
-        let lease_until = now_ms.saturating_add(timeout_ms).saturating_add(LEASE_MARGIN_MS);
-        let claimed = state.outbox.claim_due(now_ms, lease_until, BATCH).await;
-        let due = match claimed {
-            Ok(due) if !due.is_empty() => due,
-            Ok(_) => return,
+        let claim = Claim {
+            now_ms,
+            lease_until_ms: now_ms.saturating_add(timeout_ms).saturating_add(LEASE_MARGIN_MS),
+            limit: u32::try_from(free).unwrap_or(u32::MAX),
+            per_endpoint: in_flight::PER_ENDPOINT,
+            busy: in_flight.busy(),
+        };
+        let due = match state.outbox.claim_due(&claim).await {
+            Ok(due) => due,
             Err(error) => {
                 tracing::warn!(error = %error, "claiming webhook deliveries failed");
                 return;
             }
         };
-        join_all(due.into_iter().map(|delivery| attempt(state, sender, delivery))).await;
+        let claimed_all = due.len() < free;
+        for delivery in due {
+            let Some(slot) = in_flight.start(delivery.endpoint.clone()) else {
+                // Not reached (the claim was sized to the free places); its lease retries it.
+                continue;
+            };
+            let (state, sender) = (Arc::clone(state), sender.clone());
+            attempts.spawn(async move { attempt(&state, &sender, delivery, slot).await });
+        }
+        if claimed_all {
+            return;
+        }
     }
 }
 
-async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelivery) {
+/// One attempt; `_slot` holds its place in the pool until the attempt is recorded.
+async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelivery, _slot: Slot) {
     let started_at = state.clock.now_ms();
     let started = Instant::now();
     let result = match signed_request(state, &delivery, started_at) {

@@ -5,6 +5,7 @@ mod admin_sales;
 mod create;
 mod delivery;
 mod dispatcher;
+mod in_flight;
 mod order;
 mod read;
 mod sale;

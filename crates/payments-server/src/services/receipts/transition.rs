@@ -3,11 +3,11 @@
 
 use payments_core::{
     RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TrackingStatus, Transition, Wallet,
-    apply_event,
+    apply_event_as,
 };
 
 use crate::domain::receipt::ReceiptError;
-use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId, StatusPost};
+use crate::domain::receipt::{Actor, DeliveryId, Receipt, ReceiptId, StatusPost, endpoint_of};
 use crate::services::receipts::service::{ReceiptService, transition_error};
 use crate::services::receipts::webhook_body;
 use crate::store::{
@@ -29,13 +29,31 @@ pub(crate) enum StatusOutcome {
 }
 
 /// What goes with an event besides the status.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct StatusChange {
+    /// A chain field: only an admin or the chain may set it.
     pub(crate) transaction_hash: Option<String>,
+    /// A chain field: only an admin or the chain may set it.
     pub(crate) buyer_wallet: Option<Wallet>,
     pub(crate) refund: Option<NewRefund>,
-    /// Who caused it, for the history (`key:<subscription id>`, `admin:<wallet>`, `portal`).
-    pub(crate) actor: String,
+    /// Who asks: its authority decides, its identity goes in the history.
+    pub(crate) actor: Actor,
+}
+
+impl StatusChange {
+    /// A change by `actor` that carries nothing but the event.
+    pub(crate) fn by(actor: Actor) -> Self {
+        StatusChange {
+            transaction_hash: None,
+            buyer_wallet: None,
+            refund: None,
+            actor,
+        }
+    }
+
+    fn sets_chain_fields(&self) -> bool {
+        self.transaction_hash.is_some() || self.buyer_wallet.is_some()
+    }
 }
 
 impl ReceiptService {
@@ -60,8 +78,12 @@ impl ReceiptService {
                 status: receipt.status,
                 paid: receipt.paid,
                 refunded: receipt.refunded,
+                held_by: receipt.status_authority,
             };
-            match apply_event(current, &event).map_err(ReceiptError::Transition)? {
+            let actor = change.actor.authority();
+            match apply_event_as(current, &event, actor, change.sets_chain_fields())
+                .map_err(ReceiptError::Transition)?
+            {
                 Transition::Ignored { .. } => Ok(None),
                 Transition::Moved { from, to } => {
                     let brand_key = merchant.shop.as_ref().and_then(|shop| shop.brand_key.as_deref());
@@ -92,38 +114,36 @@ impl ReceiptService {
         Ok(committed)
     }
 
-    /// The payment page of `wallet`'s receipt `id` opened: `link_opened` through the same path as every other
-    /// status change.
+    /// The buyer pressed the payment page's button on `wallet`'s receipt `id`: `link_opened`, with the
+    /// buyer's authority, through the same path as every other status change.
     pub(crate) async fn record_link_opened(
         &self,
         wallet: Wallet,
         id: ReceiptId,
     ) -> Result<StatusOutcome, ReceiptError> {
-        let change = StatusChange {
-            actor: "portal".to_owned(),
-            ..StatusChange::default()
-        };
         let committed = self
-            .apply_status(Some(wallet), id, change, None, |_| {
+            .apply_status(Some(wallet), id, StatusChange::by(Actor::Portal), None, |_| {
                 Ok(ReceiptEvent::Tracking(TrackingStatus::LinkOpened))
             })
             .await?;
         Ok(StatusOutcome::of(&fresh(committed)?))
     }
 
-    /// `POST /api/receipts/status` once the caller's authority for `post.status` is established: `admin` is
-    /// the attesting admin's wallet (required for `paid`).
+    /// `POST /api/receipts/status` by an authenticated `actor` acting for `wallet`: the core decides what
+    /// its authority allows (an admin's word is the attestation `paid` needs).
     pub(crate) async fn post_status(
         &self,
         wallet: Wallet,
         post: StatusPost,
-        admin: Option<Wallet>,
-        actor: String,
+        actor: Actor,
     ) -> Result<StatusOutcome, ReceiptError> {
+        let admin = match &actor {
+            Actor::Admin(wallet) => Some(*wallet),
+            Actor::Portal | Actor::Key(_) => None,
+        };
         let change = StatusChange {
             transaction_hash: post.transaction_hash.clone(),
-            actor,
-            ..StatusChange::default()
+            ..StatusChange::by(actor)
         };
         let id = post.receipt_id.clone();
         let committed = self
@@ -181,6 +201,7 @@ fn commit_for(
     after.buyer_wallet = change.buyer_wallet.or(after.buyer_wallet);
     let delivery = after.webhook_url.clone().map(|url| NewDelivery {
         id: DeliveryId::generate(),
+        endpoint: endpoint_of(&url),
         url,
         event: RECEIPT_STATUS_UPDATED,
         body: webhook_body::body(&after, from, change.buyer_wallet, now_ms, brand_key),
@@ -194,7 +215,7 @@ fn commit_for(
         transaction_hash: change.transaction_hash.clone(),
         buyer_wallet: change.buyer_wallet,
         failure,
-        actor: change.actor.clone(),
+        actor: change.actor.history_label(),
         now_ms,
         delivery,
         refund: change.refund.clone(),

@@ -1,7 +1,7 @@
 //! Builders for the contract suite: merchants, products, receipts, and the sale and transition
 //! transactions (with decisions that stand in for the services' `payments-core` calls).
 
-use payments_core::{Cents, ReceiptState, ReceiptStatus, TransitionError, Wallet};
+use payments_core::{Authority, Cents, ReceiptState, ReceiptStatus, TransitionError, Wallet};
 
 use crate::domain::inventory::{ItemDraft, ItemFields, ProductId, Sku};
 use crate::domain::receipt::{
@@ -211,6 +211,7 @@ fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Transitio
         delivery: Some(NewDelivery {
             id: DeliveryId::generate(),
             url: HOOK_URL.to_owned(),
+            endpoint: HOOK_URL.to_owned(),
             event,
             body: format!("{{\"event\":\"{event}\",\"version\":{}}}", receipt.version + 1).into_bytes(),
         }),
@@ -225,11 +226,25 @@ pub(crate) fn mark_paid(paid_cents: i64) -> TransitionDecision {
             status: ReceiptStatus::Paid,
             paid: Cents::new(paid_cents),
             refunded: receipt.refunded,
+            held_by: Authority::Chain,
         };
         let mut commit = commit(receipt, to, "receipt.paid");
         commit.transaction_hash = Some(format!("0x{}", "ab".repeat(32)));
         commit.buyer_wallet = Some(wallet('b'));
         Ok(Some(commit))
+    })
+}
+
+/// Like [`mark_paid`], with the webhook going to `url` (its own endpoint).
+pub(crate) fn mark_paid_to(paid_cents: i64, url: &'static str) -> TransitionDecision {
+    let paid = mark_paid(paid_cents);
+    Box::new(move |receipt: &Receipt, merchant: &MerchantSnapshot| {
+        let mut commit = paid(receipt, merchant)?;
+        if let Some(delivery) = commit.as_mut().and_then(|commit| commit.delivery.as_mut()) {
+            url.clone_into(&mut delivery.url);
+            url.clone_into(&mut delivery.endpoint);
+        }
+        Ok(commit)
     })
 }
 
@@ -255,6 +270,7 @@ pub(crate) fn refund(amount_cents: i64) -> TransitionDecision {
             status,
             paid: receipt.paid,
             refunded,
+            held_by: Authority::Admin,
         };
         let mut commit = commit(receipt, to, "receipt.refunded");
         commit.refund = Some(NewRefund {

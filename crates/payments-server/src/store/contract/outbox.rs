@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio::sync::Barrier;
 
 use crate::store::contract::fixtures::{self, T0, wallet};
-use crate::store::{AttemptRecord, DeliveryNext, Repositories};
+use crate::store::{AttemptRecord, Claim, DeliveryNext, Repositories};
 
 /// Receipts `r-0`.. each paid once, so each has one due `receipt.paid` delivery (enqueued at T0 + 1s).
 async fn due_deliveries(repos: &Repositories, count: usize) {
@@ -31,7 +31,13 @@ pub(crate) async fn two_dispatchers_never_claim_the_same_delivery(repos: Reposit
                 barrier.wait().await;
                 let mut claimed = Vec::new();
                 for _ in 0..6 {
-                    claimed.extend(repos.outbox.claim_due(now, now + 60_000, 2).await.unwrap());
+                    claimed.extend(
+                        repos
+                            .outbox
+                            .claim_due(&Claim::new(now, now + 60_000, 2))
+                            .await
+                            .unwrap(),
+                    );
                 }
                 claimed
             })
@@ -55,7 +61,7 @@ pub(crate) async fn two_dispatchers_never_claim_the_same_delivery(repos: Reposit
     assert!(
         repos
             .outbox
-            .claim_due(now, now + 60_000, 100)
+            .claim_due(&Claim::new(now, now + 60_000, 100))
             .await
             .unwrap()
             .is_empty()
@@ -63,7 +69,7 @@ pub(crate) async fn two_dispatchers_never_claim_the_same_delivery(repos: Reposit
     assert_eq!(
         repos
             .outbox
-            .claim_due(now + 60_000, now + 120_000, 100)
+            .claim_due(&Claim::new(now + 60_000, now + 120_000, 100))
             .await
             .unwrap()
             .len(),
@@ -74,7 +80,11 @@ pub(crate) async fn two_dispatchers_never_claim_the_same_delivery(repos: Reposit
 pub(crate) async fn claimed_deliveries_carry_their_receipt_and_key_in_due_order(repos: Repositories) {
     due_deliveries(&repos, 3).await;
 
-    let claimed = repos.outbox.claim_due(T0 + 2_000, T0 + 60_000, 2).await.unwrap();
+    let claimed = repos
+        .outbox
+        .claim_due(&Claim::new(T0 + 2_000, T0 + 60_000, 2))
+        .await
+        .unwrap();
 
     assert_eq!(claimed.len(), 2);
     let receipts: Vec<&str> = claimed.iter().map(|due| due.receipt_id.as_str()).collect();
@@ -89,7 +99,7 @@ pub(crate) async fn claimed_deliveries_carry_their_receipt_and_key_in_due_order(
     assert!(
         repos
             .outbox
-            .claim_due(T0 + 500, T0 + 60_000, 10)
+            .claim_due(&Claim::new(T0 + 500, T0 + 60_000, 10))
             .await
             .unwrap()
             .is_empty()
@@ -101,7 +111,7 @@ pub(crate) async fn attempts_show_in_the_log_and_redelivery_starts_a_new_round(r
     due_deliveries(&repos, 1).await;
     let due = repos
         .outbox
-        .claim_due(T0 + 2_000, T0 + 60_000, 10)
+        .claim_due(&Claim::new(T0 + 2_000, T0 + 60_000, 10))
         .await
         .unwrap()
         .remove(0);
@@ -162,11 +172,122 @@ pub(crate) async fn attempts_show_in_the_log_and_redelivery_starts_a_new_round(r
             .unwrap()
     );
 
-    let again = repos.outbox.claim_due(T0 + 3_000, T0 + 60_000, 10).await.unwrap();
+    let again = repos
+        .outbox
+        .claim_due(&Claim::new(T0 + 3_000, T0 + 60_000, 10))
+        .await
+        .unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!(
         (again[0].id.as_str(), again[0].attempt, again[0].round_attempt),
         (due.id.as_str(), 2, 1)
     );
     assert_eq!(again[0].body, due.body);
+}
+
+pub(crate) async fn a_claim_takes_at_most_the_per_endpoint_limit_counting_attempts_in_flight(
+    repos: Repositories,
+) {
+    let merchant = wallet('a');
+    let targets = ["https://slow.example"; 5]
+        .into_iter()
+        .chain(["https://fast.example"]);
+    for (n, url) in targets.enumerate() {
+        let id = format!("e-{n}");
+        let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, &id, 100));
+        repos.receipts.create(sale).await.unwrap();
+        let paid = fixtures::transition(merchant, &id, fixtures::mark_paid_to(100, url));
+        repos.receipts.transition(paid).await.unwrap();
+    }
+    let mut claim = Claim::new(T0 + 2_000, T0 + 60_000, 10);
+    claim.per_endpoint = 2;
+    claim.busy = vec![("https://slow.example".to_owned(), 1)];
+
+    let first = repos.outbox.claim_due(&claim).await.unwrap();
+    claim.busy = vec![("https://slow.example".to_owned(), 2)];
+    let while_saturated = repos.outbox.claim_due(&claim).await.unwrap();
+    claim.busy = Vec::new();
+    let after = repos.outbox.claim_due(&claim).await.unwrap();
+
+    let endpoints = |claimed: &[crate::store::DueDelivery]| -> Vec<(String, String)> {
+        claimed
+            .iter()
+            .map(|due| (due.receipt_id.as_str().to_owned(), due.endpoint.clone()))
+            .collect()
+    };
+    assert_eq!(
+        endpoints(&first),
+        [
+            ("e-0".to_owned(), "https://slow.example".to_owned()),
+            ("e-5".to_owned(), "https://fast.example".to_owned())
+        ]
+    );
+    assert!(while_saturated.is_empty(), "{:?}", endpoints(&while_saturated));
+    assert_eq!(
+        endpoints(&after),
+        [
+            ("e-1".to_owned(), "https://slow.example".to_owned()),
+            ("e-2".to_owned(), "https://slow.example".to_owned())
+        ]
+    );
+}
+
+pub(crate) async fn a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends(repos: Repositories) {
+    let merchant = wallet('a');
+    due_deliveries(&repos, 1).await;
+    let due = repos
+        .outbox
+        .claim_due(&Claim::new(T0 + 2_000, T0 + 60_000, 10))
+        .await
+        .unwrap()
+        .remove(0);
+    let receipt = due.receipt_id.clone();
+
+    let queued = repos
+        .outbox
+        .redeliver(merchant, &receipt, due.id.as_str(), T0 + 2_500)
+        .await
+        .unwrap();
+    let during = repos
+        .outbox
+        .claim_due(&Claim::new(T0 + 3_000, T0 + 60_000, 10))
+        .await
+        .unwrap();
+    let delivered = AttemptRecord {
+        delivery_rowid: due.rowid,
+        attempt: due.attempt,
+        status_code: Some(200),
+        error: None,
+        started_at: T0 + 2_000,
+        finished_at: T0 + 4_000,
+        duration_ms: 2_000,
+        next: DeliveryNext::Delivered,
+    };
+    repos.outbox.record_attempt(&delivered).await.unwrap();
+    let log = repos
+        .outbox
+        .list_deliveries(merchant, &receipt)
+        .await
+        .unwrap()
+        .unwrap();
+    let again = repos
+        .outbox
+        .claim_due(&Claim::new(T0 + 4_000, T0 + 60_000, 10))
+        .await
+        .unwrap();
+
+    assert!(queued);
+    assert!(
+        during.is_empty(),
+        "the attempt in flight is not sent twice at once"
+    );
+    assert_eq!(
+        (log[0].state.as_str(), log[0].next_attempt_at),
+        ("pending", Some(T0 + 4_000))
+    );
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        (again[0].id.as_str(), again[0].attempt, again[0].round_attempt),
+        (due.id.as_str(), 2, 1)
+    );
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use payments_core::{Cents, ReceiptStatus, TransitionError};
+use payments_core::{Authority, Cents, ReceiptStatus, TransitionError};
 use tokio::sync::Barrier;
 
 use crate::store::contract::fixtures::{self, wallet};
@@ -27,7 +27,10 @@ pub(crate) async fn a_transition_writes_its_state_and_enqueues_its_webhook(repos
         panic!("expected a fresh transition")
     };
 
-    assert_eq!(done.before.status, ReceiptStatus::Pending);
+    assert_eq!(
+        (done.before.status, done.before.status_authority),
+        (ReceiptStatus::Pending, Authority::Buyer)
+    );
     let (from, to) = done.moved.unwrap();
     assert_eq!(
         (from, to.status, to.paid),
@@ -37,8 +40,13 @@ pub(crate) async fn a_transition_writes_its_state_and_enqueues_its_webhook(repos
     let id = done.before.id.clone();
     let stored = repos.receipts.fetch(Some(merchant), &id).await.unwrap().unwrap();
     assert_eq!(
-        (stored.status, stored.version, stored.paid),
-        (ReceiptStatus::Paid, 1, Cents::new(3_000))
+        (
+            stored.status,
+            stored.version,
+            stored.paid,
+            stored.status_authority
+        ),
+        (ReceiptStatus::Paid, 1, Cents::new(3_000), Authority::Chain)
     );
     assert_eq!(stored.transaction_hash, Some(format!("0x{}", "ab".repeat(32))));
     assert_eq!(stored.transaction_timestamp, Some(fixtures::T0 + 1_000));

@@ -23,6 +23,7 @@ mod schema_v1;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;
+mod schema_v5;
 mod shops;
 mod splits;
 mod stock;

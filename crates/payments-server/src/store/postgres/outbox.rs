@@ -10,38 +10,60 @@ use crate::domain::receipt::{DeliveryId, ReceiptId};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
-    AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError,
 };
 
 /// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
 /// without waiting for or sharing rows; a row another claimer leased and committed meanwhile is re-checked
 /// by the lock and no longer due. A process that dies mid-attempt leaves the delivery to be retried once
 /// its lease runs out. Returned in due order (the order before the lease).
-const CLAIM_DUE: &str = "WITH due AS (
-        SELECT id, next_attempt_at FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_at <= $1
-        ORDER BY next_attempt_at, id LIMIT $3
-        FOR UPDATE SKIP LOCKED),
+///
+/// At most `$6` per endpoint, counting the attempts this dispatcher already has in flight there (`$4`
+/// endpoints, `$5` counts), so one slow endpoint's backlog never fills a claim others are waiting for. The
+/// ranking cannot lock rows (no `FOR UPDATE` with window functions), so the picked rows are locked after
+/// and re-checked; `leased_until` marks them in flight.
+const CLAIM_DUE: &str = "WITH ranked AS (
+        SELECT id, origin, next_attempt_at,
+            row_number() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
+        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1),
+    picked AS (
+        SELECT k.id FROM ranked k
+        LEFT JOIN unnest($4::text[], $5::bigint[]) AS busy(endpoint, used) ON busy.endpoint = k.origin
+        WHERE k.rank_in_endpoint + COALESCE(busy.used, 0) <= $6
+        ORDER BY k.next_attempt_at, k.id LIMIT $3),
+    due AS (
+        SELECT d.id, d.next_attempt_at FROM webhook_deliveries d JOIN picked p ON p.id = d.id
+        WHERE d.state = 'pending' AND d.next_attempt_at <= $1
+        FOR UPDATE OF d SKIP LOCKED),
     leased AS (
-        UPDATE webhook_deliveries d SET next_attempt_at = $2 FROM due WHERE d.id = due.id
+        UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2 FROM due WHERE d.id = due.id
         RETURNING d.id, d.public_id, d.receipt_id, d.url, d.event, d.body, d.attempts, d.round_attempts,
-            due.next_attempt_at AS due_at)
+            d.origin, due.next_attempt_at AS due_at)
     SELECT l.id, l.public_id, r.public_id AS receipt_public_id, l.url, l.event, l.body, r.signing_key,
-        l.attempts, l.round_attempts
+        l.attempts, l.round_attempts, l.origin
     FROM leased l JOIN receipts r ON r.id = l.receipt_id
     ORDER BY l.due_at, l.id";
 const INSERT_ATTEMPT: &str = "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error,
     started_at, finished_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
-const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET state = $2, attempts = attempts + 1,
-    round_attempts = round_attempts + 1, next_attempt_at = $3, updated_at = $4 WHERE id = $1";
+/// A redelivery asked for during the attempt (`redeliver_queued`) starts its new round now.
+const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
+    state = CASE WHEN redeliver_queued = 1 THEN 'pending' ELSE $2::text END, attempts = attempts + 1,
+    round_attempts = CASE WHEN redeliver_queued = 1 THEN 0 ELSE round_attempts + 1 END,
+    next_attempt_at = CASE WHEN redeliver_queued = 1 THEN $4::bigint ELSE $3::bigint END,
+    leased_until = NULL, redeliver_queued = 0, updated_at = $4 WHERE id = $1";
 const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = $1 AND wallet = $2";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
 const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
-/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET state = 'pending', round_attempts = 0,
-    next_attempt_at = $3, updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
+/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
+/// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
+const REDELIVER: &str = "UPDATE webhook_deliveries SET
+    redeliver_queued = CASE WHEN leased_until > $3::bigint THEN 1 ELSE 0 END,
+    state = CASE WHEN leased_until > $3::bigint THEN state ELSE 'pending' END,
+    round_attempts = CASE WHEN leased_until > $3::bigint THEN round_attempts ELSE 0 END,
+    next_attempt_at = CASE WHEN leased_until > $3::bigint THEN next_attempt_at ELSE $3::bigint END,
+    updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
 
 fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
     let round: i64 = rows::get(row, "round_attempts")?;
@@ -55,6 +77,7 @@ fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
         sealed_signing_key: rows::get(row, "signing_key")?,
         attempt: rows::get::<i64>(row, "attempts")? + 1,
         round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
+        endpoint: rows::get(row, "origin")?,
     })
 }
 
@@ -76,15 +99,22 @@ fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
     })
 }
 
-async fn claim_due(
-    client: Object,
-    now_ms: i64,
-    lease_until_ms: i64,
-    limit: u32,
-) -> Result<Vec<DueDelivery>, PgError> {
+async fn claim_due(client: Object, claim: &Claim) -> Result<Vec<DueDelivery>, PgError> {
     let statement = client.prepare_cached(CLAIM_DUE).await?;
+    let endpoints: Vec<&str> = claim.busy.iter().map(|(endpoint, _)| endpoint.as_str()).collect();
+    let used: Vec<i64> = claim.busy.iter().map(|(_, used)| i64::from(*used)).collect();
     let found = client
-        .query(&statement, &[&now_ms, &lease_until_ms, &i64::from(limit)])
+        .query(
+            &statement,
+            &[
+                &claim.now_ms,
+                &claim.lease_until_ms,
+                &i64::from(claim.limit),
+                &endpoints,
+                &used,
+                &i64::from(claim.per_endpoint),
+            ],
+        )
         .await?;
     found.iter().map(due_from_row).collect()
 }
@@ -190,14 +220,8 @@ async fn redeliver(
 
 #[async_trait]
 impl OutboxRepository for PgStore {
-    async fn claim_due(
-        &self,
-        now_ms: i64,
-        lease_until_ms: i64,
-        limit: u32,
-    ) -> Result<Vec<DueDelivery>, StoreError> {
-        self.run(|client| Box::pin(claim_due(client, now_ms, lease_until_ms, limit)))
-            .await
+    async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError> {
+        self.run(|client| Box::pin(claim_due(client, claim))).await
     }
 
     async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Object};
-use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
 use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
@@ -21,24 +21,25 @@ use crate::store::{
 const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at
+    failure_json, created_at, updated_at, status_authority
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
 pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at
+    buyer_wallet, failure_json, created_at, updated_at, status_authority
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 pub(super) const FETCH_BY_ROWID: &str = "SELECT id, public_id, wallet, source, status, version, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name,
     jurisdiction_code, tax_rate, tax_components_json, options_json, webhook_url, transaction_hash,
-    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at FROM receipts WHERE id = $1";
+    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at, status_authority FROM receipts
+    WHERE id = $1";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at
+    failure_json, created_at, updated_at, status_authority
     FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
 /// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
 /// when the other insert is still uncommitted (this one waits for it).
@@ -83,6 +84,7 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
         failure: rows::parsed_opt(row, "failure_json", |text| serde_json::from_str(text))?,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
+        status_authority: rows::parsed(row, "status_authority", str::parse::<Authority>)?,
     };
     Ok((rows::get(row, "id")?, receipt))
 }

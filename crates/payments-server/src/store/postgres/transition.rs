@@ -20,13 +20,13 @@ use crate::store::{
 const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, paid_cents = $3,
     refunded_cents = $4, transaction_hash = COALESCE($5, transaction_hash),
     transaction_timestamp = CASE WHEN $5::text IS NULL THEN transaction_timestamp ELSE $8 END,
-    buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8
+    buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8, status_authority = $10
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
 const INSERT_DELIVERY: &str =
     "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)";
+    next_attempt_at, created_at, updated_at, origin) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6, $7)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -140,6 +140,7 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
                 &failure,
                 &commit.now_ms,
                 &commit.expected_version,
+                &commit.to.held_by.as_str(),
             ],
         )
         .await?;
@@ -169,6 +170,7 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
                 &delivery.event,
                 &delivery.body,
                 &commit.now_ms,
+                &delivery.endpoint,
             ],
         )
         .await?;

@@ -16,6 +16,7 @@ mod rows;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;
+mod schema_v5;
 mod shops;
 mod splits;
 mod subscriptions;

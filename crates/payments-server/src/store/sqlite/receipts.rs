@@ -1,7 +1,7 @@
 //! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
 //! transitions committed with their history, outbox and refund rows.
 
-use payments_core::{Cents, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
 use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
@@ -11,7 +11,8 @@ use crate::store::{CreateReceiptOutcome, TransitionCommit};
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at FROM receipts WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
+    failure_json, created_at, updated_at, status_authority FROM receipts
+    WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4); another merchant's use of the same id is no conflict.
 const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE wallet = ?1 AND public_id = ?2)";
@@ -24,21 +25,22 @@ const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, c
 const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at FROM receipts WHERE wallet = ?1
+    failure_json, created_at, updated_at, status_authority FROM receipts WHERE wallet = ?1
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
 const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
     paid_cents = :paid, refunded_cents = :refunded,
     transaction_hash = COALESCE(:transaction_hash, transaction_hash),
     transaction_timestamp = CASE WHEN :transaction_hash IS NULL THEN transaction_timestamp ELSE :now END,
-    buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now
+    buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now,
+    status_authority = :authority
     WHERE public_id = :public_id AND wallet = :wallet AND version = :version
     RETURNING id";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES (?1, ?2, ?3, ?4, ?5)";
 const INSERT_DELIVERY: &str =
     "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)";
+    next_attempt_at, created_at, updated_at, origin) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6, ?7)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
@@ -82,6 +84,7 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
         },
         created_at: row.get(23)?,
         updated_at: row.get(24)?,
+        status_authority: rows::parsed(row, 25, str::parse::<Authority>)?,
     })
 }
 
@@ -141,6 +144,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         ":buyer_wallet": commit.buyer_wallet.map(|wallet| wallet.to_string()), ":failure": failure,
         ":now": commit.now_ms, ":public_id": commit.receipt_id.as_str(),
         ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
+        ":authority": commit.to.held_by.as_str(),
     };
     let Some(rowid) = tx
         .prepare_cached(APPLY_TRANSITION)?
@@ -163,7 +167,8 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
             delivery.url,
             delivery.event,
             delivery.body,
-            commit.now_ms
+            commit.now_ms,
+            delivery.endpoint
         ])?;
     }
     if let Some(refund) = &commit.refund {

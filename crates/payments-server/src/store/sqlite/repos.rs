@@ -17,9 +17,9 @@ use crate::store::sqlite::{
     subscriptions, use_cases, webhooks,
 };
 use crate::store::{
-    AttachOutcome, AttemptRecord, Committed, DeliveryLog, DueDelivery, HealthRepository, InventoryRepository,
-    ItemUpsert, KeyRepository, OutboxRepository, ReceiptRepository, Sale, SaleTx, SessionRepository,
-    ShopRepository, StoreError, TransitionTx, Transitioned, TxError, UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxRepository, ReceiptRepository, Sale, SaleTx,
+    SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError, UpsertOutcome,
 };
 
 #[async_trait]
@@ -164,14 +164,9 @@ impl ReceiptRepository for SqliteStore {
 
 #[async_trait]
 impl OutboxRepository for SqliteStore {
-    async fn claim_due(
-        &self,
-        now_ms: i64,
-        lease_until_ms: i64,
-        limit: u32,
-    ) -> Result<Vec<DueDelivery>, StoreError> {
-        self.write(move |conn| webhooks::claim_due(conn, now_ms, lease_until_ms, limit))
-            .await
+    async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError> {
+        let claim = claim.clone();
+        self.write(move |conn| webhooks::claim_due(conn, &claim)).await
     }
 
     async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {

@@ -4,29 +4,45 @@ use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::receipt::{DeliveryId, ReceiptId};
-use crate::store::{AttemptLog, AttemptRecord, DeliveryLog, DeliveryNext, DueDelivery};
+use crate::store::{AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery};
 
-const SELECT_DUE: &str = "SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, r.signing_key,
-    d.attempts, d.round_attempts
-    FROM webhook_deliveries d JOIN receipts r ON r.id = d.receipt_id
-    WHERE d.state = 'pending' AND d.next_attempt_at <= ?1
-    ORDER BY d.next_attempt_at, d.id LIMIT ?2";
+/// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
+/// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
+const SELECT_DUE: &str = "WITH busy(endpoint, used) AS (SELECT key, value FROM json_each(?3)),
+    ranked AS (SELECT id, next_attempt_at, origin,
+        ROW_NUMBER() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
+        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?1)
+    SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, r.signing_key, d.attempts,
+        d.round_attempts, d.origin
+    FROM ranked k JOIN webhook_deliveries d ON d.id = k.id JOIN receipts r ON r.id = d.receipt_id
+    LEFT JOIN busy b ON b.endpoint = k.origin
+    WHERE k.rank_in_endpoint + COALESCE(b.used, 0) <= ?4
+    ORDER BY k.next_attempt_at, k.id LIMIT ?2";
 /// A claimed delivery is leased until `?2`, so it is not claimed again while its attempt runs; a process that
-/// dies mid-attempt leaves it to be retried once the lease runs out.
-const LEASE: &str = "UPDATE webhook_deliveries SET next_attempt_at = ?2 WHERE id = ?1";
+/// dies mid-attempt leaves it to be retried once the lease runs out. `leased_until` marks it in flight.
+const LEASE: &str = "UPDATE webhook_deliveries SET next_attempt_at = ?2, leased_until = ?2 WHERE id = ?1";
 const INSERT_ATTEMPT: &str =
     "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, started_at,
     finished_at, duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET state = ?2, attempts = attempts + 1,
-    round_attempts = round_attempts + 1, next_attempt_at = ?3, updated_at = ?4 WHERE id = ?1";
+/// A redelivery asked for during the attempt (`redeliver_queued`) starts its new round now.
+const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
+    state = CASE WHEN redeliver_queued = 1 THEN 'pending' ELSE ?2 END, attempts = attempts + 1,
+    round_attempts = CASE WHEN redeliver_queued = 1 THEN 0 ELSE round_attempts + 1 END,
+    next_attempt_at = CASE WHEN redeliver_queued = 1 THEN ?4 ELSE ?3 END,
+    leased_until = NULL, redeliver_queued = 0, updated_at = ?4 WHERE id = ?1";
 const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = ?1 AND wallet = ?2";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = ?1 ORDER BY id";
 const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY id";
-/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET state = 'pending', round_attempts = 0,
-    next_attempt_at = ?3, updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
+/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
+/// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
+const REDELIVER: &str = "UPDATE webhook_deliveries SET
+    redeliver_queued = CASE WHEN leased_until > ?3 THEN 1 ELSE 0 END,
+    state = CASE WHEN leased_until > ?3 THEN state ELSE 'pending' END,
+    round_attempts = CASE WHEN leased_until > ?3 THEN round_attempts ELSE 0 END,
+    next_attempt_at = CASE WHEN leased_until > ?3 THEN next_attempt_at ELSE ?3 END,
+    updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
 
 fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
     let round: i64 = row.get(8)?;
@@ -40,23 +56,28 @@ fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
         sealed_signing_key: row.get(6)?,
         attempt: row.get::<_, i64>(7)? + 1,
         round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
+        endpoint: row.get(9)?,
     })
 }
 
-pub(super) fn claim_due(
-    tx: &Connection,
-    now_ms: i64,
-    lease_until_ms: i64,
-    limit: u32,
-) -> rusqlite::Result<Vec<DueDelivery>> {
+pub(super) fn claim_due(tx: &Connection, claim: &Claim) -> rusqlite::Result<Vec<DueDelivery>> {
+    let busy: serde_json::Map<String, serde_json::Value> = claim
+        .busy
+        .iter()
+        .map(|(endpoint, used)| (endpoint.clone(), serde_json::Value::from(*used)))
+        .collect();
+    let busy = serde_json::Value::Object(busy).to_string();
     let due: Vec<DueDelivery> = {
         let mut statement = tx.prepare_cached(SELECT_DUE)?;
-        let rows = statement.query_map(params![now_ms, limit], due_from_row)?;
+        let rows = statement.query_map(
+            params![claim.now_ms, claim.limit, busy, claim.per_endpoint],
+            due_from_row,
+        )?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     for delivery in &due {
         tx.prepare_cached(LEASE)?
-            .execute(params![delivery.rowid, lease_until_ms])?;
+            .execute(params![delivery.rowid, claim.lease_until_ms])?;
     }
     Ok(due)
 }

@@ -1,0 +1,35 @@
+//! Who asks for a receipt change: its [`Authority`] decides what it may do, its identity goes in the history.
+
+use payments_core::{Authority, Wallet};
+
+use crate::domain::api_key::SubscriptionId;
+
+/// The caller behind a status change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Actor {
+    /// The buyer, anonymously, by a button on the payment page.
+    Portal,
+    /// A merchant's subscription key.
+    Key(SubscriptionId),
+    /// A signed-in admin (merchant or platform admin).
+    Admin(Wallet),
+}
+
+impl Actor {
+    pub(crate) const fn authority(&self) -> Authority {
+        match self {
+            Actor::Portal => Authority::Buyer,
+            Actor::Key(_) => Authority::MerchantKey,
+            Actor::Admin(_) => Authority::Admin,
+        }
+    }
+
+    /// The history row's actor: `portal`, `key:<subscription id>`, `admin:<wallet>`.
+    pub(crate) fn history_label(&self) -> String {
+        match self {
+            Actor::Portal => "portal".to_owned(),
+            Actor::Key(id) => format!("key:{}", id.as_str()),
+            Actor::Admin(wallet) => format!("admin:{wallet}"),
+        }
+    }
+}
