@@ -11,6 +11,7 @@ use std::hash::Hash;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use governor::clock::Clock as GovernorClockTrait;
 use governor::middleware::StateInformationMiddleware;
@@ -76,7 +77,12 @@ pub(crate) struct RateLimits<K: Hash + Eq + Clone> {
     limit: u32,
     /// Time for one request's worth of quota to come back.
     replenish_ms: i64,
+    /// When idle keys were last dropped (so a stream of new source addresses cannot grow the map forever).
+    last_prune_ms: AtomicI64,
 }
+
+/// How often keys whose quota is whole again (indistinguishable from a new key) are dropped.
+const PRUNE_INTERVAL_MS: i64 = 60_000;
 
 impl<K: Hash + Eq + Clone> fmt::Debug for RateLimits<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,6 +96,7 @@ impl<K: Hash + Eq + Clone> RateLimits<K> {
     pub(crate) fn per_minute(limit: NonZeroU32, clock: Arc<dyn Clock>) -> Self {
         let quota = Quota::per_minute(limit);
         let replenish_ms = i64::try_from(quota.replenish_interval().as_millis()).unwrap_or(i64::MAX);
+        let now_ms = clock.now_ms();
         let limiter = RateLimiter::hashmap_with_clock(quota, GovernorClock(Arc::clone(&clock)))
             .with_middleware::<StateInformationMiddleware>();
         RateLimits {
@@ -97,12 +104,14 @@ impl<K: Hash + Eq + Clone> RateLimits<K> {
             clock,
             limit: limit.get(),
             replenish_ms,
+            last_prune_ms: AtomicI64::new(now_ms),
         }
     }
 
     /// Counts one request; `Err` carries the status to report with the 429.
     pub(crate) fn check(&self, key: &K) -> Result<RateStatus, RateStatus> {
         let now_ms = self.clock.now_ms();
+        self.prune_idle(now_ms);
         match self.limiter.check_key(key) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
@@ -126,5 +135,56 @@ impl<K: Hash + Eq + Clone> RateLimits<K> {
                 })
             }
         }
+    }
+}
+
+impl<K: Hash + Eq + Clone> RateLimits<K> {
+    /// At most once per [`PRUNE_INTERVAL_MS`]: forgets keys whose quota has fully come back. Forgetting them
+    /// changes no answer (a returning key starts with a whole quota either way).
+    fn prune_idle(&self, now_ms: i64) {
+        let last = self.last_prune_ms.load(Ordering::Relaxed);
+        if now_ms.saturating_sub(last) < PRUNE_INTERVAL_MS {
+            return;
+        }
+        if self
+            .last_prune_ms
+            .compare_exchange(last, now_ms, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.limiter.retain_recent();
+            self.limiter.shrink_to_fit();
+        }
+    }
+
+    /// How many keys the limiter currently tracks.
+    #[cfg(test)]
+    fn tracked_keys(&self) -> usize {
+        self.limiter.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::Ipv4Addr;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::clock::ManualClock;
+
+    #[test]
+    fn idle_source_addresses_are_forgotten_once_their_quota_is_whole_again() {
+        let clock = Arc::new(ManualClock::new(1_000_000));
+        let limits =
+            RateLimits::per_minute(NonZeroU32::new(10).unwrap(), Arc::clone(&clock) as Arc<dyn Clock>);
+        for n in 0..5_000u32 {
+            let _ = limits.check(&IpAddr::V4(Ipv4Addr::from(n)));
+        }
+        let tracked_while_busy = limits.tracked_keys();
+
+        clock.advance(Duration::from_millis(2 * PRUNE_INTERVAL_MS as u64));
+        let _ = limits.check(&IpAddr::V4(Ipv4Addr::new(203, 0, 113, 7)));
+
+        assert_eq!(tracked_while_busy, 5_000);
+        assert!(limits.tracked_keys() <= 1, "{} keys kept", limits.tracked_keys());
     }
 }

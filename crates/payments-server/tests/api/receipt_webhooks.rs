@@ -262,3 +262,18 @@ async fn a_production_server_refuses_http_webhook_urls_at_creation() {
         (400, json!("webhook_url"))
     );
 }
+
+#[tokio::test]
+async fn a_webhook_url_longer_than_2048_bytes_is_refused_and_nothing_is_created() {
+    let api = Api::spawn().await;
+    let mut body = receipt_body("long-url");
+    body["webhook_url"] = json!(format!("http://127.0.0.1:9/{}", "a".repeat(2_100)));
+
+    let refused = create_receipt(&api, body).await;
+    let lookup = send(api.dev(Method::GET, "/api/receipts/long-url")).await;
+
+    assert_eq!(refused.status, 400, "{}", refused.json);
+    assert_eq!(refused.json["error"], "invalid_input");
+    assert_eq!(refused.json["field"], "webhook_url");
+    assert_eq!(lookup.status, 404);
+}

@@ -12,6 +12,8 @@ use url::{Host, Url};
 pub(crate) enum TargetError {
     #[error("is not an absolute URL")]
     Malformed,
+    #[error("is longer than {MAX_URL_BYTES} bytes")]
+    TooLong,
     #[error("must use https")]
     NotHttps,
     #[error("must not carry user credentials")]
@@ -21,6 +23,10 @@ pub(crate) enum TargetError {
     #[error("the host name did not resolve")]
     Unresolved,
 }
+
+/// The longest URL accepted (webhook and redirect targets): ample for any real endpoint, and it bounds what
+/// is copied into every delivery row.
+pub(crate) const MAX_URL_BYTES: usize = 2_048;
 
 /// The URL rules in force: production, or development mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +38,9 @@ impl TargetPolicy {
     /// Parses a URL the server will send to (or send a buyer to). In production: `https`, no credentials,
     /// no `localhost` and no literal internal address. Development mode also accepts `http` and loopback.
     pub(crate) fn check(self, text: &str) -> Result<Url, TargetError> {
+        if text.len() > MAX_URL_BYTES {
+            return Err(TargetError::TooLong);
+        }
         let url = Url::parse(text).map_err(|_| TargetError::Malformed)?;
         let scheme_ok = match url.scheme() {
             "https" => true,
@@ -108,22 +117,19 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
         || reserved)
 }
 
+/// An allow list, not a deny list: only global unicast (`2000::/3`, the one range IANA allocates to the public
+/// internet) can be public, minus the special-purpose ranges inside it (IANA IPv6 Special-Purpose Address
+/// Registry): `2001::/23` (IETF protocol assignments: Teredo `2001::/32`, benchmarking, ORCHID), documentation
+/// (`2001:db8::/32`, `3fff::/20`) and 6to4 (`2002::/16`, which embeds an IPv4 address: `2002:7f00:1::` is
+/// 127.0.0.1). Everything else (`::/8` with the IPv4-compatible and -translated forms, `64:ff9b::/96`,
+/// `100::/64`, unique-local, link-local, multicast) is refused by not being listed.
 fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    let unique_local = first & 0xfe00 == 0xfc00;
-    let link_local = first & 0xffc0 == 0xfe80;
-    let site_local = first & 0xffc0 == 0xfec0;
-    let documentation = first == 0x2001 && ip.segments()[1] == 0x0db8;
-    let nat64 = first == 0x0064 && ip.segments()[1] == 0xff9b;
-    !(ip.is_unspecified()
-        || ip.is_loopback()
-        || ip.is_multicast()
-        || unique_local
-        || link_local
-        || site_local
-        || documentation
-        || nat64
-        || ip.to_ipv4().is_some_and(|v4| !is_public_v4(v4)))
+    let [first, second, ..] = ip.segments();
+    let global_unicast = first & 0xe000 == 0x2000;
+    let ietf_protocol_assignments = first == 0x2001 && second < 0x0200;
+    let documentation = (first == 0x2001 && second == 0x0db8) || (first == 0x3fff && second < 0x1000);
+    let six_to_four = first == 0x2002;
+    global_unicast && !ietf_protocol_assignments && !documentation && !six_to_four
 }
 
 #[cfg(test)]
@@ -164,6 +170,16 @@ mod tests {
             "::ffff:10.0.0.1",
             "2001:db8::1",
             "64:ff9b::a00:1",
+            "2002:7f00:1::",
+            "::ffff:0:7f00:1",
+            "::7f00:1",
+            "100::1",
+            "2001::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "2001:2::1",
+            "3fff::1",
+            "64:ff9b:1::1",
+            "5f00::1",
         ] {
             assert!(!is_public_address(ip(internal)), "{internal} should be internal");
         }
@@ -177,6 +193,8 @@ mod tests {
             "172.32.0.1",
             "100.128.0.1",
             "2606:4700::1111",
+            "2a00:1450:4001:82a::200e",
+            "2001:4860:4860::8888",
         ] {
             assert!(is_public_address(ip(public)), "{public} should be public");
         }
@@ -214,6 +232,13 @@ mod tests {
             Err(TargetError::Credentials)
         );
         assert_eq!(PRODUCTION.check("not a url"), Err(TargetError::Malformed));
+        let at_limit = format!("https://shop.example.com/{}", "a".repeat(MAX_URL_BYTES - 25));
+        assert_eq!(at_limit.len(), MAX_URL_BYTES);
+        assert!(PRODUCTION.check(&at_limit).is_ok());
+        assert_eq!(
+            PRODUCTION.check(&format!("{at_limit}a")),
+            Err(TargetError::TooLong)
+        );
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl WebhookSender {
             .body(outgoing.body)
             .send()
             .await
-            .map_err(|error| describe(&error))?;
+            .map_err(describe)?;
         Ok(response.status().as_u16())
     }
 }
@@ -133,8 +133,11 @@ async fn resolve_checked(
     Ok(addresses)
 }
 
-fn describe(error: &reqwest::Error) -> String {
-    let mut source = std::error::Error::source(error);
+/// The attempt's error as stored and logged: never the URL, whose query string or user info may carry a
+/// receiver's secret token (reqwest's message would include it).
+fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
         if let Some(refused) = cause.downcast_ref::<TargetRefused>() {
             return refused.to_string();
@@ -196,5 +199,22 @@ mod tests {
             .unwrap_err();
 
         assert!(refused.starts_with("target refused"), "{refused}");
+    }
+
+    #[tokio::test]
+    async fn a_failed_attempt_never_reports_the_urls_token_or_credentials() {
+        // Nothing listens on port 1: the connection is refused.
+        let sender = WebhookSender::new(TargetPolicy { dev_mode: true }, Duration::from_secs(2)).unwrap();
+
+        let failed = sender
+            .send(outgoing("http://127.0.0.1:1/hook?token=s3cret-token"))
+            .await
+            .unwrap_err();
+
+        assert!(failed.starts_with("connection failed"), "{failed}");
+        assert!(
+            !failed.contains("s3cret-token") && !failed.contains("/hook"),
+            "{failed}"
+        );
     }
 }

@@ -172,7 +172,7 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
     let (status_code, error) = match result {
         Ok(status) if delivered => (Some(status), None),
         Ok(status) => (Some(status), Some(format!("receiver answered {status}"))),
-        Err(error) => (None, Some(error)),
+        Err(error) => (None, Some(bounded(error))),
     };
     log_outcome(&delivery, next, status_code, error.as_deref());
     let record = AttemptRecord {
@@ -242,6 +242,22 @@ fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Re
     })
 }
 
+/// The most of an attempt's error text kept in the delivery log and the log line.
+const MAX_ATTEMPT_ERROR_BYTES: usize = 512;
+
+/// Cuts an error text to [`MAX_ATTEMPT_ERROR_BYTES`] at a character boundary, marking the cut.
+fn bounded(mut error: String) -> String {
+    if error.len() > MAX_ATTEMPT_ERROR_BYTES {
+        let mut end = MAX_ATTEMPT_ERROR_BYTES;
+        while !error.is_char_boundary(end) {
+            end -= 1;
+        }
+        error.truncate(end);
+        error.push('…');
+    }
+    error
+}
+
 fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, error: Option<&str>) {
     let id = delivery.id.as_str();
     let receipt = delivery.receipt_id.as_str();
@@ -273,6 +289,17 @@ fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attempt_errors_are_kept_to_a_bounded_length_at_a_character_boundary() {
+        let long = "é".repeat(MAX_ATTEMPT_ERROR_BYTES);
+
+        let kept = bounded(long);
+
+        assert!(kept.len() <= MAX_ATTEMPT_ERROR_BYTES + '…'.len_utf8());
+        assert!(kept.ends_with('…'));
+        assert_eq!(bounded("short".to_owned()), "short");
+    }
 
     #[test]
     fn the_default_schedule_retries_once_five_seconds_after_a_failure() {
