@@ -1,6 +1,6 @@
 //! Server configuration, built by the binary from flags/env or by tests directly.
 
-use crate::domain::chain::ChainContracts;
+use crate::domain::chain::{ChainContracts, PaymentChain};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -97,6 +97,14 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// The chain id and token of payment instructions.
+    pub(crate) fn payment_chain(&self) -> PaymentChain {
+        PaymentChain {
+            chain_id: self.chain_id,
+            token: self.token_address,
+        }
+    }
+
     /// A configuration with the documented defaults for everything but the database and base URL.
     pub fn new(database: impl Into<DatabaseLocation>, base_url: Url) -> Self {
         ServerConfig {

@@ -85,6 +85,9 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
         .map(|(id, _)| id.to_owned())
         .unwrap_or_else(|| panic!("no receipt id in {:?}", table.stdout));
     assert!(id.starts_with("rcpt_"), "{id}");
+    // The link names the receipt's own deposit address (derived from its id), not the split itself.
+    let link = client.get_receipt(&id).await.unwrap().payment_url.unwrap();
+    assert!(!link.contains(&format!("recipient={split}")), "{link}");
     let expected = format!(
         "receipt {id} (generated)\n\
          LINE            QTY  PRICE\n\
@@ -92,9 +95,13 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
          Tax                  4.00\n\
          Processing Fee       0.22\n\
          Total                44.22\n\
-         payment url: {}/portal/{id}?recipient={split}&merchant={}\n",
-        app.base_url, key.wallet
+         payment url: {link}\n"
     );
+    assert!(
+        link.starts_with(&format!("{}/portal/{id}?recipient=0x", app.base_url)),
+        "{link}"
+    );
+    assert!(link.ends_with(&format!("&merchant={}", key.wallet)), "{link}");
     assert_eq!(table.stdout, expected);
     assert_eq!(json.code, 0, "{json:?}");
     let receipt: Value = serde_json::from_str(&json.stdout).unwrap();
@@ -114,10 +121,8 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
     assert_eq!(receipt["feeUsd"], 0.22);
     assert_eq!(receipt["totalUsd"], 44.22);
     assert_eq!(receipt["taxRate"], 0.1);
-    let link = receipt["paymentUrl"].as_str().unwrap();
-    assert!(
-        link.ends_with(&format!("?recipient={split}&merchant={}", key.wallet)),
-        "{link}"
-    );
+    let json_id = receipt["receiptId"].as_str().unwrap();
+    let served = client.get_receipt(json_id).await.unwrap().payment_url.unwrap();
+    assert_eq!(receipt["paymentUrl"].as_str(), Some(served.as_str()));
     assert_eq!(client.list_receipts(None).await.unwrap().len(), 2);
 }

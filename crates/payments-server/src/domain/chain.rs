@@ -43,3 +43,11 @@ impl ChainContracts {
         serde_json::from_str(text)
     }
 }
+
+/// The chain and token a server takes payments in: what a receipt's `payment` instruction names besides its
+/// address and amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PaymentChain {
+    pub(crate) chain_id: u64,
+    pub(crate) token: Wallet,
+}

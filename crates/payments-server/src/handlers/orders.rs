@@ -40,7 +40,7 @@ pub(crate) fn render(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u
         StatusCode::OK,
         &OrderResponse {
             ok: true,
-            receipt: ReceiptView::new(&sale.receipt, &link),
+            receipt: ReceiptView::new(&sale.receipt, &link, context.chain),
         },
     )
 }

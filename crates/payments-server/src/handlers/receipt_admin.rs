@@ -73,6 +73,6 @@ pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let link = sale_link(&ctx.state.config.base_url, &sale);
     Ok(response::ok(&TerminalResponse {
         ok: true,
-        receipt: ReceiptView::new(&sale.receipt, &link),
+        receipt: ReceiptView::new(&sale.receipt, &link, ctx.state.config.payment_chain()),
     }))
 }

@@ -4,6 +4,7 @@ use payments_core::{Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::domain::chain::PaymentChain;
 use crate::domain::receipt::{BillingAddress, Receipt};
 
 #[derive(Debug, Serialize)]
@@ -42,6 +43,34 @@ pub(crate) struct ReceiptView<'a> {
     refunded_usd: Cents,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
+    /// The transfer that pays this receipt; only for receipts with their own deposit address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment: Option<PaymentView>,
+}
+
+/// `payment`: send exactly `amount` base units of `token` to `to` on `chainId`. `to` is the receipt's own
+/// deposit address (the paymentUrl's `recipient`), so the transfer names this receipt and no other.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PaymentView {
+    chain_id: u64,
+    token: Wallet,
+    to: Wallet,
+    /// Token base units (6 decimals), as a decimal integer string.
+    amount: String,
+}
+
+impl PaymentView {
+    fn of(receipt: &Receipt, chain: PaymentChain) -> Option<PaymentView> {
+        let target = receipt.payment?;
+        let amount = receipt.amounts.total.to_token_amount().ok()?;
+        Some(PaymentView {
+            chain_id: chain.chain_id,
+            token: chain.token,
+            to: target.to,
+            amount: amount.to_string(),
+        })
+    }
 }
 
 /// Every field a string; `""` when not given.
@@ -90,7 +119,7 @@ impl IsZero for Cents {
 
 impl<'a> ReceiptView<'a> {
     /// `payment_url` from [`crate::services::receipts::payment_url`].
-    pub(crate) fn new(receipt: &'a Receipt, payment_url: &'a str) -> Self {
+    pub(crate) fn new(receipt: &'a Receipt, payment_url: &'a str, chain: PaymentChain) -> Self {
         let options = &receipt.options;
         ReceiptView {
             receipt_id: receipt.id.as_str(),
@@ -120,6 +149,7 @@ impl<'a> ReceiptView<'a> {
             buyer_wallet: receipt.buyer_wallet,
             refunded_usd: receipt.refunded,
             failure: receipt.failure.as_ref(),
+            payment: PaymentView::of(receipt, chain),
         }
     }
 }

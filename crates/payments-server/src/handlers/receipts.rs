@@ -101,7 +101,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let views = found
         .iter()
         .zip(&links)
-        .map(|(receipt, link)| ReceiptView::new(receipt, link));
+        .map(|(receipt, link)| ReceiptView::new(receipt, link, ctx.state.config.payment_chain()));
     Ok(response::ok(&ListResponse {
         receipts: views.collect(),
         degraded: None,
@@ -118,7 +118,11 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
         .fetch_payable(caller.wallet, id)
         .await?;
     let link = ctx.state.services.receipts.link_for(&receipt, recipient);
-    Ok(response::ok(&ReceiptView::new(&receipt, &link)))
+    Ok(response::ok(&ReceiptView::new(
+        &receipt,
+        &link,
+        ctx.state.config.payment_chain(),
+    )))
 }
 
 pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

@@ -11,6 +11,7 @@ use hyper::{Response, StatusCode};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::domain::chain::PaymentChain;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -29,6 +30,7 @@ pub(crate) type Renderer<T> = fn(&T, &RenderContext) -> (StatusCode, Vec<u8>);
 #[derive(Debug, Clone)]
 pub(crate) struct RenderContext {
     pub(crate) base_url: url::Url,
+    pub(crate) chain: PaymentChain,
 }
 
 /// The presented key with a renderer that keeps the answer in the use case's transaction; `None` without
@@ -60,6 +62,7 @@ pub(crate) fn claim<T: 'static>(
 pub(crate) fn render_context(ctx: &Ctx<'_>) -> RenderContext {
     RenderContext {
         base_url: ctx.state.config.base_url.clone(),
+        chain: ctx.state.config.payment_chain(),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::services::auth::Authenticator;
 use crate::services::health::HealthService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
+use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
 use crate::services::shop::ShopService;
@@ -68,6 +69,10 @@ impl Services {
                 master_key: master_key.clone(),
                 wakeup: Arc::clone(&wakeup),
                 base_url: config.base_url.clone(),
+                deposits: Deposits {
+                    contracts: config.effective_chain_contracts(),
+                    token: config.token_address,
+                },
             },
             shop: ShopService {
                 shops: Arc::clone(&repos.shops),

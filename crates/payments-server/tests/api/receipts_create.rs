@@ -299,21 +299,68 @@ async fn the_creating_key_is_stored_sealed_never_in_plaintext() {
     assert!(!stored.windows(key.len()).any(|window| window == key));
 }
 
+/// `cast compute-address` of the development DepositFactory (0xe7f1…0512) for merchant 0x2c75…5c23, receipt
+/// salts keccak(merchant ‖ "first") and keccak(merchant ‖ "second"), split 0x5FfB…ff2e and the token (USDC on
+/// Base, the default), with Deposit.bytecode ‖ abi.encode(split, token) (docs/contracts.md).
+const DEPOSIT_OF_FIRST: &str = "0xf8c89cad1df9b85e2c04ad1bfab7d9f25765076f";
+const DEPOSIT_OF_SECOND: &str = "0x6e83d8cb6ab67b318898eacd78854a414e5f1902";
+
 #[tokio::test]
-async fn the_payment_link_names_the_split_address_once_a_split_is_configured() {
+async fn a_receipt_is_paid_to_its_own_deposit_address_which_the_payment_link_names() {
     let api = Api::spawn().await;
-    let (_, key) = crate::paid_receipt::paid_receipt(&api, "first").await;
-    let split = send(api.dev_as(&key.key, Method::GET, "/api/split/deploy")).await;
-    let address = split.json["split"]["address"].as_str().unwrap().to_owned();
+    let (session, key) = crate::paid_receipt::paid_receipt(&api, "first").await;
+    let body =
+        json!({"id": "second", "lineItems": [{"label": "Coffee", "priceUsd": 7.75}], "totalUsd": 7.75});
+    assert_eq!(
+        send(api.dev_as(&key.key, Method::POST, "/api/receipts").json(&body))
+            .await
+            .status,
+        201
+    );
+    let replaced = send(
+        crate::admin_helpers::admin(&api, &session, Method::POST, "/api/split/deploy").json(&json!({
+            "replace": true,
+            "recipients": [
+                {"address": session.wallet, "sharesBps": 9000},
+                {"address": "0x7777777777777777777777777777777777777777", "sharesBps": 950},
+                {"address": "0x5050505050505050505050505050505050505050", "sharesBps": 50},
+            ]
+        })),
+    )
+    .await;
+    assert_eq!(replaced.status, 200, "{}", replaced.json);
 
-    let reply = send(api.dev_as(&key.key, Method::GET, "/api/receipts/first")).await;
+    let first = send(api.dev_as(&key.key, Method::GET, "/api/receipts/first")).await;
+    let second = send(api.dev_as(&key.key, Method::GET, "/api/receipts/second")).await;
 
-    let link = reply.json["paymentUrl"].as_str().unwrap();
+    let payment = &first.json["payment"];
+    assert_eq!(
+        payment["to"].as_str().map(str::to_lowercase).as_deref(),
+        Some(DEPOSIT_OF_FIRST)
+    );
+    assert_eq!(payment["amount"], "7750000", "7.75 USD in 6-decimal base units");
+    assert_eq!(payment["chainId"], 8453);
+    assert_eq!(
+        payment["token"].as_str().map(str::to_lowercase).as_deref(),
+        Some("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")
+    );
+    let link = first.json["paymentUrl"].as_str().unwrap().to_lowercase();
     assert!(
-        link.ends_with(&format!(
-            "/portal/first?recipient={address}&merchant={}",
-            key.wallet
-        )),
+        link.ends_with(
+            &format!(
+                "/portal/first?recipient={DEPOSIT_OF_FIRST}&merchant={}",
+                key.wallet
+            )
+            .to_lowercase()
+        ),
         "{link}"
+    );
+    assert_eq!(
+        second.json["payment"]["to"]
+            .as_str()
+            .map(str::to_lowercase)
+            .as_deref(),
+        Some(DEPOSIT_OF_SECOND),
+        "same amount, another receipt: another address, still the split of its creation"
     );
 }

@@ -6,6 +6,7 @@ mod error;
 mod id;
 mod options;
 mod order_request;
+mod payment_target;
 mod request;
 mod status_post;
 mod webhook_target;
@@ -18,6 +19,7 @@ pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use id::{DeliveryId, ReceiptId};
 pub(crate) use options::{BillingAddress, ReceiptOptions};
 pub(crate) use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
+pub(crate) use payment_target::PaymentTarget;
 pub(crate) use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft};
 pub(crate) use status_post::{StatusPost, StatusPostError, StatusPostRequest};
 pub(crate) use webhook_target::{TargetError, TargetPolicy, endpoint_of};
@@ -109,4 +111,6 @@ pub(crate) struct Receipt {
     pub(crate) updated_at: i64,
     /// Who set `status`; only the same or a higher authority may change it.
     pub(crate) status_authority: Authority,
+    /// Its deposit address and split, fixed at creation (`None` for receipts from before deposits).
+    pub(crate) payment: Option<PaymentTarget>,
 }

@@ -7,7 +7,7 @@ use crate::domain::field_error::FieldError;
 use crate::domain::receipt::id::ReceiptId;
 use crate::domain::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
 use crate::domain::receipt::webhook_target::TargetPolicy;
-use crate::domain::receipt::{ReceiptAmounts, ReceiptSource, ReceiptTax};
+use crate::domain::receipt::{PaymentTarget, ReceiptAmounts, ReceiptSource, ReceiptTax};
 
 /// Most lines on a caller-built receipt.
 pub(crate) const MAX_RECEIPT_LINES: usize = 200;
@@ -131,5 +131,7 @@ pub(crate) struct NewReceipt {
     pub(crate) webhook_url: Option<String>,
     /// The creating API key, sealed with the master key; `None` when the caller presented no key (edge path).
     pub(crate) sealed_signing_key: Option<Vec<u8>>,
+    /// Where it is paid, decided with the merchant's split in the creating transaction.
+    pub(crate) payment: Option<PaymentTarget>,
     pub(crate) now_ms: i64,
 }

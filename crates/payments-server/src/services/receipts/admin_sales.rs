@@ -20,6 +20,7 @@ impl ReceiptService {
         sale: TerminalSale,
     ) -> Result<Sale, OrderError> {
         let (id, now_ms) = (ReceiptId::generate(), self.clock.now_ms());
+        let deposits = self.deposits;
         let sale = SaleTx {
             wallet,
             items: Vec::new(),
@@ -35,6 +36,7 @@ impl ReceiptService {
                 let priced = price_terminal(sale.amount, &sale.label, terms.rate, terms.fees)
                     .map_err(OrderError::Pricing)?;
                 let (amounts, tax) = terms.record(&priced)?;
+                let payment = deposits.target(&inputs.merchant, wallet, &id);
                 let receipt = NewReceipt {
                     id,
                     wallet,
@@ -48,6 +50,7 @@ impl ReceiptService {
                     webhook_url: None,
                     // An admin session presents no API key: terminal receipts have no webhook URL to sign for.
                     sealed_signing_key: None,
+                    payment,
                     now_ms,
                 };
                 Ok(SalePlan {

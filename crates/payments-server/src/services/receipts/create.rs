@@ -47,12 +47,14 @@ impl ReceiptService {
         let sealed_signing_key =
             self.seal_signing_key(&draft.id, signing_key, draft.webhook_url.as_deref())?;
         let (wallet, now_ms) = (caller.wallet, self.clock.now_ms());
+        let deposits = self.deposits;
         let sale = SaleTx {
             wallet,
             items: Vec::new(),
             claim: idempotency
                 .map(|(request, render)| (self.claim(wallet, "receipts.create", request), render)),
             decide: Box::new(move |inputs| {
+                let payment = deposits.target(&inputs.merchant, wallet, &draft.id);
                 Ok(SalePlan {
                     receipt: NewReceipt {
                         id: draft.id,
@@ -71,6 +73,7 @@ impl ReceiptService {
                         options: draft.options,
                         webhook_url: draft.webhook_url,
                         sealed_signing_key,
+                        payment,
                         now_ms,
                     },
                     reserve: Vec::new(),

@@ -15,5 +15,5 @@ mod webhook_body;
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use dispatcher::{Dispatcher, DispatcherHandle, start_dispatcher};
-pub(crate) use service::{IdempotencyRequest, ReceiptService, sale_link};
+pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};
 pub(crate) use transition::StatusOutcome;

@@ -31,6 +31,7 @@ impl ReceiptService {
             .iter()
             .map(|(reference, _)| reference.clone())
             .collect();
+        let deposits = self.deposits;
         let sale = SaleTx {
             wallet,
             items: refs,
@@ -47,6 +48,7 @@ impl ReceiptService {
                 let terms = sale_terms(&inputs.merchant, wallet, choice)?;
                 let priced = price_order(&items, terms.rate, terms.fees).map_err(OrderError::Pricing)?;
                 let (amounts, tax) = terms.record(&priced)?;
+                let payment = deposits.target(&inputs.merchant, wallet, &id);
                 let receipt = NewReceipt {
                     sealed_signing_key,
                     id,
@@ -59,6 +61,7 @@ impl ReceiptService {
                     tax,
                     options: draft.options,
                     webhook_url: draft.webhook_url,
+                    payment,
                     now_ms,
                 };
                 Ok(SalePlan { receipt, reserve })

@@ -3,7 +3,7 @@
 use payments_core::Wallet;
 
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
-use crate::services::receipts::service::{ReceiptService, recipient_of};
+use crate::services::receipts::service::{ReceiptService, pay_to};
 use crate::store::{DeliveryLog, MerchantSnapshot, StoreError};
 
 /// A merchant's receipts, newest first; `degraded` when the datastore is down (the list is then empty).
@@ -40,7 +40,7 @@ impl ReceiptService {
             .fetch_with_split(Some(wallet), &id)
             .await?
             .ok_or(ReceiptError::NotFound(id))?;
-        let recipient = recipient_of(receipt.wallet, &MerchantSnapshot { split, shop: None });
+        let recipient = pay_to(&receipt, &MerchantSnapshot { split, shop: None });
         Ok((receipt, recipient))
     }
 
@@ -73,7 +73,7 @@ impl ReceiptService {
         let Some((receipt, split)) = self.receipts.fetch_with_split(merchant, &id).await? else {
             return Ok(None);
         };
-        let recipient = recipient_of(receipt.wallet, &MerchantSnapshot { split, shop: None });
+        let recipient = pay_to(&receipt, &MerchantSnapshot { split, shop: None });
         Ok(Some(PortalView {
             brand_name: receipt.brand_name.clone(),
             recipient,

@@ -8,7 +8,8 @@ use tokio::sync::Notify;
 use url::Url;
 
 use crate::clock::Clock;
-use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
+use crate::domain::chain::ChainContracts;
+use crate::domain::receipt::{OrderError, PaymentTarget, Receipt, ReceiptError, ReceiptId};
 use crate::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::create::payment_url;
@@ -34,6 +35,30 @@ pub(crate) struct ReceiptService {
     /// Signalled after a commit that enqueued a webhook, so delivery does not wait for the next poll.
     pub(crate) wakeup: Arc<Notify>,
     pub(crate) base_url: Url,
+    /// How new receipts get their deposit address.
+    pub(crate) deposits: Deposits,
+}
+
+/// The chain's factories and the payment token: what a new receipt's deposit address is derived from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Deposits {
+    /// `None`: no factories known (production without `--chain-contracts`); receipts pay the split directly.
+    pub(crate) contracts: Option<ChainContracts>,
+    /// The token buyers pay with (the one payment links name).
+    pub(crate) token: Wallet,
+}
+
+impl Deposits {
+    /// The deposit of `wallet`'s new receipt `id`, forwarding to the merchant's current split.
+    pub(crate) fn target(
+        self,
+        merchant: &MerchantSnapshot,
+        wallet: Wallet,
+        id: &ReceiptId,
+    ) -> Option<PaymentTarget> {
+        let split = merchant.split.as_ref()?;
+        PaymentTarget::derive(self.contracts.as_ref(), self.token, wallet, id, split.address)
+    }
 }
 
 impl ReceiptService {
@@ -53,12 +78,13 @@ impl ReceiptService {
         }
     }
 
-    /// The payment link of a stored receipt, paying `recipient` (see [`recipient_of`]).
-    pub(crate) fn link_for(&self, receipt: &Receipt, recipient: Wallet) -> String {
+    /// The payment link of a stored receipt: its own deposit address, or for receipts from before deposits
+    /// `merchant_recipient` (see [`recipient_of`]).
+    pub(crate) fn link_for(&self, receipt: &Receipt, merchant_recipient: Wallet) -> String {
         payment_url(
             &self.base_url,
             &receipt.id,
-            recipient,
+            receipt.payment.map_or(merchant_recipient, |target| target.to),
             receipt.wallet,
             receipt.options.redirect_url.as_deref(),
         )
@@ -96,10 +122,18 @@ pub(crate) fn sale_link(base_url: &Url, sale: &Sale) -> String {
     payment_url(
         base_url,
         &receipt.id,
-        recipient_of(receipt.wallet, &sale.merchant),
+        pay_to(receipt, &sale.merchant),
         receipt.wallet,
         receipt.options.redirect_url.as_deref(),
     )
+}
+
+/// The address buyers of `receipt` pay: its own deposit address, fixed at creation; for receipts from before
+/// deposits, the merchant's split (or wallet) as read now.
+pub(crate) fn pay_to(receipt: &Receipt, merchant: &MerchantSnapshot) -> Wallet {
+    receipt
+        .payment
+        .map_or_else(|| recipient_of(receipt.wallet, merchant), |target| target.to)
 }
 
 /// The address buyers pay: the merchant's split contract when it configured one, else its wallet.

@@ -55,6 +55,11 @@ pub(crate) fn new_receipt(wallet: Wallet, id: &str, total_cents: i64) -> NewRece
         options: Default::default(),
         webhook_url: Some(HOOK_URL.to_owned()),
         sealed_signing_key: Some(vec![7; 48]),
+        // Stored and read back as given: the contract bodies compare whole receipts.
+        payment: Some(crate::domain::receipt::PaymentTarget {
+            to: self::wallet('d'),
+            split: self::wallet('e'),
+        }),
         now_ms: T0,
     }
 }

@@ -7,7 +7,7 @@
 use deadpool_postgres::Object;
 
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4, schema_v5};
+use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6};
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
 pub(super) const MIGRATION_LOCK: i64 = 0x7061_796d_6967_7231;
@@ -27,6 +27,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, schema_v3::SQL),
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
+    (6, schema_v6::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

@@ -7,7 +7,9 @@ use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
+use crate::domain::receipt::{
+    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+};
 use crate::domain::split::StoredSplit;
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows, sale, splits, transition};
@@ -21,32 +23,32 @@ use crate::store::{
 const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
 pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at, status_authority
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 pub(super) const FETCH_BY_ROWID: &str = "SELECT id, public_id, wallet, source, status, version, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name,
     jurisdiction_code, tax_rate, tax_components_json, options_json, webhook_url, transaction_hash,
-    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at, status_authority FROM receipts
+    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts
     WHERE id = $1";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
     FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
 /// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
 /// when the other insert is still uncommitted (this one waits for it).
 pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
-    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
+    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19, $20)
     ON CONFLICT (wallet, public_id) DO NOTHING RETURNING id";
 
 /// The row id and the receipt.
@@ -85,6 +87,11 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
         status_authority: rows::parsed(row, "status_authority", str::parse::<Authority>)?,
+        payment: PaymentTarget::from_stored(
+            rows::get::<Option<String>>(row, "pay_to")?,
+            rows::get::<Option<String>>(row, "pay_split")?,
+        )
+        .map_err(|error| PgError::Corrupt(format!("receipt payment target: {error}")))?,
     };
     Ok((rows::get(row, "id")?, receipt))
 }
@@ -117,6 +124,8 @@ pub(super) async fn insert(
                 &receipt.webhook_url,
                 &receipt.sealed_signing_key,
                 &receipt.now_ms,
+                &receipt.payment.map(|target| target.to.to_string()),
+                &receipt.payment.map(|target| target.split.to_string()),
             ],
         )
         .await?;

@@ -6,6 +6,7 @@ use super::schema_v2;
 use super::schema_v3;
 use super::schema_v4;
 use super::schema_v5;
+use super::schema_v6;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -73,6 +74,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, schema_v3::SQL),
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
+    (6, schema_v6::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -4,28 +4,31 @@
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
-use crate::domain::receipt::{NewReceipt, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax};
+use crate::domain::receipt::{
+    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+};
 use crate::store::sqlite::rows;
 use crate::store::{CreateReceiptOutcome, TransitionCommit};
 
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority FROM receipts
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4); another merchant's use of the same id is no conflict.
 const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE wallet = ?1 AND public_id = ?2)";
 const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
-    options_json, webhook_url, signing_key, created_at, updated_at)
+    options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
     VALUES (:public_id, :wallet, :source, :status, :currency, :subtotal, :tax, :fee, :total, :line_items,
-    :brand_name, :jurisdiction_code, :tax_rate, :tax_components, :options, :webhook_url, :signing_key, :now, :now)";
+    :brand_name, :jurisdiction_code, :tax_rate, :tax_components, :options, :webhook_url, :signing_key, :now, :now,
+    :pay_to, :pay_split)";
 /// Newest first; the rowid breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority FROM receipts WHERE wallet = ?1
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts WHERE wallet = ?1
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
 const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
@@ -85,6 +88,8 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
         created_at: row.get(23)?,
         updated_at: row.get(24)?,
         status_authority: rows::parsed(row, 25, str::parse::<Authority>)?,
+        payment: PaymentTarget::from_stored(row.get(26)?, row.get(27)?)
+            .map_err(|error| rows::corrupt(26, error))?,
     })
 }
 
@@ -106,6 +111,8 @@ pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<
         ":tax_rate": receipt.tax.rate.to_string(), ":tax_components": rows::to_json(&receipt.tax.components)?,
         ":options": rows::to_json(&receipt.options)?, ":webhook_url": receipt.webhook_url,
         ":signing_key": receipt.sealed_signing_key, ":now": receipt.now_ms,
+        ":pay_to": receipt.payment.map(|target| target.to.to_string()),
+        ":pay_split": receipt.payment.map(|target| target.split.to_string()),
     };
     tx.prepare_cached(INSERT)?.execute(params)?;
     Ok(CreateReceiptOutcome::Created)
