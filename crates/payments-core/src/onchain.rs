@@ -6,7 +6,9 @@
 //! contract's creation code (embedded at build time from `contracts/artifacts`) followed by its ABI-encoded
 //! constructor arguments.
 
-use alloy_primitives::{Address, B256, keccak256};
+use std::sync::LazyLock;
+
+use alloy_primitives::{Address, B256, Keccak256, keccak256};
 use alloy_sol_types::SolValue;
 
 use crate::split::Split;
@@ -69,24 +71,34 @@ pub fn split_constructor_args(split: &Split) -> Vec<u8> {
 
 /// Where `SplitFactory` at `factory` deploys (or deployed) the contract of `split`.
 pub fn split_address(factory: Wallet, split: &Split) -> Wallet {
+    static SPLIT_CODE_ABSORBED: LazyLock<Keccak256> = LazyLock::new(|| absorbed(code::SPLIT_CREATION_CODE));
     let args = split_constructor_args(split);
     let salt = keccak256(&args);
-    create2(factory, salt, code::SPLIT_CREATION_CODE, &args)
+    create2(factory, salt, &SPLIT_CODE_ABSORBED, &args)
 }
 
 /// The deposit address of one receipt: where `DepositFactory` at `factory` deploys the forwarder that can
 /// only move `token` to `split`. Buyers pay the receipt's exact amount here.
 pub fn deposit_address(factory: Wallet, receipt: ReceiptSalt, split: Wallet, token: Wallet) -> Wallet {
     let salt = keccak256((B256::from(receipt.0), split.address(), token.address()).abi_encode_params());
+    static DEPOSIT_CODE_ABSORBED: LazyLock<Keccak256> =
+        LazyLock::new(|| absorbed(code::DEPOSIT_CREATION_CODE));
     let args = (split.address(), token.address()).abi_encode_params();
-    create2(factory, salt, code::DEPOSIT_CREATION_CODE, &args)
+    create2(factory, salt, &DEPOSIT_CODE_ABSORBED, &args)
 }
 
-fn create2(factory: Wallet, salt: B256, creation_code: &[u8], args: &[u8]) -> Wallet {
-    let mut init_code = Vec::with_capacity(creation_code.len() + args.len());
-    init_code.extend_from_slice(creation_code);
-    init_code.extend_from_slice(args);
-    Wallet::from_address(factory.address().create2(salt, keccak256(init_code)))
+/// A hasher that has absorbed a creation code: every address derivation continues from a copy of it, so the
+/// kilobyte of code is hashed once per process, not once per receipt.
+fn absorbed(creation_code: &[u8]) -> Keccak256 {
+    let mut hasher = Keccak256::new();
+    hasher.update(creation_code);
+    hasher
+}
+
+fn create2(factory: Wallet, salt: B256, creation_code: &Keccak256, args: &[u8]) -> Wallet {
+    let mut init_code_hash = creation_code.clone();
+    init_code_hash.update(args);
+    Wallet::from_address(factory.address().create2(salt, init_code_hash.finalize()))
 }
 
 #[cfg(test)]
