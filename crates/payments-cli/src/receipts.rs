@@ -222,8 +222,18 @@ pub(crate) fn receipt_table(receipt: &Receipt) -> String {
     }
     table.row(["Total".to_owned(), String::new(), receipt.total_usd.to_string()]);
     let link = receipt.payment_url.clone().unwrap_or_default();
+    let instruction = receipt
+        .payment
+        .as_ref()
+        .map(|payment| {
+            format!(
+                "pay: {} base units of token {} to {} on chain {}\n",
+                payment.amount, payment.token, payment.to, payment.chain_id
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "receipt {} ({})\n{}payment url: {link}\n",
+        "receipt {} ({})\n{}payment url: {link}\n{instruction}",
         receipt.receipt_id,
         receipt.status,
         table.render()

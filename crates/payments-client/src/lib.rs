@@ -69,7 +69,8 @@ pub use inventory::{Degraded, Deleted, InventoryPage, UploadedImage, UpsertedIte
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub use receipt::{
-    CreatedReceipt, FailureFields, Receipt, ReceiptStatusView, StatusPosted, WebhookAttempt, WebhookDelivery,
+    CreatedReceipt, FailureFields, PaymentInstruction, Receipt, ReceiptStatusView, StatusPosted,
+    WebhookAttempt, WebhookDelivery,
 };
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine};
 pub use secret::SubscriptionKey;

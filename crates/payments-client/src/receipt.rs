@@ -66,6 +66,25 @@ pub struct Receipt {
     /// Failure details of a `failed` receipt.
     #[serde(flatten)]
     pub failure: FailureFields,
+    /// The transfer that pays this receipt, for receipts with their own deposit address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment: Option<PaymentInstruction>,
+}
+
+/// Send exactly `amount` base units of `token` to `to` on chain `chain_id`; `to` is the receipt's own deposit
+/// address, so the transfer pays this receipt and no other.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PaymentInstruction {
+    /// The EVM chain id.
+    pub chain_id: u64,
+    /// The stablecoin contract.
+    pub token: Wallet,
+    /// The receipt's deposit address.
+    pub to: Wallet,
+    /// Token base units (6 decimals), as a decimal integer string.
+    pub amount: String,
 }
 
 /// The failure fields of a failed receipt or status read (all `None` otherwise).

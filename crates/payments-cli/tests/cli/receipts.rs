@@ -88,6 +88,11 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
     // The link names the receipt's own deposit address (derived from its id), not the split itself.
     let link = client.get_receipt(&id).await.unwrap().payment_url.unwrap();
     assert!(!link.contains(&format!("recipient={split}")), "{link}");
+    let deposit = link
+        .split_once("recipient=")
+        .and_then(|(_, rest)| rest.split('&').next())
+        .unwrap_or_default()
+        .to_owned();
     let expected = format!(
         "receipt {id} (generated)\n\
          LINE            QTY  PRICE\n\
@@ -95,7 +100,8 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
          Tax                  4.00\n\
          Processing Fee       0.22\n\
          Total                44.22\n\
-         payment url: {link}\n"
+         payment url: {link}\n\
+         pay: 44220000 base units of token 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 to {deposit} on chain 8453\n"
     );
     assert!(
         link.starts_with(&format!("{}/portal/{id}?recipient=0x", app.base_url)),
