@@ -12,9 +12,11 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Overload answers being written at once.
 const REFUSALS_AT_ONCE: usize = 64;
-/// Time to write the answer, and then to let the client's request drain before the close: closing a socket
-/// with unread input sends a reset, which can make the client lose the answer.
-const REFUSAL_IO_TIMEOUT: Duration = Duration::from_secs(1);
+/// Time to write the answer.
+const REFUSAL_WRITE_TIMEOUT: Duration = Duration::from_secs(1);
+/// Time to let the client's request drain before the close: closing a socket with unread input sends a reset,
+/// which can make the client lose the answer. Short, so refusals free their slot quickly.
+const REFUSAL_DRAIN_TIMEOUT: Duration = Duration::from_millis(100);
 /// At most this much of the refused request is read and dropped.
 const REFUSAL_DRAIN_BYTES: usize = 16 * 1024;
 
@@ -61,7 +63,7 @@ impl Admission {
 /// Writes the 503 answer, lets the request drain briefly, and closes. Failures only mean the client left.
 pub(crate) async fn refuse(mut stream: TcpStream, _permit: OwnedSemaphorePermit) {
     let answer = overloaded_response();
-    let written = tokio::time::timeout(REFUSAL_IO_TIMEOUT, async {
+    let written = tokio::time::timeout(REFUSAL_WRITE_TIMEOUT, async {
         stream.write_all(answer.as_bytes()).await?;
         stream.shutdown().await
     })
@@ -72,7 +74,7 @@ pub(crate) async fn refuse(mut stream: TcpStream, _permit: OwnedSemaphorePermit)
     let mut drained = 0;
     let mut buffer = [0_u8; 4096];
     while drained < REFUSAL_DRAIN_BYTES {
-        match tokio::time::timeout(REFUSAL_IO_TIMEOUT, stream.read(&mut buffer)).await {
+        match tokio::time::timeout(REFUSAL_DRAIN_TIMEOUT, stream.read(&mut buffer)).await {
             Ok(Ok(read)) if read > 0 => drained += read,
             _ => break,
         }
