@@ -39,3 +39,4 @@ mod split;
 mod storage_races;
 mod webhook_fairness;
 mod webhook_receiver;
+mod webhook_targets;
