@@ -1,5 +1,5 @@
-//! The application: shared state plus the per-request pipeline (correlation id and span, body limit,
-//! routing, error rendering, rate-limit headers).
+//! The application: shared state plus the per-request pipeline (correlation id and span, request deadline,
+//! routing, error rendering, rate-limit headers). The body is read later, by the handler that takes one.
 
 use std::any::Any;
 use std::net::IpAddr;
@@ -9,14 +9,14 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use futures_util::FutureExt;
+use http_body_util::BodyExt;
 use hyper::Request;
 use hyper::body::Body;
 use tracing::Instrument;
 
 use crate::clock::Clock;
 use crate::config::ServerConfig;
-use crate::http::body;
-use crate::http::context::Ctx;
+use crate::http::context::{Ctx, RequestBody};
 use crate::http::correlation::{self, CorrelationId};
 use crate::http::error::ApiError;
 use crate::http::rate_limit::{RateKey, RateLimits};
@@ -91,9 +91,10 @@ impl App {
     }
 
     /// Answers one request. Never fails and never panics outward: every failure becomes an error envelope.
+    /// A request that takes longer than the configured deadline is answered 503 `deadline_exceeded`.
     pub async fn handle<B>(&self, request: Request<B>) -> HttpResponse
     where
-        B: Body<Data = Bytes>,
+        B: Body<Data = Bytes> + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let correlation_id = CorrelationId::from_headers(request.headers());
@@ -106,11 +107,17 @@ impl App {
         async move {
             let started = Instant::now();
             let (parts, body) = request.into_parts();
-            let mut response =
-                match body::read_limited(&parts.headers, body, self.state.config.max_body_bytes).await {
-                    Ok(bytes) => self.dispatch(Request::from_parts(parts, bytes)).await,
-                    Err(error) => error.into_response(),
-                };
+            let body: RequestBody = body.map_err(Into::into).boxed_unsync();
+            let deadline = self.state.config.limits.request_deadline;
+            let dispatched =
+                tokio::time::timeout(deadline, self.dispatch(Request::from_parts(parts, ()), body));
+            let mut response = match dispatched.await {
+                Ok(response) => response,
+                Err(_) => ApiError::DeadlineExceeded {
+                    deadline_ms: deadline.as_millis(),
+                }
+                .into_response(),
+            };
             if let Some(value) = correlation_id.header_value() {
                 response.headers_mut().insert(correlation::HEADER, value);
             }
@@ -126,8 +133,8 @@ impl App {
         .await
     }
 
-    async fn dispatch(&self, request: Request<Bytes>) -> HttpResponse {
-        let ctx = Ctx::new(&self.state, &request);
+    async fn dispatch(&self, request: Request<()>, body: RequestBody) -> HttpResponse {
+        let ctx = Ctx::new(&self.state, &request, body);
         let routed = AssertUnwindSafe(router::route(&ctx, request.method(), request.uri().path()))
             .catch_unwind()
             .await;

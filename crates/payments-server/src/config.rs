@@ -8,6 +8,7 @@ use alloy_primitives::address;
 use payments_core::{BASE_MAINNET_CHAIN_ID, Wallet};
 use url::Url;
 
+use crate::limits::ServerLimits;
 use crate::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::store::DatabaseLocation;
@@ -25,8 +26,9 @@ pub const BASE_USDC: Wallet = Wallet::from_address(address!("833589fCD6eDb6E08f4
 pub const DEV_PLATFORM_RECIPIENT: Wallet =
     Wallet::from_address(address!("dec0de0000000000000000000000000000000002"));
 
-/// Request bodies above this are refused with 413 `payload_too_large`. Large enough for a product carrying
-/// three 2 MiB images as base64 data URLs (about 2.7 MiB each) plus the rest of its JSON.
+/// The largest body of `POST /api/inventory`, the one JSON route that carries images: large enough for a
+/// product with three 2 MiB images as base64 data URLs (about 2.7 MiB each) plus the rest of its JSON.
+/// Bodies above it are refused with 413 `payload_too_large`.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
 /// How long a key confirmed by the datastore is answered from memory, in milliseconds; also the longest a
@@ -67,8 +69,10 @@ pub struct ServerConfig {
     pub edge_secret: Option<Secret>,
     /// How long a key confirmed by the datastore is answered from memory (zero: looked up on every request).
     pub key_cache: Duration,
-    /// Largest accepted request body in bytes.
+    /// Largest accepted body of `POST /api/inventory` (a product with data-URL images), in bytes.
     pub max_body_bytes: usize,
+    /// Connection, timeout and body limits of the HTTP edge.
+    pub limits: ServerLimits,
     /// Time budget of one inventory listing.
     pub inventory_list_budget: Duration,
     /// Seals the API key stored with each receipt (webhook signing key). Without one, development mode uses
@@ -117,6 +121,7 @@ impl ServerConfig {
             key_cache: Duration::from_millis(DEFAULT_KEY_CACHE_MS),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             inventory_list_budget: DEFAULT_INVENTORY_LIST_BUDGET,
+            limits: ServerLimits::default(),
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,
             webhook_retry_delays: vec![DEFAULT_WEBHOOK_RETRY_DELAY],

@@ -15,7 +15,9 @@ mod dev_mode;
 mod domain;
 mod handlers;
 mod http;
+mod limits;
 mod master_key;
+mod overload;
 mod portal;
 mod secret;
 mod server;
@@ -39,6 +41,10 @@ pub use domain::api_key::SubscriptionId;
 pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
+pub use limits::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_BODY_BYTES,
+    DEFAULT_REQUEST_DEADLINE, ServerLimits, raise_open_file_limit,
+};
 pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};

@@ -11,8 +11,8 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
 use payments_server::{
-    App, ChainContracts, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, Subscription,
-    SubscriptionId, SystemClock,
+    App, ChainContracts, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, ServerLimits,
+    Subscription, SubscriptionId, SystemClock,
 };
 use payments_server::{DatabaseLocation, DevModeInputs, MasterKey};
 use serde_json::json;
@@ -67,13 +67,48 @@ struct ServeArgs {
     /// Shared secret of a trusted edge proxy: `x-edge-secret` + `x-subscription-id` then identify the caller.
     #[arg(long, env = "PAYMENTS_EDGE_SECRET", hide_env_values = true)]
     edge_secret: Option<String>,
-    /// Largest accepted request body in bytes (413 payload_too_large above it).
+    /// Largest body of POST /api/inventory (a product with data-URL images), in bytes (413 above it).
     #[arg(long, env = "PAYMENTS_MAX_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
+    #[command(flatten)]
+    limits: LimitArgs,
     #[command(flatten)]
     admin: AdminArgs,
     #[command(flatten)]
     receipts: ReceiptArgs,
+}
+
+/// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
+#[derive(Debug, Args)]
+struct LimitArgs {
+    /// Connections served at once; more are answered 503 overloaded and closed. Lowered at start when the
+    /// open-file limit cannot hold it.
+    #[arg(long, env = "PAYMENTS_MAX_CONNECTIONS", default_value_t = payments_server::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Seconds to receive a request's headers; also the idle limit of a keep-alive connection.
+    #[arg(long, env = "PAYMENTS_HEADER_TIMEOUT_SECS", default_value_t = payments_server::DEFAULT_HEADER_TIMEOUT.as_secs())]
+    header_timeout_secs: u64,
+    /// Seconds to receive a whole request body (408 body_timeout after it).
+    #[arg(long, env = "PAYMENTS_BODY_TIMEOUT_SECS", default_value_t = payments_server::DEFAULT_BODY_TIMEOUT.as_secs())]
+    body_timeout_secs: u64,
+    /// Seconds for one request in all, body included (503 deadline_exceeded after it).
+    #[arg(long, env = "PAYMENTS_REQUEST_DEADLINE_SECS", default_value_t = payments_server::DEFAULT_REQUEST_DEADLINE.as_secs())]
+    request_deadline_secs: u64,
+    /// Largest body of the JSON routes other than POST /api/inventory, in bytes (413 above it).
+    #[arg(long, env = "PAYMENTS_MAX_JSON_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_JSON_BODY_BYTES)]
+    max_json_body_bytes: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> ServerLimits {
+        ServerLimits {
+            max_connections: self.max_connections,
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            request_deadline: Duration::from_secs(self.request_deadline_secs),
+            max_json_body_bytes: self.max_json_body_bytes,
+        }
+    }
 }
 
 /// Admin sign-in and split settings.
@@ -187,6 +222,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;
     config.edge_secret = args.edge_secret.map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;
+    config.limits = args.limits.limits();
+    let open_files = payments_server::raise_open_file_limit();
+    tracing::info!(open_files, "open-file limit");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
         let app = App::open(config, Arc::new(SystemClock))

@@ -1,4 +1,5 @@
-//! Serving an [`App`] on an already-bound listener, with graceful shutdown.
+//! Serving an [`App`] on an already-bound listener, with graceful shutdown, under the connection cap and the
+//! header (keep-alive idle) timeout of [`crate::ServerLimits`].
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -15,9 +16,9 @@ use tokio::net::TcpListener;
 
 use crate::app::App;
 use crate::http::rate_limit::PeerAddr;
+use crate::limits::connection_cap;
+use crate::overload::{self, Admission, Admitted};
 
-/// Slow or idle clients get this long to send their request headers.
-const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// After a shutdown signal, in-flight requests get this long to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 /// Pause after a failed accept (e.g. out of file descriptors) so the loop does not spin.
@@ -28,11 +29,37 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output = ()>) {
     let graceful = GracefulShutdown::new();
     let dispatcher = app.start_webhook_dispatcher();
+    let limits = app.config().limits;
+    let open_files = rlimit::getrlimit(rlimit::Resource::NOFILE)
+        .ok()
+        .map(|(soft, _)| soft);
+    let cap = connection_cap(limits.max_connections, open_files);
+    if cap < limits.max_connections {
+        tracing::warn!(
+            configured = limits.max_connections,
+            cap,
+            open_files,
+            "the open-file limit lowers the connection cap"
+        );
+    }
+    let admission = Admission::new(cap);
     let mut shutdown = pin!(shutdown);
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
+                    let permit = match admission.admit() {
+                        Admitted::Serve(permit) => permit,
+                        Admitted::Refuse(permit) => {
+                            tracing::warn!(%peer, cap, "connection limit reached; answering 503");
+                            tokio::spawn(overload::refuse(stream, permit));
+                            continue;
+                        }
+                        Admitted::Drop => {
+                            tracing::warn!(%peer, cap, "connection limit reached; closing unanswered");
+                            continue;
+                        }
+                    };
                     let app = app.clone();
                     let service = service_fn(move |mut request: Request<Incoming>| {
                         request.extensions_mut().insert(PeerAddr(peer.ip()));
@@ -40,12 +67,14 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
                         async move { Ok::<_, Infallible>(app.handle(request).await) }
                     });
                     let mut builder = http1::Builder::new();
-                    builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+                    // hyper runs the header timer whenever it waits for a request, idle keep-alive included.
+                    builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
                     let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
                     tokio::spawn(async move {
                         if let Err(error) = connection.await {
                             tracing::debug!(%peer, error = %error, "connection closed with an error");
                         }
+                        drop(permit);
                     });
                 }
                 Err(error) => {

@@ -63,7 +63,7 @@ pub(crate) async fn nonce(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     count_sign_in(ctx)?;
-    let request: LoginRequest = ctx.json()?;
+    let request: LoginRequest = ctx.json().await?;
     let attempt = LoginAttempt {
         login: AdminLogin {
             wallet: request.wallet,
@@ -107,7 +107,7 @@ pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn revoke_sessions(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: RevokeRequest = ctx.json()?;
+    let request: RevokeRequest = ctx.json().await?;
     let revoked = ctx
         .state
         .services

@@ -46,7 +46,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 
 pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
-    let request: InventoryItemRequest = ctx.json()?;
+    let request: InventoryItemRequest = ctx.json_up_to(ctx.state.config.max_body_bytes).await?;
     let draft = ItemDraft::try_from(request)?;
     let item = ctx.state.services.inventory.upsert(&caller, draft).await?;
     Ok(response::ok(&UpsertResponse {

@@ -22,7 +22,10 @@ struct OrderResponse<'a> {
 
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::OrdersCreate).await?;
-    let draft = ctx.json::<CreateOrderRequest>()?.parse(target_policy(ctx))?;
+    let draft = ctx
+        .json::<CreateOrderRequest>()
+        .await?
+        .parse(target_policy(ctx))?;
     let claim = idempotency::claim(ctx, render)?;
     let committed = ctx
         .state

@@ -75,7 +75,7 @@ pub(crate) async fn get_pricing(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError>
 
 pub(crate) async fn post_pricing(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: PricingRequest = ctx.json()?;
+    let request: PricingRequest = ctx.json().await?;
     let wallet = admin.acting_for(request.wallet)?;
     let fee = parse_add_on("processingFeePct", &request.processing_fee_pct)?;
     let fees = ctx.state.services.shop.set_processing_fee(wallet, fee).await?;

@@ -29,7 +29,7 @@ struct TerminalResponse<'a> {
 
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let refund = ctx.json::<RefundRequest>()?.parse()?;
+    let refund = ctx.json::<RefundRequest>().await?.parse()?;
     let wallet = admin.acting_for(Some(refund.wallet))?;
     let claim = idempotency::claim(ctx, render_refund)?;
     let committed = ctx
@@ -59,7 +59,7 @@ fn render_refund(transitioned: &Transitioned, _: &RenderContext) -> (StatusCode,
 
 pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: TerminalRequest = ctx.json()?;
+    let request: TerminalRequest = ctx.json().await?;
     if request.wallet.is_none() && admin.is_platform_admin() {
         return Err(AdminRequestError::WalletRequired.into());
     }

@@ -22,7 +22,11 @@ struct StatusPostResponse {
 }
 
 pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    let request: StatusPostRequest = ctx.json()?;
+    // Which credential counts depends on the status in the body; a request with none is refused unread.
+    if !ctx.has_dev_credentials() && !ctx.has_session_cookie() {
+        return Err(ApiError::Unauthorized);
+    }
+    let request: StatusPostRequest = ctx.json().await?;
     let poster = ctx.status_poster(request.named_status()).await?;
     let post = request.parse()?;
     let (wallet, actor) = poster.acting_for(post.wallet)?;

@@ -55,7 +55,10 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
 
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
-    let draft = ctx.json::<CreateReceiptRequest>()?.parse(target_policy(ctx))?;
+    let draft = ctx
+        .json::<CreateReceiptRequest>()
+        .await?
+        .parse(target_policy(ctx))?;
     let claim = idempotency::claim(ctx, render_created)?;
     let committed = ctx
         .state

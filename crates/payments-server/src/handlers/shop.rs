@@ -58,7 +58,7 @@ pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> 
 
 pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: ShopConfigRequest = ctx.json()?;
+    let request: ShopConfigRequest = ctx.json().await?;
     let wallet = admin.acting_for(request.wallet)?;
     let update = ShopConfigUpdate::try_from(request)?;
     let config = ctx.state.services.shop.update_config(wallet, update).await?;

@@ -72,7 +72,7 @@ impl<'a> From<&'a ArchivedSplit> for HistoryEntry<'a> {
 
 pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: DeployRequest = ctx.json()?;
+    let request: DeployRequest = ctx.json().await?;
     let wallet = admin.acting_for(request.wallet)?;
     let draft = SplitDraft {
         split_address: request.split_address,

@@ -1,22 +1,23 @@
 //! Reading the request body under the size limit, and JSON decoding that names the offending field.
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Limited};
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
 use hyper::HeaderMap;
-use hyper::body::Body;
 use hyper::header::CONTENT_LENGTH;
 use serde::de::DeserializeOwned;
 
+use crate::http::context::RequestBody;
 use crate::http::error::ApiError;
 
 const BODY: &str = "the request body";
 
-/// Reads the whole body, refusing more than `limit` bytes with 413 (early, from Content-Length, when declared).
-pub(crate) async fn read_limited<B>(headers: &HeaderMap, body: B, limit: usize) -> Result<Bytes, ApiError>
-where
-    B: Body<Data = Bytes>,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
+/// Reads the whole body, refusing more than `limit` bytes with 413 (early, from Content-Length, when declared;
+/// otherwise as soon as the bytes read pass the limit, so no more than `limit` is ever held).
+pub(crate) async fn read_limited(
+    headers: &HeaderMap,
+    mut body: RequestBody,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
     let declared = headers
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -24,16 +25,21 @@ where
     if declared.is_some_and(|length| length > limit as u64) {
         return Err(ApiError::PayloadTooLarge { subject: BODY, limit });
     }
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-            Err(ApiError::PayloadTooLarge { subject: BODY, limit })
+    let capacity = declared.map_or(0, |length| usize::try_from(length).unwrap_or(limit));
+    let mut collected = BytesMut::with_capacity(capacity);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| {
+            ApiError::invalid_input(None, format!("could not read the request body: {error}"))
+        })?;
+        // Trailers carry nothing a route reads.
+        if let Ok(data) = frame.into_data() {
+            if collected.len().saturating_add(data.len()) > limit {
+                return Err(ApiError::PayloadTooLarge { subject: BODY, limit });
+            }
+            collected.extend_from_slice(&data);
         }
-        Err(error) => Err(ApiError::invalid_input(
-            None,
-            format!("could not read the request body: {error}"),
-        )),
     }
+    Ok(collected.freeze())
 }
 
 /// Decodes a JSON body. Errors name the field by its path (`shippingConfig.dimensions.unit`); missing fields

@@ -1,11 +1,16 @@
-//! What a handler gets: the app state and the request, plus the steps every Dev handler shares
-//! (authenticate, rate-limit, check the scope, decode the body).
+//! What a handler gets: the app state and the request head, plus the steps every Dev handler shares
+//! (authenticate, rate-limit, check the scope, read and decode the body).
+//!
+//! The body is not read before the handler asks for it, after it has authenticated the caller: a request that
+//! is refused (401, 403, 404, 405, 429) is answered without waiting for its body, and each route reads at most
+//! its own limit, within the body timeout.
 
 use std::hash::Hash;
 use std::net::IpAddr;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use bytes::Bytes;
+use http_body_util::combinators::UnsyncBoxBody;
 use hyper::{HeaderMap, Request};
 use serde::de::DeserializeOwned;
 
@@ -14,22 +19,39 @@ use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
 use crate::http::body;
 use crate::http::credentials;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, BoxError};
 use crate::http::rate_limit::{PeerAddr, RateKey, RateLimits, RateStatus};
 use crate::secret::Secret;
 use crate::services::auth::{self, Credentials};
 
-#[derive(Debug)]
+/// A request body not read yet, whatever its source (a socket, or bytes for in-process calls).
+pub(crate) type RequestBody = UnsyncBoxBody<Bytes, BoxError>;
+
+/// The body before any read; what `Ctx::body` shows until a handler has read it.
+static NOT_READ: Bytes = Bytes::new();
+
 pub(crate) struct Ctx<'a> {
     pub(crate) state: &'a AppState,
-    request: &'a Request<Bytes>,
+    request: &'a Request<()>,
     query: Vec<(String, String)>,
+    /// Taken by the one read a handler does.
+    unread: Mutex<Option<RequestBody>>,
+    read: OnceLock<Bytes>,
     /// Set once the caller is known, so the rate-limit headers go on the response whatever it is.
     rate: OnceLock<RateStatus>,
 }
 
+impl std::fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ctx")
+            .field("request", self.request)
+            .field("body_read", &self.read.get().map(Bytes::len))
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> Ctx<'a> {
-    pub(crate) fn new(state: &'a AppState, request: &'a Request<Bytes>) -> Self {
+    pub(crate) fn new(state: &'a AppState, request: &'a Request<()>, body: RequestBody) -> Self {
         let query = request
             .uri()
             .query()
@@ -43,6 +65,8 @@ impl<'a> Ctx<'a> {
             state,
             request,
             query,
+            unread: Mutex::new(Some(body)),
+            read: OnceLock::new(),
             rate: OnceLock::new(),
         }
     }
@@ -51,8 +75,28 @@ impl<'a> Ctx<'a> {
         self.request.headers()
     }
 
+    /// The body a handler has read (empty before [`Ctx::read_body`]).
     pub(crate) fn body(&self) -> &Bytes {
-        self.request.body()
+        self.read.get().unwrap_or(&NOT_READ)
+    }
+
+    /// Reads the whole body, at most `limit` bytes (413 above it) and within the body timeout (408 after it).
+    /// Handlers call it after authenticating; a second call returns the same bytes.
+    pub(crate) async fn read_body(&self, limit: usize) -> Result<&Bytes, ApiError> {
+        if let Some(bytes) = self.read.get() {
+            return Ok(bytes);
+        }
+        let unread = self.unread.lock().ok().and_then(|mut slot| slot.take());
+        let Some(unread) = unread else {
+            return Err(ApiError::internal("the request body was taken twice"));
+        };
+        let timeout = self.state.config.limits.body_timeout;
+        let bytes = tokio::time::timeout(timeout, body::read_limited(self.headers(), unread, limit))
+            .await
+            .map_err(|_| ApiError::BodyTimeout {
+                timeout_ms: timeout.as_millis(),
+            })??;
+        Ok(self.read.get_or_init(|| bytes))
     }
 
     /// The raw (still percent-encoded) query string, empty when there is none.
@@ -75,8 +119,15 @@ impl<'a> Ctx<'a> {
             .ok_or_else(|| ApiError::invalid_input(Some(name.to_owned()), format!("{name}: is required")))
     }
 
-    pub(crate) fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
-        body::json(self.body())
+    /// Reads and decodes a JSON body of at most the JSON-route limit.
+    pub(crate) async fn json<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        self.json_up_to(self.state.config.limits.max_json_body_bytes)
+            .await
+    }
+
+    /// Reads and decodes a JSON body of at most `limit` bytes (the product upsert's own, larger limit).
+    pub(crate) async fn json_up_to<T: DeserializeOwned>(&self, limit: usize) -> Result<T, ApiError> {
+        body::json(self.read_body(limit).await?)
     }
 
     pub(crate) fn rate_status(&self) -> Option<&RateStatus> {

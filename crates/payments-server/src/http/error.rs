@@ -3,7 +3,7 @@
 
 use std::error::Error as StdError;
 
-use hyper::header::{ALLOW, HeaderValue, RETRY_AFTER};
+use hyper::header::{ALLOW, CONNECTION, HeaderValue, RETRY_AFTER};
 use hyper::{Method, StatusCode};
 use serde::Serialize;
 
@@ -45,6 +45,14 @@ pub(crate) enum ApiError {
     },
     RateLimited {
         reset_at_ms: i64,
+    },
+    /// The client did not send the whole body within the body timeout (408 `body_timeout`).
+    BodyTimeout {
+        timeout_ms: u128,
+    },
+    /// The request took longer than the per-request deadline (503 `deadline_exceeded`).
+    DeadlineExceeded {
+        deadline_ms: u128,
     },
     /// The datastore does not answer; nothing was written. Logged at warn, the reason is never sent.
     DatastoreUnavailable {
@@ -95,6 +103,8 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            ApiError::DeadlineExceeded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::DatastoreUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Refused { code, .. } => code.status(),
             ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
@@ -113,6 +123,8 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::BodyTimeout { .. } => "body_timeout",
+            ApiError::DeadlineExceeded { .. } => "deadline_exceeded",
             ApiError::DatastoreUnavailable { .. } => "datastore_unavailable",
             ApiError::Refused { code, .. } => code.code(),
             ApiError::Internal { .. } => "failed",
@@ -135,6 +147,12 @@ impl ApiError {
             }
             ApiError::PayloadTooLarge { subject, limit } => format!("{subject} is larger than {limit} bytes"),
             ApiError::RateLimited { .. } => "rate limit exceeded; retry after resetAt".to_owned(),
+            ApiError::BodyTimeout { timeout_ms } => {
+                format!("the request body did not arrive within {timeout_ms} ms")
+            }
+            ApiError::DeadlineExceeded { deadline_ms } => {
+                format!("the request did not finish within {deadline_ms} ms; retry later")
+            }
             ApiError::DatastoreUnavailable { .. } => {
                 "the datastore is unavailable; nothing was changed, retry later".to_owned()
             }
@@ -172,10 +190,16 @@ impl ApiError {
         {
             response.headers_mut().insert(ALLOW, value);
         }
-        if let ApiError::DatastoreUnavailable { .. } = &self {
+        if let ApiError::DatastoreUnavailable { .. } | ApiError::DeadlineExceeded { .. } = &self {
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        if let ApiError::BodyTimeout { .. } = &self {
+            // The unread rest of the body makes the connection unusable for another request.
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

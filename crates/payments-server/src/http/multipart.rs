@@ -9,6 +9,9 @@ use crate::domain::inventory::MAX_IMAGE_BYTES;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 
+/// Room for the form's boundaries, part headers and the `sku` part around a largest image.
+const FORM_OVERHEAD_BYTES: usize = 64 * 1024;
+
 #[derive(Debug)]
 pub(crate) struct ImageUploadForm {
     pub(crate) sku: String,
@@ -26,7 +29,11 @@ pub(crate) async fn image_upload(ctx: &Ctx<'_>) -> Result<ImageUploadForm, ApiEr
         .and_then(|value| value.to_str().ok())
         .and_then(|value| multer::parse_boundary(value).ok())
         .ok_or_else(|| ApiError::invalid_input(None, "expected a multipart/form-data body".to_owned()))?;
-    let body = ctx.body().clone();
+    // Read only after the content type is known to be a form: a JSON body is refused unread.
+    let body = ctx
+        .read_body(MAX_IMAGE_BYTES + FORM_OVERHEAD_BYTES)
+        .await?
+        .clone();
     let mut form = multer::Multipart::new(
         stream::once(async move { Ok::<_, std::io::Error>(body) }),
         boundary,

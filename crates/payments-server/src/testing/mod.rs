@@ -48,6 +48,8 @@ pub struct TestOptions {
     pub max_body_bytes: Option<usize>,
     /// Overrides [`crate::DEFAULT_INVENTORY_LIST_BUDGET`].
     pub inventory_list_budget: Option<Duration>,
+    /// Overrides the connection, timeout and body limits ([`crate::ServerLimits::default`]).
+    pub limits: Option<crate::ServerLimits>,
     /// Overrides [`crate::DEFAULT_RATE_LIMIT_PER_MINUTE`].
     pub rate_limit_per_minute: Option<NonZeroU32>,
     /// Configures the edge-proxy secret.
@@ -107,6 +109,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.inventory_list_budget = options
         .inventory_list_budget
         .unwrap_or(config.inventory_list_budget);
+    config.limits = options.limits.unwrap_or(config.limits);
     config.rate_limit_per_minute = options
         .rate_limit_per_minute
         .unwrap_or(config.rate_limit_per_minute);
