@@ -6,7 +6,6 @@
 
 use payments_core::{Cents, TaxRate, Wallet};
 use reqwest::Method;
-use reqwest::header::HeaderValue;
 use serde::{Deserialize, Serialize};
 
 use crate::client::Client;
@@ -14,8 +13,6 @@ use crate::error::Error;
 use crate::receipt::{Receipt, StatusPosted};
 use crate::receipts::{PostStatus, ReceiptLine};
 use crate::session::AdminSession;
-
-const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
 /// `POST /api/receipts/refund` body. Refunds of one receipt add up to at most what was paid: short of it
 /// the receipt is `refund_partial`, reaching it `refunded`.
@@ -37,6 +34,7 @@ pub struct RefundReceipt {
     pub tx_hash: String,
     /// Sent as the `Idempotency-Key` header: the same key and body within 24 hours replays the first
     /// answer instead of refunding twice, so a refund whose answer was lost can be sent again safely.
+    /// `None` with retries on ([`crate::RetryPolicy`]): the client makes one for the call.
     #[serde(skip)]
     pub idempotency_key: Option<String>,
 }
@@ -165,20 +163,16 @@ impl Client {
         session: &AdminSession,
         refund: &RefundReceipt,
     ) -> Result<StatusPosted, Error> {
-        let mut request = self
+        let request = self
             .admin_request(session, Method::POST, "api/receipts/refund")?
             .json(refund);
-        if let Some(key) = &refund.idempotency_key {
-            let value = HeaderValue::from_str(key)
-                .map_err(|_| Error::Config("the idempotency key is not a valid header value".to_owned()))?;
-            request = request.header(IDEMPOTENCY_KEY, value);
-        }
-        self.send_json(request).await
+        self.send_keyed(request, refund.idempotency_key.as_deref()).await
     }
 
     /// Creates a terminal sale's receipt (`POST /api/receipts/terminal`, admin session), status
     /// `generated`, priced with tax and the processing fee. It carries no webhook URL: an admin session
-    /// has no subscription key to sign webhooks with.
+    /// has no subscription key to sign webhooks with. Sent once, even with retries on: the terminal route
+    /// takes no `Idempotency-Key`, so a resend could record the sale twice.
     ///
     /// # Errors
     /// [`Error::Api`]: 403 `split_required`, 400 `invalid_amount`, 400 `wallet_required`,

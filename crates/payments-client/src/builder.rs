@@ -6,6 +6,7 @@ use url::Url;
 
 use crate::client::Client;
 use crate::error::Error;
+use crate::retry::RetryPolicy;
 use crate::secret::SubscriptionKey;
 
 /// Default time to establish a connection.
@@ -17,13 +18,13 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// ```
 /// use std::time::Duration;
-/// use payments_client::{Client, RateLimitRetry};
+/// use payments_client::{Client, RetryPolicy};
 /// let client = Client::builder("http://127.0.0.1:8080")
 ///     .subscription_key("sk_test_123")
 ///     .connect_timeout(Duration::from_secs(2))
 ///     .timeout(Duration::from_secs(10))
 ///     .user_agent("my-shop-sync/1.0")
-///     .retry_rate_limited_gets(RateLimitRetry::new(2, Duration::from_secs(30)))
+///     .retries(RetryPolicy::exponential(3))
 ///     .build()?;
 /// # Ok::<(), payments_client::Error>(())
 /// ```
@@ -34,42 +35,7 @@ pub struct ClientBuilder {
     connect_timeout: Duration,
     timeout: Duration,
     user_agent: String,
-    retry: RateLimitRetry,
-}
-
-/// Whether and how `GET` requests answered with 429 `rate_limited` are retried.
-///
-/// Off by default. When on, the client waits until the response's `resetAt` and tries again, at most
-/// `max_retries` times, and only when the wait is at most `max_wait` (otherwise the 429 is returned at
-/// once). `POST` and `DELETE` requests are never retried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RateLimitRetry {
-    /// Retries after the first attempt; 0 disables retrying.
-    pub max_retries: u32,
-    /// The longest wait for a quota reset the client accepts.
-    pub max_wait: Duration,
-}
-
-impl RateLimitRetry {
-    /// No retries (the default).
-    pub const OFF: RateLimitRetry = RateLimitRetry {
-        max_retries: 0,
-        max_wait: Duration::ZERO,
-    };
-
-    /// Retry up to `max_retries` times, waiting at most `max_wait` each time.
-    pub const fn new(max_retries: u32, max_wait: Duration) -> Self {
-        RateLimitRetry {
-            max_retries,
-            max_wait,
-        }
-    }
-}
-
-impl Default for RateLimitRetry {
-    fn default() -> Self {
-        RateLimitRetry::OFF
-    }
+    retry: RetryPolicy,
 }
 
 impl ClientBuilder {
@@ -80,7 +46,7 @@ impl ClientBuilder {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             timeout: DEFAULT_TIMEOUT,
             user_agent: concat!("payments-client/", env!("CARGO_PKG_VERSION")).to_owned(),
-            retry: RateLimitRetry::OFF,
+            retry: RetryPolicy::OFF,
         }
     }
 
@@ -109,9 +75,10 @@ impl ClientBuilder {
         self
     }
 
-    /// Retry `GET`s answered with 429 (off by default); see [`RateLimitRetry`].
-    pub fn retry_rate_limited_gets(mut self, retry: RateLimitRetry) -> Self {
-        self.retry = retry;
+    /// Retry `GET`s and keyed creates on transport failures, 429, 503, 502 and 504 (off by default);
+    /// see [`RetryPolicy`]. With retries on, every create carries an `Idempotency-Key`.
+    pub fn retries(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
         self
     }
 

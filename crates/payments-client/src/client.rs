@@ -1,18 +1,19 @@
 //! The [`Client`] and the request plumbing its endpoint methods share.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
 use reqwest::RequestBuilder;
+use reqwest::header::HeaderValue;
 use serde::de::DeserializeOwned;
 use url::Url;
 
-use crate::builder::{ClientBuilder, RateLimitRetry};
-use crate::error::{Error, ErrorCode};
+use crate::builder::ClientBuilder;
+use crate::error::Error;
 use crate::response::read_json;
+use crate::retry::{RetryPolicy, new_idempotency_key};
 use crate::secret::SubscriptionKey;
 
 const SUBSCRIPTION_KEY_HEADER: &str = "X-Gateway-Subscription-Key";
 const API_KEY_HEADER: &str = "x-api-key";
+const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 
 /// A typed async client of the merchant payments service.
 ///
@@ -27,7 +28,7 @@ pub struct Client {
     http: reqwest::Client,
     base_url: Url,
     key: Option<SubscriptionKey>,
-    retry: RateLimitRetry,
+    retry: RetryPolicy,
 }
 
 /// Which credential header a route wants.
@@ -51,7 +52,7 @@ impl Client {
         http: reqwest::Client,
         base_url: Url,
         key: Option<SubscriptionKey>,
-        retry: RateLimitRetry,
+        retry: RetryPolicy,
     ) -> Self {
         Client {
             http,
@@ -82,28 +83,60 @@ impl Client {
         }
     }
 
-    /// Sends a `GET`, retrying a 429 as configured by [`RateLimitRetry`] (GETs are safe to repeat).
+    /// Sends a `GET`, retrying as the [`RetryPolicy`] allows (a `GET` is safe to repeat).
     pub(crate) async fn get_json<T: DeserializeOwned>(&self, url: Url, auth: Auth) -> Result<T, Error> {
-        let mut retries_left = self.retry.max_retries;
-        loop {
-            let request = self.authorize(self.http.get(url.clone()), auth);
-            match read_json(request.send().await?).await {
-                Err(Error::Api(api)) if api.code == ErrorCode::RateLimited && retries_left > 0 => {
-                    let wait = wait_until(api.reset_at);
-                    if wait > self.retry.max_wait {
-                        return Err(Error::Api(api));
-                    }
-                    retries_left -= 1;
-                    tokio::time::sleep(wait).await;
-                }
-                other => return other,
-            }
-        }
+        let request = self.authorize(self.http.get(url), auth);
+        self.send(request, Replay::Safe).await
     }
 
-    /// Sends a request once: writes are never retried by the client.
+    /// Sends a write once: without an idempotency key, a repeat could do the work twice.
     pub(crate) async fn send_json<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
-        read_json(request.send().await?).await
+        self.send(request, Replay::Once).await
+    }
+
+    /// Sends a create under an `Idempotency-Key`: the caller's, else (when retries are on) one made for
+    /// this call and kept across its attempts, so that a retry of a create that did reach the service is
+    /// answered with the first result instead of creating again. With retries off and no key, the
+    /// request goes without one and is sent once.
+    pub(crate) async fn send_keyed<T: DeserializeOwned>(
+        &self,
+        request: RequestBuilder,
+        key: Option<&str>,
+    ) -> Result<T, Error> {
+        let key = match key {
+            Some(key) => key.to_owned(),
+            None if self.retry.is_enabled() => new_idempotency_key(),
+            None => return self.send(request, Replay::Once).await,
+        };
+        let value = HeaderValue::from_str(&key)
+            .map_err(|_| Error::Config("the idempotency key is not a valid header value".to_owned()))?;
+        self.send(request.header(IDEMPOTENCY_KEY_HEADER, value), Replay::Safe)
+            .await
+    }
+
+    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure.
+    async fn send<T: DeserializeOwned>(&self, request: RequestBuilder, replay: Replay) -> Result<T, Error> {
+        let request = request.build()?;
+        let mut retry = 0;
+        loop {
+            // A streamed body cannot be cloned, hence not resent: such a request gets one attempt.
+            let Some(attempt) = request.try_clone() else {
+                return read_json(self.http.execute(request).await?).await;
+            };
+            let result = match self.http.execute(attempt).await {
+                Ok(response) => read_json(response).await,
+                Err(error) => Err(Error::from(error)),
+            };
+            let delay = match (&result, replay) {
+                (Err(error), Replay::Safe) => self.retry.delay(retry, error),
+                _ => None,
+            };
+            let Some(delay) = delay else {
+                return result;
+            };
+            retry += 1;
+            tokio::time::sleep(delay).await;
+        }
     }
 
     pub(crate) fn http(&self) -> &reqwest::Client {
@@ -111,11 +144,11 @@ impl Client {
     }
 }
 
-/// Time until `reset_at` (Unix ms); one second when the server named no reset time.
-fn wait_until(reset_at: Option<u64>) -> Duration {
-    let Some(reset_at) = reset_at else {
-        return Duration::from_secs(1);
-    };
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    Duration::from_millis(reset_at).saturating_sub(now)
+/// Whether a failed request may be sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// A `GET`, or a write under an idempotency key: repeating it cannot do the work twice.
+    Safe,
+    /// A write without a key: sent exactly once.
+    Once,
 }

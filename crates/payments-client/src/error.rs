@@ -1,6 +1,7 @@
 //! What can go wrong talking to the service: the server's typed refusals and everything around them.
 
 use std::fmt;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -77,6 +78,7 @@ impl From<reqwest::Error> for Error {
 /// An error response of the service: the HTTP status plus the spec's error envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{code}: {message}")]
+#[non_exhaustive]
 pub struct ApiError {
     /// HTTP status code (400, 401, 403, 404, 429, 500, ...).
     pub status: u16,
@@ -89,14 +91,17 @@ pub struct ApiError {
     pub field: Option<String>,
     /// On 429: when the quota resets, Unix milliseconds (body `resetAt`, else `X-RateLimit-Reset`).
     pub reset_at: Option<u64>,
+    /// The `Retry-After` response header in seconds (503 `datastore_unavailable` sends it), when present.
+    pub retry_after: Option<Duration>,
     /// The `X-Correlation-Id` response header, for support requests.
     pub correlation_id: Option<String>,
 }
 
 /// The error codes of the spec (the `error` field of an error body).
 ///
-/// Codes this version does not know are kept verbatim in [`ErrorCode::Other`]. A response without the
-/// envelope (a proxy's HTML page, an empty 502) is reported as `Other("http_<status>")`.
+/// Codes this version does not know are kept verbatim in [`ErrorCode::Unknown`] instead of failing, so a
+/// code added by a newer server still reaches the caller. A response without the
+/// envelope (a proxy's HTML page, an empty 502) is reported as `Unknown("http_<status>")`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -153,7 +158,7 @@ pub enum ErrorCode {
     /// 409: an `Idempotency-Key` reused with a different body.
     IdempotencyConflict,
     /// Any other code, verbatim.
-    Other(String),
+    Unknown(String),
 }
 
 impl ErrorCode {
@@ -185,7 +190,7 @@ impl ErrorCode {
             "out_of_stock" => ErrorCode::OutOfStock,
             "invalid_transition" => ErrorCode::InvalidTransition,
             "idempotency_conflict" => ErrorCode::IdempotencyConflict,
-            other => ErrorCode::Other(other.to_owned()),
+            other => ErrorCode::Unknown(other.to_owned()),
         }
     }
 
@@ -217,7 +222,7 @@ impl ErrorCode {
             ErrorCode::OutOfStock => "out_of_stock",
             ErrorCode::InvalidTransition => "invalid_transition",
             ErrorCode::IdempotencyConflict => "idempotency_conflict",
-            ErrorCode::Other(code) => code,
+            ErrorCode::Unknown(code) => code,
         }
     }
 }
@@ -263,7 +268,7 @@ mod tests {
         ] {
             let parsed = ErrorCode::parse(code);
             assert!(
-                !matches!(parsed, ErrorCode::Other(_)),
+                !matches!(parsed, ErrorCode::Unknown(_)),
                 "{code} should be a known code"
             );
             assert_eq!(parsed.as_str(), code);
@@ -274,7 +279,7 @@ mod tests {
     fn unknown_codes_are_kept_verbatim() {
         assert_eq!(
             ErrorCode::parse("teapot_overflow"),
-            ErrorCode::Other("teapot_overflow".to_owned())
+            ErrorCode::Unknown("teapot_overflow".to_owned())
         );
         assert_eq!(ErrorCode::parse("teapot_overflow").to_string(), "teapot_overflow");
     }

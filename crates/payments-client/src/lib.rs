@@ -33,8 +33,15 @@
 //! ```
 //!
 //! Errors are typed: a refusal of the service is [`Error::Api`] carrying the spec error code
-//! ([`ErrorCode`]), message, `resetAt` and correlation id. Writes are sent exactly once; `GET`s may retry
-//! a 429 when [`RateLimitRetry`] is configured (off by default). Money is [`payments_core::Cents`].
+//! ([`ErrorCode`]), message, `resetAt` and correlation id; a code or receipt status this version does not
+//! know arrives as [`ErrorCode::Unknown`] / [`ReceiptStatusValue::Unknown`] instead of failing. Money is
+//! [`payments_core::Cents`].
+//!
+//! Retries are off by default. With [`ClientBuilder::retries`] ([`RetryPolicy`]), `GET`s and creates
+//! (orders, receipts, refunds) are retried on transport failures, 429 (until `resetAt`), 503 (after
+//! `Retry-After`), 502 and 504, with capped exponential backoff; every create then carries an
+//! `Idempotency-Key` (the caller's, else one made per call and reused by its retries), so a retry never
+//! creates twice. Writes without a key are never retried.
 
 mod admin;
 mod admin_config;
@@ -49,17 +56,19 @@ mod query;
 mod receipt;
 mod receipts;
 mod response;
+mod retry;
 mod secret;
 mod session;
 #[cfg(feature = "admin-signing")]
 mod signing;
 mod status;
+mod status_value;
 mod upsert;
 
 pub use admin::{AdminIdentity, LoginRequest};
 pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
 pub use admin_receipts::{RefundReceipt, TerminalSale};
-pub use builder::{ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, RateLimitRetry};
+pub use builder::{ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
 pub use client::Client;
 pub use config::{
     PricingConfig, ShopConfig, SiteConfig, SplitConfig, TaxCatalog, TaxCatalogEntry, TokenInfo,
@@ -73,9 +82,11 @@ pub use receipt::{
     WebhookAttempt, WebhookDelivery,
 };
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine};
+pub use retry::RetryPolicy;
 pub use secret::SubscriptionKey;
 pub use session::{AdminRole, AdminSession};
 #[cfg(feature = "admin-signing")]
 pub use signing::wallet_of_key;
 pub use status::{Health, Ping};
+pub use status_value::ReceiptStatusValue;
 pub use upsert::UpsertInventoryItem;

@@ -47,6 +47,7 @@ pub struct InventoryQuery {
 
 /// How [`InventoryQuery::tags`] combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TagsMode {
     /// The item has every tag (the default).
     All,
@@ -56,6 +57,7 @@ pub enum TagsMode {
 
 /// Stock filter of a listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StockFilter {
     /// Unlimited or a positive quantity.
     InStock,
@@ -67,6 +69,7 @@ pub enum StockFilter {
 
 /// Sort field of a listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SortField {
     /// Name.
     Name,

@@ -1,8 +1,10 @@
 //! Receipt models: what the receipt, order and webhook-log routes answer.
 
-use payments_core::{Cents, LineItem, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Cents, LineItem, TaxRate, Wallet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use crate::status_value::ReceiptStatusValue;
 
 /// A receipt (`GET /api/receipts/{id}`, items of `GET /api/receipts`, `POST /api/orders`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,7 +34,7 @@ pub struct Receipt {
     #[serde(default)]
     pub brand_name: String,
     /// Current status.
-    pub status: ReceiptStatus,
+    pub status: ReceiptStatusValue,
     /// Tax jurisdiction, when tax was computed from one.
     #[serde(default)]
     pub jurisdiction_code: Option<String>,
@@ -133,7 +135,7 @@ pub struct CreatedReceipt {
     /// Where the buyer pays.
     pub payment_url: String,
     /// `pending`.
-    pub status: ReceiptStatus,
+    pub status: ReceiptStatusValue,
     /// The onramp redirect, echoed.
     #[serde(default)]
     pub redirect_url: Option<String>,
@@ -150,7 +152,7 @@ pub struct ReceiptStatusView {
     /// The receipt id.
     pub id: String,
     /// Current status.
-    pub status: ReceiptStatus,
+    pub status: ReceiptStatusValue,
     /// On-chain hash, when paid.
     #[serde(default)]
     pub transaction_hash: Option<String>,
@@ -169,10 +171,10 @@ pub struct ReceiptStatusView {
 #[non_exhaustive]
 pub struct StatusPosted {
     /// The status after the post.
-    pub status: ReceiptStatus,
+    pub status: ReceiptStatusValue,
     /// The status before, when it moved.
     #[serde(default)]
-    pub previous_status: Option<ReceiptStatus>,
+    pub previous_status: Option<ReceiptStatusValue>,
     /// `true` when the post was acknowledged and changed nothing (e.g. tracking after payment).
     #[serde(default)]
     pub ignored: bool,

@@ -44,6 +44,10 @@ pub struct CreateReceipt {
     /// Caller key/values, echoed in reads and webhooks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
+    /// Sent as the `Idempotency-Key` header (1 to 255 visible ASCII characters): the same key and body
+    /// within 24 hours replays the first answer. `None` with retries on: the client makes one per call.
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
 }
 
 impl CreateReceipt {
@@ -57,6 +61,7 @@ impl CreateReceipt {
             webhook_url: None,
             transaction_id: None,
             metadata: None,
+            idempotency_key: None,
         }
     }
 
@@ -64,6 +69,13 @@ impl CreateReceipt {
     #[must_use]
     pub fn webhook_url(mut self, url: impl Into<String>) -> Self {
         self.webhook_url = Some(url.into());
+        self
+    }
+
+    /// Makes the create safe to resend; see [`CreateReceipt::idempotency_key`].
+    #[must_use]
+    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.idempotency_key = Some(key.into());
         self
     }
 }
@@ -109,6 +121,11 @@ pub struct CreateOrder {
     /// HTTPS endpoint for status pushes.
     #[serde(rename = "webhook_url", skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
+    /// Sent as the `Idempotency-Key` header (1 to 255 visible ASCII characters): the same key and body
+    /// within 24 hours replays the first answer instead of ordering twice. `None` with retries on
+    /// ([`crate::RetryPolicy`]): the client makes one per call and reuses it across the retries.
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
 }
 
 impl CreateOrder {
@@ -118,6 +135,13 @@ impl CreateOrder {
             items,
             ..CreateOrder::default()
         }
+    }
+
+    /// Makes the order safe to resend; see [`CreateOrder::idempotency_key`].
+    #[must_use]
+    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.idempotency_key = Some(key.into());
+        self
     }
 }
 
@@ -186,25 +210,36 @@ struct DeliveriesEnvelope {
 struct Acknowledged {}
 
 impl Client {
-    /// `POST /api/orders` (scope `orders:create`): the order's receipt, priced from inventory.
+    /// `POST /api/orders` (scope `orders:create`): the order's receipt, priced from inventory. Sent
+    /// under [`CreateOrder::idempotency_key`]; retried per the client's [`crate::RetryPolicy`].
     ///
     /// # Errors
-    /// [`Error::Api`] with `items_required`, `inventory_item_not_found`, `split_required`, ...
+    /// [`Error::Api`] with `items_required`, `inventory_item_not_found`, `split_required`,
+    /// `idempotency_conflict` (the key was used with another body), ...
     pub async fn create_order(&self, order: &CreateOrder) -> Result<Receipt, Error> {
         let request = self.http().post(self.url("api/orders")?).json(order);
         let envelope: OrderEnvelope = self
-            .send_json(self.authorize(request, Auth::Subscription))
+            .send_keyed(
+                self.authorize(request, Auth::Subscription),
+                order.idempotency_key.as_deref(),
+            )
             .await?;
         Ok(envelope.receipt)
     }
 
-    /// `POST /api/receipts` (scope `receipts:write`).
+    /// `POST /api/receipts` (scope `receipts:write`). Sent under [`CreateReceipt::idempotency_key`];
+    /// retried per the client's [`crate::RetryPolicy`].
     ///
     /// # Errors
-    /// [`Error::Api`] (409 `conflict` for a taken id, 400 `invalid_input`, ...) or a transport error.
+    /// [`Error::Api`] (409 `conflict` for a taken id, 409 `idempotency_conflict`, 400 `invalid_input`,
+    /// ...) or a transport error.
     pub async fn create_receipt(&self, receipt: &CreateReceipt) -> Result<CreatedReceipt, Error> {
         let request = self.http().post(self.url("api/receipts")?).json(receipt);
-        self.send_json(self.authorize(request, Auth::Subscription)).await
+        self.send_keyed(
+            self.authorize(request, Auth::Subscription),
+            receipt.idempotency_key.as_deref(),
+        )
+        .await
     }
 
     /// `GET /api/receipts?limit=` (scope `receipts:read`), newest first; `None` uses the server's 100.

@@ -1,5 +1,7 @@
 //! Turning an HTTP response into a typed value or a typed [`ApiError`].
 
+use std::time::Duration;
+
 use reqwest::header::HeaderMap;
 use reqwest::{Response, StatusCode};
 use serde::Deserialize;
@@ -9,6 +11,8 @@ use crate::error::{ApiError, Error, ErrorCode};
 
 const CORRELATION_ID: &str = "x-correlation-id";
 const RATE_LIMIT_RESET: &str = "x-ratelimit-reset";
+/// Longest `Retry-After` believed: a larger value is a misconfigured proxy, not a plan.
+const MAX_RETRY_AFTER_SECS: u64 = 24 * 60 * 60;
 /// Longest excerpt of a non-JSON error body kept as the message.
 const MAX_MESSAGE_CHARS: usize = 200;
 
@@ -62,6 +66,7 @@ pub(crate) fn api_error(status: StatusCode, headers: &HeaderMap, body: &[u8]) ->
         message,
         field,
         reset_at: reset_at.or_else(|| header_reset_ms(headers)),
+        retry_after: retry_after(headers),
         correlation_id: correlation_id(headers),
     }
 }
@@ -91,12 +96,25 @@ fn header_reset_ms(headers: &HeaderMap) -> Option<u64> {
     })
 }
 
+/// `Retry-After` in delta-seconds. The HTTP-date form is not read (the service sends seconds); the caller
+/// then falls back to its own backoff.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let seconds: u64 = headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds.min(MAX_RETRY_AFTER_SECS)))
+}
+
 /// A code for a response that carries none: 429 is still `rate_limited`, the rest `http_<status>`.
 fn fallback_code(status: StatusCode) -> ErrorCode {
     if status == StatusCode::TOO_MANY_REQUESTS {
         ErrorCode::RateLimited
     } else {
-        ErrorCode::Other(format!("http_{}", status.as_u16()))
+        ErrorCode::Unknown(format!("http_{}", status.as_u16()))
     }
 }
 
@@ -137,8 +155,17 @@ mod tests {
             &HeaderMap::new(),
             b"<html>bad gateway</html>",
         );
-        assert_eq!(error.code, ErrorCode::Other("http_502".to_owned()));
+        assert_eq!(error.code, ErrorCode::Unknown("http_502".to_owned()));
         assert_eq!(error.message, "<html>bad gateway</html>");
+    }
+
+    #[test]
+    fn retry_after_in_seconds_is_kept() {
+        let mut headers = HeaderMap::new();
+        headers.insert("retry-after", HeaderValue::from_static("5"));
+        let body = br#"{"error":"datastore_unavailable","message":"busy"}"#;
+        let error = api_error(StatusCode::SERVICE_UNAVAILABLE, &headers, body);
+        assert_eq!(error.retry_after, Some(std::time::Duration::from_secs(5)));
     }
 
     #[test]

@@ -132,6 +132,7 @@ impl FromStr for ReceiptStatus {
 /// The spec's six payment failure categories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FailureCategory {
     /// Issuer declines, wrong security code, insufficient funds, expired card, fraud screening, 3-D.
     CardDecline,

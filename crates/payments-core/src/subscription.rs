@@ -33,6 +33,7 @@ const SECONDS_PER_DAY: u64 = 86_400;
 /// A permission for a plan must carry exactly [`BillingPeriod::seconds`] as its `period`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
 pub enum BillingPeriod {
     /// Every 7 days.
     Weekly,

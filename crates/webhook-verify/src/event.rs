@@ -17,7 +17,7 @@ const MAX_EXACT_USD: f64 = 90_071_992_547_409.0;
 ///
 /// Field names are camelCase on the wire. Only `event`, `receiptId` and `status` are required; every other
 /// field may be absent or `null` and is then `None`. Unknown fields are ignored, and unknown statuses or
-/// failure categories land in an `Other` variant instead of failing.
+/// failure categories land in an `Unknown` variant instead of failing.
 ///
 /// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse), which checks the
 /// signature first: never act on a body you have not verified.

@@ -1,11 +1,11 @@
-//! The string enums of the event body: receipt status and failure category, each with an `Other` fallback so a
+//! The string enums of the event body: receipt status and failure category, each with an `Unknown` fallback so a
 //! value added by the service later never makes a webhook fail to parse.
 
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Defines a string enum with known variants, an `Other(String)` fallback, `as_str`, `From<&str>`, `Display`
+/// Defines a string enum with known variants, an `Unknown(String)` fallback, `as_str`, `From<&str>`, `Display`
 /// and serde impls that read and write the wire string.
 macro_rules! string_enum {
     (
@@ -20,7 +20,7 @@ macro_rules! string_enum {
         pub enum $name {
             $( $(#[$variant_meta])* $variant, )+
             /// A value this version of the crate does not know, kept verbatim.
-            Other(String),
+            Unknown(String),
         }
 
         impl $name {
@@ -28,7 +28,7 @@ macro_rules! string_enum {
             pub fn as_str(&self) -> &str {
                 match self {
                     $( Self::$variant => $wire, )+
-                    Self::Other(other) => other,
+                    Self::Unknown(other) => other,
                 }
             }
         }
@@ -37,7 +37,7 @@ macro_rules! string_enum {
             fn from(wire: &str) -> Self {
                 match wire {
                     $( $wire => Self::$variant, )+
-                    other => Self::Other(other.to_owned()),
+                    other => Self::Unknown(other.to_owned()),
                 }
             }
         }
@@ -66,7 +66,7 @@ macro_rules! string_enum {
 string_enum! {
     /// A receipt's payment status, as carried by `status` and `previousStatus`.
     ///
-    /// Statuses the service adds later arrive as [`ReceiptStatus::Other`]; so do the `refund_*` statuses,
+    /// Statuses the service adds later arrive as [`ReceiptStatus::Unknown`]; so do the `refund_*` statuses,
     /// which [`ReceiptStatus::is_refund`] recognises.
     ReceiptStatus {
         /// Order created, awaiting payment.
@@ -103,7 +103,7 @@ string_enum! {
 impl ReceiptStatus {
     /// Whether this is one of the `refund_*` statuses.
     pub fn is_refund(&self) -> bool {
-        matches!(self, Self::Other(other) if other.starts_with("refund_"))
+        matches!(self, Self::Unknown(other) if other.starts_with("refund_"))
     }
 }
 

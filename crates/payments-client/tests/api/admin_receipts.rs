@@ -66,18 +66,24 @@ async fn an_order_paid_by_admin_attestation_is_refunded_in_parts_but_never_beyon
     );
     assert_eq!(
         (paid.status, paid.previous_status),
-        (ReceiptStatus::Paid, Some(ReceiptStatus::Generated))
+        (ReceiptStatus::Paid.into(), Some(ReceiptStatus::Generated.into()))
     );
     assert_eq!(
         (partial.status, partial.previous_status),
-        (ReceiptStatus::RefundPartial, Some(ReceiptStatus::Paid))
+        (
+            ReceiptStatus::RefundPartial.into(),
+            Some(ReceiptStatus::Paid.into())
+        )
     );
     assert_eq!((too_much.status, too_much.code), (400, ErrorCode::InvalidUsd));
     assert!(too_much.message.contains("34.88"), "{}", too_much.message);
     assert!(too_much.correlation_id.is_some());
     assert_eq!(
         (rest.status, rest.previous_status),
-        (ReceiptStatus::Refunded, Some(ReceiptStatus::RefundPartial))
+        (
+            ReceiptStatus::Refunded.into(),
+            Some(ReceiptStatus::RefundPartial.into())
+        )
     );
     let status = client.receipt_status(&id).await.unwrap();
     assert_eq!(status.status, ReceiptStatus::Refunded);

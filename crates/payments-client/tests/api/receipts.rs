@@ -65,7 +65,7 @@ async fn a_tracking_status_post_moves_the_receipt() {
         .unwrap();
 
     assert_eq!(posted.status, ReceiptStatus::LinkOpened);
-    assert_eq!(posted.previous_status, Some(ReceiptStatus::Pending));
+    assert_eq!(posted.previous_status, Some(ReceiptStatus::Pending.into()));
     assert!(!posted.ignored);
     assert_eq!(
         client.receipt_status("r-2").await.unwrap().status,

@@ -88,7 +88,7 @@ fn unknown_statuses_and_categories_are_kept_instead_of_failing() {
             "previousStatus":"refund_requested","failureCategory":"weather"}"#,
     );
 
-    assert_eq!(event.status, ReceiptStatus::Other("escrow_held".to_owned()));
+    assert_eq!(event.status, ReceiptStatus::Unknown("escrow_held".to_owned()));
     assert_eq!(event.status.as_str(), "escrow_held");
     assert!(
         event
@@ -98,7 +98,7 @@ fn unknown_statuses_and_categories_are_kept_instead_of_failing() {
     );
     assert_eq!(
         event.failure_category,
-        Some(FailureCategory::Other("weather".to_owned()))
+        Some(FailureCategory::Unknown("weather".to_owned()))
     );
 }
 
