@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::output::{Table, one_line, print_json, print_text};
 use crate::product_csv::ColumnMap;
-use crate::report::{client_code_and_message, failure};
+use crate::report::{client_report, failure};
 
 /// The `--help` text of `import`: the CSV format.
 pub(crate) const LONG_ABOUT: &str = "\
@@ -22,7 +22,7 @@ The first line names the columns, in any order; matching is case-insensitive:
   sku               required  stock-keeping unit
   name              required  display name
   priceUsd          required  unit price in USD, at most 2 decimals (12.99)
-  stockQty          required  whole number; -1 unlimited, 0 out of stock
+  stockQty          required  whole number; `unlimited` (or -1), 0 out of stock
   category          optional
   description       optional
   tags              optional  separated by ';' (blue;ceramic), at most 24
@@ -83,12 +83,12 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
             Ok(item) => match upsert_with_backoff(client, &item).await {
                 Ok(()) => summary.imported += 1,
                 Err(error) => {
-                    let (code, message) = client_code_and_message(&error);
+                    let report = client_report(&error);
                     summary.failed.push(RowFailure {
                         row,
                         sku: Some(item.sku),
-                        code,
-                        message,
+                        code: report.code,
+                        message: report.message,
                     });
                 }
             },

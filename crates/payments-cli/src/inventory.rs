@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::connection::{ConnectionArgs, block_on};
 use crate::import::{self, ImportArgs};
-use crate::item_view::{add_degraded, degraded_note, detail_table, page_json, page_table};
+use crate::item_view::{add_degraded, degraded_note, detail_table, page_json, page_table, parse_stock};
 use crate::output::{print_json, print_text};
 use crate::report::{exit_code, failure};
 
@@ -126,8 +126,8 @@ pub(crate) struct UpsertArgs {
     /// Unit price in USD, at most 2 decimals.
     #[arg(long, value_name = "USD")]
     price: Cents,
-    /// Stock quantity: -1 unlimited, 0 out of stock.
-    #[arg(long, allow_negative_numbers = true)]
+    /// Stock quantity: a whole number, 0 out of stock, `unlimited` (or -1).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_stock, value_name = "QTY|unlimited")]
     stock: i64,
     /// Update the product with this id instead of matching by SKU.
     #[arg(long)]
@@ -185,7 +185,7 @@ pub(crate) fn run(args: InventoryArgs) -> ExitCode {
 }
 
 async fn dispatch(args: InventoryArgs) -> anyhow::Result<ExitCode> {
-    let client = args.connection.client()?;
+    let client = args.connection.keyed_client()?;
     let json = args.connection.json;
     match args.command {
         InventoryCommand::List(list_args) => list(&client, *list_args, json).await,

@@ -3,7 +3,7 @@
 use payments_client::{Degraded, InventoryItem, InventoryPage};
 use serde_json::{Value, json};
 
-use crate::output::{Table, one_line};
+use crate::output::{Table, one_line, utc_ms};
 
 /// The listing table with a count line below it.
 pub(crate) fn page_table(items: &[InventoryItem], total: u64, shown_from: &InventoryPage) -> String {
@@ -55,8 +55,8 @@ pub(crate) fn detail_table(item: &InventoryItem) -> String {
         ("industry pack", optional(item.industry_pack.as_deref())),
         ("images", item.images.len().to_string()),
         ("shipping", item.shipping_enabled.to_string()),
-        ("created at", item.created_at.to_string()),
-        ("updated at", item.updated_at.to_string()),
+        ("created at", utc_ms(item.created_at)),
+        ("updated at", utc_ms(item.updated_at)),
     ];
     for (field, value) in rows {
         table.row([field.to_owned(), value]);
@@ -92,9 +92,45 @@ pub(crate) fn degraded_note(degraded: Option<&Degraded>) -> String {
     }
 }
 
+/// What tables print for a stock quantity; [`parse_stock`] reads it back.
 fn stock(quantity: i64) -> String {
     match quantity {
-        -1 => "unlimited".to_owned(),
+        -1 => UNLIMITED.to_owned(),
         quantity => quantity.to_string(),
+    }
+}
+
+const UNLIMITED: &str = "unlimited";
+
+/// A stock quantity as people write it: `unlimited` (or the wire's `-1`), `0` for out of stock, or a
+/// positive whole number. Accepted wherever tables print stock (`--stock`, the CSV `stockQty` column).
+///
+/// # Errors
+/// A message naming the accepted forms.
+pub(crate) fn parse_stock(text: &str) -> Result<i64, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case(UNLIMITED) {
+        return Ok(-1);
+    }
+    match text.parse::<i64>() {
+        Ok(quantity) if quantity >= -1 => Ok(quantity),
+        _ => Err(format!(
+            "{text:?} is not a stock quantity: use a whole number (0 = out of stock) or `unlimited` (or -1)"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_stock, stock};
+
+    #[test]
+    fn stock_reads_back_what_tables_print() {
+        for quantity in [-1, 0, 7] {
+            assert_eq!(parse_stock(&stock(quantity)), Ok(quantity));
+        }
+        assert_eq!(parse_stock("Unlimited"), Ok(-1));
+        assert!(parse_stock("-2").is_err());
+        assert!(parse_stock("lots").is_err());
     }
 }

@@ -10,7 +10,9 @@ mod webhooks_verify;
 mod admin;
 mod admin_key;
 mod admin_session;
+mod completions;
 mod connection;
+mod hints;
 mod import;
 mod inventory;
 mod item_view;
@@ -25,8 +27,18 @@ mod split_deploy;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]
-#[command(name = "payments", version, about)]
+#[command(
+    name = "payments",
+    version,
+    about,
+    after_help = "Exit codes: 0 success, 1 the service refused, 2 usage (nothing was sent), 3 transport."
+)]
 struct Cli {
+    /// Print JSON instead of tables, errors included; accepted before or after the command name.
+    // Every command's own `--json` has the same id: clap hands the value given here down to it, and one
+    // given after the command name up to here, so `main` knows how to print errors either way.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -55,6 +67,9 @@ enum Command {
     Orders(receipts::OrdersArgs),
     /// Admin session: login with a wallet key, me, logout.
     Admin(admin::AdminArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(long_about = completions::LONG_ABOUT)]
+    Completions(completions::CompletionsArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,7 +82,9 @@ enum WebhooksCommand {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    report::set_json_errors(cli.json);
+    match cli.command {
         Command::Webhooks {
             command: WebhooksCommand::Verify(args),
         } => webhooks_verify::run(&args),
@@ -82,6 +99,7 @@ fn main() -> ExitCode {
         Command::Receipts(args) => receipts::run_receipts(args),
         Command::Orders(args) => receipts::run_orders(args),
         Command::Admin(args) => admin::run(args),
+        Command::Completions(args) => completions::run::<Cli>(&args),
     }
 }
 

@@ -94,7 +94,14 @@ pub(crate) fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     print_text(&text)
 }
 
+/// [`utc`] of an unsigned Unix ms time.
+pub(crate) fn utc_ms(ms: u64) -> String {
+    utc(i64::try_from(ms).unwrap_or(i64::MAX))
+}
+
 /// A Unix ms time as UTC `YYYY-MM-DDTHH:MM:SSZ`, so people need not convert it (JSON keeps the number).
+/// UTC rather than local time: the local offset needs a time-zone database dependency, and a `Z` time is
+/// unambiguous in logs shared across machines.
 pub(crate) fn utc(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let (days, day_secs) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::connection::{ConnectionArgs, block_on};
-use crate::output::{Table, print_json, print_text};
+use crate::output::{Table, print_json, print_text, utc_ms};
 use crate::report::exit_code;
 
 /// Check the key against the service and show the merchant, subscription and scopes it grants.
@@ -21,7 +21,7 @@ pub(crate) fn run(args: PingArgs) -> ExitCode {
 }
 
 async fn ping(args: PingArgs) -> anyhow::Result<ExitCode> {
-    let client = args.connection.client()?;
+    let client = args.connection.keyed_client()?;
     let ping = client.ping().await?;
     if args.connection.json {
         print_json(&ping)?;
@@ -31,7 +31,7 @@ async fn ping(args: PingArgs) -> anyhow::Result<ExitCode> {
         table.row(["merchant".to_owned(), ping.merchant.to_string()]);
         table.row(["subscription".to_owned(), ping.subscription_id]);
         table.row(["scopes".to_owned(), ping.scopes.join(", ")]);
-        table.row(["server time".to_owned(), ping.server_time.to_string()]);
+        table.row(["server time".to_owned(), utc_ms(ping.server_time)]);
         table.row(["version".to_owned(), ping.version]);
         print_text(&table.render())?;
     }

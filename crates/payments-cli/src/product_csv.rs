@@ -3,6 +3,8 @@
 use payments_client::UpsertInventoryItem;
 use payments_core::Cents;
 
+use crate::item_view::parse_stock;
+
 /// Every column the importer knows, in the documented order.
 pub(crate) const COLUMNS: [&str; 11] = [
     "sku",
@@ -86,10 +88,7 @@ impl ColumnMap {
         let sku = required("sku")?;
         let name = required("name")?;
         let price = money(required("priceUsd")?, "priceUsd")?;
-        let stock_text = required("stockQty")?;
-        let stock: i64 = stock_text
-            .parse()
-            .map_err(|_| format!("stockQty {stock_text:?} is not a whole number"))?;
+        let stock = parse_stock(required("stockQty")?).map_err(|why| format!("stockQty {why}"))?;
         let mut item = UpsertInventoryItem::new(sku, name, price, stock);
         let text = |column: &str| self.cell(record, column).map(str::to_owned);
         item.category = text("category");
@@ -190,6 +189,12 @@ mod tests {
             map.to_upsert(&record(&["A", "B", "1", "many"]))
                 .unwrap_err()
                 .starts_with("stockQty")
+        );
+        assert_eq!(
+            map.to_upsert(&record(&["A", "B", "1", "unlimited"]))
+                .unwrap()
+                .stock_qty,
+            -1
         );
         assert_eq!(
             map.to_upsert(&record(&["", "B", "1", "1"])).unwrap_err(),

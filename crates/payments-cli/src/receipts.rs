@@ -9,7 +9,7 @@ use payments_client::{CreateOrder, CreateReceipt, OrderItem, Receipt, ReceiptLin
 use payments_core::{Cents, TaxRate};
 
 use crate::connection::{ConnectionArgs, block_on};
-use crate::output::{Table, one_line, print_json, print_text};
+use crate::output::{Table, one_line, print_json, print_text, utc};
 use crate::receipts_admin;
 use crate::report::{exit_code, failure};
 
@@ -90,14 +90,15 @@ pub(crate) fn run_orders(args: OrdersArgs) -> ExitCode {
 }
 
 async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
-    let client = args.connection.client()?;
     let json = args.connection.json;
+    // The admin commands authenticate with the stored session: only the others need the key.
+    let client = || args.connection.keyed_client();
     match args.command {
         ReceiptsCommand::MarkPaid(admin) => receipts_admin::mark_paid(&args.connection, admin).await?,
         ReceiptsCommand::Refund(admin) => receipts_admin::refund(&args.connection, admin).await?,
         ReceiptsCommand::Terminal(admin) => receipts_admin::terminal(&args.connection, admin).await?,
         ReceiptsCommand::List { limit } => {
-            let receipts = client.list_receipts(limit).await?;
+            let receipts = client()?.list_receipts(limit).await?;
             if json {
                 print_json(&receipts)?;
             } else {
@@ -107,14 +108,14 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                         receipt.receipt_id.clone(),
                         receipt.status.to_string(),
                         receipt.total_usd.to_string(),
-                        receipt.created_at.to_string(),
+                        utc(receipt.created_at),
                     ]);
                 }
                 print_text(&table.render())?;
             }
         }
         ReceiptsCommand::Show { id } => {
-            let receipt = client.get_receipt(&id).await?;
+            let receipt = client()?.get_receipt(&id).await?;
             if json {
                 print_json(&receipt)?
             } else {
@@ -122,7 +123,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
             }
         }
         ReceiptsCommand::Status { id } => {
-            let status = client.receipt_status(&id).await?;
+            let status = client()?.receipt_status(&id).await?;
             if json {
                 print_json(&status)?;
             } else {
@@ -148,7 +149,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                 .collect::<anyhow::Result<_>>()?;
             let mut request = CreateReceipt::new(id, lines);
             request.webhook_url = webhook_url;
-            let created = client.create_receipt(&request).await?;
+            let created = client()?.create_receipt(&request).await?;
             if json {
                 print_json(&created)?;
             } else {
@@ -158,7 +159,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
             }
         }
         ReceiptsCommand::Webhooks { id } => {
-            let deliveries = client.receipt_webhooks(&id).await?;
+            let deliveries = client()?.receipt_webhooks(&id).await?;
             if json {
                 print_json(&deliveries)?;
             } else {
@@ -187,7 +188,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
-    let client = args.connection.client()?;
+    let client = args.connection.keyed_client()?;
     let OrdersCommand::Create {
         items,
         tax_rate,

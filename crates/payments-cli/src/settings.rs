@@ -74,7 +74,7 @@ pub(crate) fn run_tax(args: TaxArgs) -> ExitCode {
 }
 
 async fn split(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let split = args.connection.client()?.split().await?;
+    let split = args.connection.keyed_client()?.split().await?;
     if args.connection.json {
         print_json(&split)?;
         return Ok(ExitCode::SUCCESS);
@@ -96,7 +96,7 @@ pub(crate) fn split_text(split: &SplitConfig) -> String {
 }
 
 async fn shop(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let shop = args.connection.client()?.shop_config().await?;
+    let shop = args.connection.keyed_client()?.shop_config().await?;
     if args.connection.json {
         print_json(&shop)?;
         return Ok(ExitCode::SUCCESS);
@@ -123,7 +123,7 @@ async fn shop(args: ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn tax(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let catalog = args.connection.client()?.tax_catalog().await?;
+    let catalog = args.connection.keyed_client()?.tax_catalog().await?;
     if args.connection.json {
         print_json(&catalog)?;
         return Ok(ExitCode::SUCCESS);

@@ -10,8 +10,9 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum Error {
     /// The service answered with an error status and (usually) the spec's `{error, message}` body.
+    /// Boxed: it is the largest variant, and every `Result` of the client carries this enum.
     #[error(transparent)]
-    Api(#[from] ApiError),
+    Api(Box<ApiError>),
     /// The request did not complete: connection refused, DNS, TLS, a timeout, a broken body stream.
     #[error("transport error: {source}")]
     Transport {
@@ -66,6 +67,12 @@ impl Error {
     /// Whether the request timed out (connect or whole-request timeout).
     pub fn is_timeout(&self) -> bool {
         matches!(self, Error::Transport { source } if source.is_timeout())
+    }
+}
+
+impl From<ApiError> for Error {
+    fn from(api: ApiError) -> Self {
+        Error::Api(Box::new(api))
     }
 }
 

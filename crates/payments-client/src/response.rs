@@ -38,7 +38,7 @@ pub(crate) async fn read_json<T: DeserializeOwned>(response: Response) -> Result
             correlation_id: correlation_id(&headers),
         })
     } else {
-        Err(Error::Api(api_error(status, &headers, &body)))
+        Err(Error::from(api_error(status, &headers, &body)))
     }
 }
 

@@ -150,7 +150,7 @@ mod tests {
     use crate::error::{ApiError, Error, ErrorCode};
 
     fn refused(status: u16, reset_at: Option<u64>, retry_after: Option<Duration>) -> Error {
-        Error::Api(ApiError {
+        Error::from(ApiError {
             status,
             code: ErrorCode::parse("scripted"),
             message: String::new(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::helpers::{TINY_PNG, client, payments};
 
 #[tokio::test(flavor = "multi_thread")]
-async fn upsert_prints_the_stored_product() {
+async fn upsert_takes_stock_unlimited_and_prints_the_stored_product_with_iso_times() {
     let app = spawn_app().await;
 
     let run = payments(
@@ -23,7 +23,7 @@ async fn upsert_prints_the_stored_product() {
             "--price",
             "12.99",
             "--stock",
-            "-1",
+            "unlimited",
         ],
     )
     .await;
@@ -40,8 +40,18 @@ async fn upsert_prints_the_stored_product() {
         "{}",
         run.stdout
     );
+    let created_at = run
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("created at     "))
+        .unwrap_or_default();
+    assert!(
+        created_at.len() == 20 && created_at.starts_with("20") && created_at.ends_with('Z'),
+        "created at {created_at:?} should be an ISO UTC time"
+    );
     let stored = client(&app).list_inventory(&InventoryQuery::new()).await.unwrap();
     assert_eq!(stored.items[0].price_usd, Cents::new(1299));
+    assert_eq!(stored.items[0].stock_qty, -1);
 }
 
 #[tokio::test(flavor = "multi_thread")]

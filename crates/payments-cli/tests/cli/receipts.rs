@@ -50,7 +50,7 @@ async fn a_bad_line_or_item_is_a_usage_failure_and_an_order_without_split_is_ref
     let bad_line = payments(&app, &["receipts", "create", "--id", "c-2", "--line", "no-price"]).await;
     let order = payments(&app, &["orders", "create", "--item", "MUG-1:1"]).await;
 
-    assert_eq!(bad_line.code, 1, "{bad_line:?}");
+    assert_eq!(bad_line.code, 2, "{bad_line:?}");
     assert!(bad_line.stderr.contains("LABEL:PRICE"), "{}", bad_line.stderr);
     assert_eq!(order.code, 1, "{order:?}");
     assert!(order.stderr.contains("split"), "{}", order.stderr);

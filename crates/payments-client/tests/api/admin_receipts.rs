@@ -13,7 +13,7 @@ fn tx(byte: &str) -> String {
 
 fn api_error<T: std::fmt::Debug>(result: Result<T, Error>) -> payments_client::ApiError {
     match result {
-        Err(Error::Api(api)) => api,
+        Err(Error::Api(api)) => *api,
         other => panic!("expected an API error, got {other:?}"),
     }
 }

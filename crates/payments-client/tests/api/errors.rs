@@ -10,7 +10,7 @@ use crate::helpers::{TINY_PNG, client, client_with_key};
 
 fn api_error(result: Result<impl std::fmt::Debug, Error>) -> ApiError {
     match result {
-        Err(Error::Api(api)) => api,
+        Err(Error::Api(api)) => *api,
         other => panic!("expected an API error, got {other:?}"),
     }
 }

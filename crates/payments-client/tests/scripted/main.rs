@@ -4,5 +4,6 @@
 mod forward_compat;
 mod idempotency;
 mod retries;
+#[cfg(test)]
 mod support;
 mod timeouts_and_decoding;
