@@ -111,4 +111,33 @@ mod tests {
     fn the_command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
     }
+
+    /// Every leaf command, as `payments a b`.
+    fn leaves(command: &clap::Command, path: &str, out: &mut Vec<String>) {
+        let mut children = command
+            .get_subcommands()
+            .filter(|child| child.get_name() != "help")
+            .peekable();
+        if children.peek().is_none() {
+            out.push(path.to_owned());
+        }
+        for child in children {
+            leaves(child, &format!("{path} {}", child.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn the_readme_lists_every_command() {
+        let readme = include_str!("../README.md");
+        let mut commands = Vec::new();
+        leaves(&super::Cli::command(), "payments", &mut commands);
+
+        let missing: Vec<&String> = commands
+            .iter()
+            .filter(|command| !readme.contains(&format!("| `{command}")))
+            .collect();
+
+        assert!(commands.len() > 20, "{commands:?}");
+        assert!(missing.is_empty(), "the README's command table lacks {missing:?}");
+    }
 }
