@@ -153,6 +153,10 @@ struct KeysArgs {
     /// The database: a SQLite file or a PostgreSQL URL.
     #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", global = true, hide_env_values = true, value_parser = parse_database)]
     db: DatabaseLocation,
+    /// Create the SQLite file (with its schema) when it does not exist. Without it a missing file is refused:
+    /// run in the server's working directory, or name the server's database with --db.
+    #[arg(long, env = "PAYMENTS_KEYS_CREATE_DB", global = true)]
+    create_db: bool,
     #[command(subcommand)]
     command: KeysCommand,
 }
@@ -198,6 +202,7 @@ fn main() -> anyhow::Result<()> {
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let _log_guard =
         payments_server::init_tracing(args.log_format).map_err(|error| anyhow::anyhow!(error))?;
+    let explicit_base_url = args.base_url.is_some();
     let base_url = match args.base_url {
         Some(url) => url,
         None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
@@ -227,6 +232,21 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(open_files, "open-file limit");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
+        // Bound before anything is created or printed: with the port taken, the start fails before the
+        // development key exists, so the next start (on a free port) still prints it.
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| {
+                format!(
+                    "binding {} (is another server running there? --listen picks another address)",
+                    args.listen
+                )
+            })?;
+        if !explicit_base_url && let Ok(bound) = listener.local_addr() {
+            // `--listen 127.0.0.1:0`: payment links and the printed example name the port actually bound.
+            config.base_url =
+                Url::parse(&format!("http://{bound}")).context("building the default base URL")?;
+        }
         let app = App::open(config, Arc::new(SystemClock))
             .await
             .with_context(|| format!("opening the database {db_display}"))?;
@@ -239,9 +259,6 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         {
             print_dev_key(&issued, app.config());
         }
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .with_context(|| format!("binding {}", args.listen))?;
         tracing::info!(listen = %args.listen, dev = app.config().dev_mode, "payments-server listening");
         payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
         Ok(())
@@ -356,6 +373,16 @@ fn keys(args: KeysArgs) -> anyhow::Result<()> {
 }
 
 async fn keys_command(args: KeysArgs) -> anyhow::Result<()> {
+    if let Some(path) = args.db.sqlite_path()
+        && !args.create_db
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no database at {}: run the command where the server runs, or name its database with --db \
+             (PAYMENTS_DB); --create-db makes a new, empty one",
+            path.display()
+        );
+    }
     let admin = KeyAdmin::open(&args.db, Arc::new(SystemClock))
         .await
         .with_context(|| format!("opening the database {}", args.db))?;

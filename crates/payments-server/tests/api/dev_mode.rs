@@ -55,12 +55,21 @@ const MASTER_KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 /// line (or to its exit), stops it, and returns its stdout lines, those stderr lines, and its exit code when
 /// it exited by itself. The development key is printed before the server listens.
 fn run_server(args: &[&str], db: &std::path::Path) -> (Vec<String>, Vec<String>, Option<i32>) {
+    run_server_on("127.0.0.1:0", args, db)
+}
+
+/// [`run_server`] listening on `listen`.
+fn run_server_on(
+    listen: &str,
+    args: &[&str],
+    db: &std::path::Path,
+) -> (Vec<String>, Vec<String>, Option<i32>) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_payments-server"));
     for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("PAYMENTS_")) {
         command.env_remove(name);
     }
     let mut child = command
-        .args(["--listen", "127.0.0.1:0", "--db"])
+        .args(["--listen", listen, "--db"])
         .arg(db)
         .args(args)
         .stdout(Stdio::piped())
@@ -159,4 +168,45 @@ fn dev_with_a_production_secret_is_refused_and_an_existing_database_needs_the_se
         "{production:?}"
     );
     assert!(!production.iter().any(|line| line.contains("DEVELOPMENT MODE")));
+}
+
+#[test]
+fn a_taken_port_fails_the_start_before_the_key_is_made_so_the_next_start_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fresh.db");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken_address = taken.local_addr().unwrap().to_string();
+
+    let (lost, errors, exited) = run_server_on(&taken_address, &[], &db);
+    drop(taken);
+    let (printed, _, _) = run_server(&[], &db);
+
+    assert!(exited.is_some_and(|code| code != 0), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|line| line.contains(&format!("binding {taken_address}"))),
+        "{errors:?}"
+    );
+    assert!(
+        lost.is_empty(),
+        "nothing is printed before the port is bound: {lost:?}"
+    );
+    assert!(
+        printed
+            .iter()
+            .any(|line| line.trim_start().starts_with("sk_live_")),
+        "the next start still prints the key: {printed:?}"
+    );
+}
+
+#[test]
+fn the_printed_example_names_the_port_actually_bound() {
+    let dir = tempfile::tempdir().unwrap();
+
+    let (printed, _, _) = run_server(&[], &dir.path().join("fresh.db"));
+
+    let curl = printed.iter().find(|line| line.contains("curl")).unwrap();
+    assert!(!curl.contains("127.0.0.1:0/"), "{curl}");
+    assert!(curl.contains("http://127.0.0.1:"), "{curl}");
 }
