@@ -24,6 +24,7 @@ mod receipts_admin;
 mod report;
 mod settings;
 mod split_deploy;
+mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]

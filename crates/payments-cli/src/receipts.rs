@@ -48,6 +48,14 @@ enum ReceiptsCommand {
     },
     /// Show a receipt's webhook deliveries and attempts.
     Webhooks { id: String },
+    /// Send one of a receipt's webhook deliveries again: the same body and delivery id
+    /// (`payments receipts webhooks ID` lists them).
+    Redeliver {
+        /// The receipt.
+        id: String,
+        /// The delivery to send again.
+        delivery_id: String,
+    },
     /// Attest that a receipt was paid (admin session; see `payments admin login`).
     MarkPaid(receipts_admin::MarkPaidArgs),
     /// Record a refund of a paid receipt (admin session).
@@ -78,6 +86,9 @@ enum OrdersCommand {
         /// Tax jurisdiction, e.g. `US-CA`.
         #[arg(long)]
         jurisdiction: Option<String>,
+        /// Endpoint for the order's status pushes (HTTPS; a development server also takes loopback http://).
+        #[arg(long)]
+        webhook_url: Option<String>,
     },
 }
 
@@ -183,6 +194,16 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                 print_text(&table.render())?;
             }
         }
+        ReceiptsCommand::Redeliver { id, delivery_id } => {
+            client()?.redeliver_webhook(&id, &delivery_id).await?;
+            if json {
+                print_json(&serde_json::json!({"ok": true, "receiptId": id, "deliveryId": delivery_id}))?;
+            } else {
+                print_text(&format!(
+                    "delivery {delivery_id} of receipt {id} queued again (`payments receipts webhooks {id}` shows its attempts)\n"
+                ))?;
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -193,6 +214,7 @@ async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
         items,
         tax_rate,
         jurisdiction,
+        webhook_url,
     } = args.command;
     let items = items
         .iter()
@@ -200,6 +222,7 @@ async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<_>>()?;
     let mut order = CreateOrder::new(items);
     order.jurisdiction_code = jurisdiction;
+    order.webhook_url = webhook_url;
     order.tax_rate = tax_rate
         .map(|rate| {
             TaxRate::parse(&rate).map_err(|error| failure("invalid_input", format!("--tax-rate: {error}")))
