@@ -90,7 +90,6 @@ pub(crate) fn run(args: &VerifyArgs) -> ExitCode {
 
 fn check(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let standard = args.secret.is_some();
-    let verifier = verifier(args)?;
     if args.headers_file.as_deref() == Some(std::path::Path::new("-")) && args.body_file.as_os_str() == "-" {
         return Err(failure(
             "invalid_input",
@@ -120,6 +119,10 @@ fn check(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             format!("no {signature_header} value: neither --signature nor a headers file gave one"),
         ));
     }
+    let timestamp_known = headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case(X_SERVICE_TIMESTAMP));
+    let verifier = verifier(args, timestamp_known)?;
     let body = captured::read_body(&args.body_file)?;
     let result = verifier.verify(&headers, &body);
     report(args, &result, &body);
@@ -132,7 +135,7 @@ fn check(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// The verifier of the chosen scheme (the secret wins); the X-Service freshness is checked only when a
 /// timestamp is known.
-fn verifier(args: &VerifyArgs) -> anyhow::Result<Verifier> {
+fn verifier(args: &VerifyArgs, timestamp_known: bool) -> anyhow::Result<Verifier> {
     let tolerance = match args.tolerance_secs {
         0 => Tolerance::Disabled,
         secs => Tolerance::Within(Duration::from_secs(secs)),
@@ -151,6 +154,11 @@ fn verifier(args: &VerifyArgs) -> anyhow::Result<Verifier> {
             "missing_key",
             "pass --key (or set PAYMENTS_KEY) for X-Service-Signature, or --secret whsec_... for Standard Webhooks",
         ));
+    };
+    let tolerance = if timestamp_known {
+        tolerance
+    } else {
+        Tolerance::Disabled
     };
     Ok(Verifier::new(api_key(key)?).with_tolerance(tolerance))
 }

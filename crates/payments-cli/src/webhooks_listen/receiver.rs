@@ -65,10 +65,10 @@ impl Receiver {
         };
         let line = match self.verified_line(&parts.headers, &body) {
             Ok(line) => line,
-            Err(rejected) => return Ok(rejected),
+            Err(rejected) => return Ok(*rejected),
         };
         if let Err(busy) = self.queue(line) {
-            return Ok(busy);
+            return Ok(*busy);
         }
         let forwarded = forwarder.forward(&parts.headers, body).await;
         // Beside the event lines in text mode; on stderr with --json, so stdout stays one JSON event per line.
@@ -89,25 +89,28 @@ impl Receiver {
         match self.verified_line(headers, body) {
             Ok(line) => self
                 .queue(line)
-                .map_or_else(|busy| busy, |()| reply(StatusCode::OK, "ok")),
-            Err(rejected) => rejected,
+                .map_or_else(|busy| *busy, |()| reply(StatusCode::OK, "ok")),
+            Err(rejected) => *rejected,
         }
     }
 
     /// Queues a verified delivery's line; a full queue (a terminal that stopped reading) answers 503 so
-    /// that the service retries later.
-    fn queue(&self, line: String) -> Result<(), Reply> {
+    /// that the service retries later. (Errors are boxed: a response is large and this is the rare path.)
+    fn queue(&self, line: String) -> Result<(), Box<Reply>> {
         match self.lines.try_send(Line::Out(line)) {
             Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(reply(StatusCode::SERVICE_UNAVAILABLE, "busy, retry later")),
+            Err(TrySendError::Full(_)) => Err(Box::new(reply(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy, retry later",
+            ))),
             Err(TrySendError::Disconnected(_)) => {
-                Err(reply(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))
+                Err(Box::new(reply(StatusCode::SERVICE_UNAVAILABLE, "shutting down")))
             }
         }
     }
 
     /// The line of a verified delivery, or the rejection to answer.
-    fn verified_line(&self, headers: &HeaderMap, body: &[u8]) -> Result<String, Reply> {
+    fn verified_line(&self, headers: &HeaderMap, body: &[u8]) -> Result<String, Box<Reply>> {
         let delivery = delivery_id(self.verifier.scheme(), headers);
         let line = match self.verifier.verify_and_parse(headers, body) {
             Ok(_) if self.json => json_line(body),
@@ -121,7 +124,11 @@ impl Receiver {
                     one_line(&format!("{delivery}  {event}  (not handled by this version)"))
                 }
             }
-            Err(err) => return Err(self.reject(rejection_status(&err), &rejection_reason(&err))),
+            Err(err) => {
+                return Err(Box::new(
+                    self.reject(rejection_status(&err), &rejection_reason(&err)),
+                ));
+            }
         };
         Ok(line)
     }
