@@ -2,14 +2,17 @@
 
 use payments_core::Wallet;
 
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
 use crate::services::receipts::service::{ReceiptService, pay_to};
 use crate::store::{DeliveryLog, MerchantSnapshot, StoreError};
 
-/// A merchant's receipts, newest first; `degraded` when the datastore is down (the list is then empty).
+/// A page of a merchant's receipts, newest first; `degraded` when the datastore is down (the list is then
+/// empty and has no next page).
 #[derive(Debug)]
 pub(crate) struct ReceiptListing {
     pub(crate) receipts: Vec<Receipt>,
+    pub(crate) next: Option<ReceiptKey>,
     pub(crate) degraded: bool,
 }
 
@@ -46,16 +49,23 @@ impl ReceiptService {
 
     /// The list, or its degraded form while the datastore is unavailable (a merchant's dashboard keeps
     /// rendering; writes are refused meanwhile).
-    pub(crate) async fn list(&self, wallet: Wallet, limit: u32) -> Result<ReceiptListing, ReceiptError> {
-        match self.receipts.list(wallet, limit).await {
-            Ok(receipts) => Ok(ReceiptListing {
-                receipts,
+    pub(crate) async fn list(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptListing, ReceiptError> {
+        match self.receipts.list_page(wallet, limit, after).await {
+            Ok(page) => Ok(ReceiptListing {
+                receipts: page.receipts,
+                next: page.next,
                 degraded: false,
             }),
             Err(StoreError::Unavailable(reason)) => {
                 tracing::warn!(reason = %reason, "receipts listed in degraded mode");
                 Ok(ReceiptListing {
                     receipts: Vec::new(),
+                    next: None,
                     degraded: true,
                 })
             }

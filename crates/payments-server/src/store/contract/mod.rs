@@ -10,6 +10,7 @@ pub(crate) mod health;
 pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
+pub(crate) mod paging;
 pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
@@ -60,6 +61,8 @@ macro_rules! contract_suite {
             inventory::images_attach_up_to_the_maximum,
             inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
+            paging::receipt_pages_return_every_receipt_once_while_receipts_are_created,
+            paging::inventory_pages_after_a_cursor_return_every_product_once_in_each_sort,
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
             shops::parallel_split_deploys_keep_one_active_split,
