@@ -21,6 +21,7 @@ mod inventory_list;
 mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
+mod list_cursors;
 mod orders;
 mod paid_receipt;
 mod portal;
