@@ -26,9 +26,15 @@ pub(crate) struct ReceiptsArgs {
 enum ReceiptsCommand {
     /// List receipts, newest first.
     List {
-        /// How many (1 to 200; the server's default is 100).
+        /// How many per page (1 to 200; the server's default is 100).
         #[arg(long)]
         limit: Option<u32>,
+        /// Start after this position: the cursor a previous page printed.
+        #[arg(long, conflicts_with = "all")]
+        cursor: Option<String>,
+        /// Fetch every page (following each page's cursor, so receipts created meanwhile shift nothing).
+        #[arg(long)]
+        all: bool,
     },
     /// Show one receipt with its lines.
     Show { id: String },
@@ -108,8 +114,14 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
         ReceiptsCommand::MarkPaid(admin) => receipts_admin::mark_paid(&args.connection, admin).await?,
         ReceiptsCommand::Refund(admin) => receipts_admin::refund(&args.connection, admin).await?,
         ReceiptsCommand::Terminal(admin) => receipts_admin::terminal(&args.connection, admin).await?,
-        ReceiptsCommand::List { limit } => {
-            let receipts = client()?.list_receipts(limit).await?;
+        ReceiptsCommand::List { limit, cursor, all } => {
+            let client = client()?;
+            let mut page = client.list_receipts_page(limit, cursor.as_deref()).await?;
+            let mut receipts = std::mem::take(&mut page.receipts);
+            while all && let Some(cursor) = page.next_cursor.take() {
+                page = client.list_receipts_page(limit, Some(&cursor)).await?;
+                receipts.append(&mut page.receipts);
+            }
             if json {
                 print_json(&receipts)?;
             } else {
@@ -122,7 +134,11 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                         utc(receipt.created_at),
                     ]);
                 }
-                print_text(&table.render())?;
+                let more = page
+                    .next_cursor
+                    .map(|cursor| format!("more: --cursor {cursor} (or --all)\n"))
+                    .unwrap_or_default();
+                print_text(&format!("{}{more}", table.render()))?;
             }
         }
         ReceiptsCommand::Show { id } => {

@@ -214,3 +214,47 @@ async fn an_order_with_a_webhook_url_is_pushed_there_and_redeliver_sends_the_del
     let error: Value = serde_json::from_str(unknown.stderr.trim()).unwrap();
     assert_eq!(error["error"], "not_found");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn receipts_list_pages_by_cursor_and_all_walks_every_page() {
+    let app = spawn_app().await;
+    for n in 1..=5 {
+        let id = format!("p-{n}");
+        let created = payments(&app, &["receipts", "create", "--id", &id, "--line", "Tea:3.00"]).await;
+        assert_eq!(created.code, 0, "{created:?}");
+        app.clock.advance(std::time::Duration::from_millis(1));
+    }
+
+    let first = payments(&app, &["receipts", "list", "--limit", "2"]).await;
+    let cursor = first
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("more: --cursor "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no cursor in {:?}", first.stdout))
+        .to_owned();
+    let second = payments(&app, &["receipts", "list", "--limit", "2", "--cursor", &cursor]).await;
+    let all = payments(&app, &["receipts", "list", "--limit", "2", "--all", "--json"]).await;
+    let bad = payments(&app, &["receipts", "list", "--cursor", "forged"]).await;
+
+    assert!(
+        first.stdout.contains("p-5") && first.stdout.contains("p-4"),
+        "{}",
+        first.stdout
+    );
+    assert!(!first.stdout.contains("p-3"), "{}", first.stdout);
+    assert!(
+        second.stdout.contains("p-3") && second.stdout.contains("p-2"),
+        "{}",
+        second.stdout
+    );
+    assert!(!second.stdout.contains("p-5"), "{}", second.stdout);
+    let ids: Vec<String> = serde_json::from_str::<Vec<Value>>(&all.stdout)
+        .unwrap()
+        .iter()
+        .map(|receipt| receipt["receiptId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, ["p-5", "p-4", "p-3", "p-2", "p-1"]);
+    assert_eq!(bad.code, 1, "{bad:?}");
+    assert!(bad.stderr.contains("invalid_input"), "{}", bad.stderr);
+}
