@@ -80,6 +80,11 @@ impl App {
         &self.state.config
     }
 
+    /// The shared state, for the crate's own start-up steps (the development bootstrap).
+    pub(crate) fn state(&self) -> &AppState {
+        &self.state
+    }
+
     /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
     pub(crate) fn start_webhook_dispatcher(&self) -> DispatcherHandle {
         receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))

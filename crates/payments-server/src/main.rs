@@ -250,14 +250,12 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let app = App::open(config, Arc::new(SystemClock))
             .await
             .with_context(|| format!("opening the database {db_display}"))?;
-        if app.config().dev_mode
-            && let Some(issued) = app
-                .key_admin()
-                .bootstrap_dev_merchant()
-                .await
-                .context("creating the development merchant")?
+        if let Some(welcome) = app
+            .bootstrap_development()
+            .await
+            .context("creating the development merchant")?
         {
-            print_dev_key(&issued, app.config());
+            print!("{}", welcome.render(&app.config().base_url));
         }
         tracing::info!(listen = %args.listen, dev = app.config().dev_mode, "payments-server listening");
         payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
@@ -338,23 +336,6 @@ fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Resu
         }
     }
     Ok(())
-}
-
-fn print_dev_key(issued: &IssuedKey, config: &ServerConfig) {
-    let base = config.base_url.as_str().trim_end_matches('/');
-    println!(
-        "Development merchant {} created with a key that has every scope.",
-        issued.wallet
-    );
-    println!("This key is shown once; keep it:");
-    println!();
-    println!("  {}", issued.key.expose());
-    println!();
-    println!("Try it:");
-    println!(
-        "  curl -H 'X-Gateway-Subscription-Key: {}' {base}/api/inventory",
-        issued.key.expose()
-    );
 }
 
 fn parse_database(value: &str) -> Result<DatabaseLocation, String> {
