@@ -70,7 +70,8 @@ pub(crate) fn api_hint(api: &ApiError) -> String {
                                  command needs, or an admin session for admin commands"
             .to_owned(),
         ErrorCode::SplitRequired => "configure the split first: `payments admin login --private-key-file \
-                                     FILE`, then `payments split deploy`"
+                                     FILE` with the key's merchant wallet (a development server keeps it in \
+                                     payments.db.dev-admin.key), then `payments split deploy`"
             .to_owned(),
         ErrorCode::InvalidInput => match &api.field {
             Some(field) => format!("fix `{field}` and run the command again"),

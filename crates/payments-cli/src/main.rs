@@ -9,6 +9,7 @@ mod webhooks_verify;
 
 mod admin;
 mod admin_key;
+mod admin_key_check;
 mod admin_session;
 mod completions;
 mod connection;
