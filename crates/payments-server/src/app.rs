@@ -24,7 +24,8 @@ use crate::http::response::HttpResponse;
 use crate::http::router;
 use crate::services::Services;
 use crate::services::keys::KeyAdmin;
-use crate::services::receipts::{self, DispatcherHandle};
+use crate::services::receipts;
+use crate::services::worker::WorkerHandle;
 use crate::store::{self, Repositories, StoreError};
 
 /// Everything a request may use; shared by all connections.
@@ -81,11 +82,20 @@ impl App {
     }
 
     /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
-    pub(crate) fn start_webhook_dispatcher(&self) -> DispatcherHandle {
+    pub(crate) fn start_webhook_dispatcher(&self) -> WorkerHandle {
         receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))
     }
 
     /// Key administration on the app's own datastore (dev bootstrap, tests).
+    /// Starts the deposit watcher and settlement, when the chain's factories are known.
+    pub(crate) fn start_chain_workers(&self) -> Option<WorkerHandle> {
+        self.state
+            .services
+            .chain_workers
+            .clone()
+            .map(crate::services::chain::start_chain_workers)
+    }
+
     pub fn key_admin(&self) -> KeyAdmin {
         self.state.services.keys.clone()
     }

@@ -33,7 +33,7 @@ impl From<ReceiptError> for ApiError {
                 message,
             },
             ReceiptError::IdTaken(_) => ApiError::Conflict { message },
-            ReceiptError::WalletMismatch => ApiError::Forbidden { message },
+            ReceiptError::WalletMismatch | ReceiptError::ChainOnly(_) => ApiError::Forbidden { message },
             ReceiptError::Transition(transition) => transition.into(),
             ReceiptError::IdempotencyConflict => ApiError::refused(RefusalCode::IdempotencyConflict, message),
             ReceiptError::NoMasterKey | ReceiptError::Unexpected(_) => ApiError::internal(message),

@@ -37,6 +37,8 @@ pub(crate) struct ReceiptService {
     pub(crate) base_url: Url,
     /// How new receipts get their deposit address.
     pub(crate) deposits: Deposits,
+    /// Test mode (the simulated chain): an admin's word may stand for the chain's (`paid`, `completed`).
+    pub(crate) admin_attests_payments: bool,
 }
 
 /// The chain's factories and the payment token: what a new receipt's deposit address is derived from.
