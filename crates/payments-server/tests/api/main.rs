@@ -7,6 +7,7 @@
 mod admin_helpers;
 mod admin_sessions;
 mod auth;
+mod chain_payments;
 mod degraded_mode;
 mod dev_mode;
 mod errors;

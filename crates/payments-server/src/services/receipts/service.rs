@@ -7,6 +7,7 @@ use payments_core::Wallet;
 use tokio::sync::Notify;
 use url::Url;
 
+use crate::chain::Chain;
 use crate::clock::Clock;
 use crate::domain::chain::ChainContracts;
 use crate::domain::receipt::{OrderError, PaymentTarget, Receipt, ReceiptError, ReceiptId};
@@ -39,6 +40,10 @@ pub(crate) struct ReceiptService {
     pub(crate) deposits: Deposits,
     /// Test mode (the simulated chain): an admin's word may stand for the chain's (`paid`, `completed`).
     pub(crate) admin_attests_payments: bool,
+    /// Where claimed payments are verified.
+    pub(crate) chain: Arc<dyn Chain>,
+    /// Wakes the deposit watcher (a verified claim is worth a pass now).
+    pub(crate) chain_wakeup: Arc<Notify>,
 }
 
 /// The chain's factories and the payment token: what a new receipt's deposit address is derived from.

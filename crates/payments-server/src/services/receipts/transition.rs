@@ -145,6 +145,15 @@ impl ReceiptService {
         if chain_fact && admin.is_some() && !self.admin_attests_payments {
             return Err(ReceiptError::ChainOnly(post.status));
         }
+        let mut post = post;
+        if post.status == ReceiptStatus::CheckoutSuccess
+            && let Some(hash) = post.transaction_hash.take()
+        {
+            // Verified, the claim moves the receipt to checkout_success; the hash becomes the receipt's when
+            // the watcher confirms the transfer (a claim never sets chain fields).
+            self.verify_claimed_payment(wallet, &post.receipt_id, &hash)
+                .await?;
+        }
         let change = StatusChange {
             transaction_hash: post.transaction_hash.clone(),
             ..StatusChange::by(actor)

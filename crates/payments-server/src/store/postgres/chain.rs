@@ -39,7 +39,8 @@ const DEPOSIT_TRANSFERS: &str =
     ORDER BY t.block_number, t.log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0) AS attempts
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
-    WHERE r.status = 'paid' AND r.pay_to IS NOT NULL AND (s.receipt_id IS NULL OR s.next_attempt_at <= $1)
+    WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
+        AND (s.receipt_id IS NULL OR s.next_attempt_at <= $1)
     ORDER BY r.id LIMIT $2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)

@@ -27,7 +27,8 @@ const TRANSFER_COLUMNS: &str = "t.transaction_hash, t.log_index, t.block_number,
     t.from_wallet, t.to_wallet, t.amount";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0)
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
-    WHERE r.status = 'paid' AND r.pay_to IS NOT NULL AND (s.receipt_id IS NULL OR s.next_attempt_at <= ?1)
+    WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
+        AND (s.receipt_id IS NULL OR s.next_attempt_at <= ?1)
     ORDER BY r.id LIMIT ?2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)
