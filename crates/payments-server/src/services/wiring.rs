@@ -120,6 +120,7 @@ impl Services {
                 split_factory: config
                     .effective_chain_contracts()
                     .map(|contracts| contracts.split_factory),
+                chain: (!config.is_test_mode()).then(|| Arc::clone(&chain)),
             },
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),

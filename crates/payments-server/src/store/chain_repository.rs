@@ -26,12 +26,6 @@ pub(crate) trait ChainRepository: Send + Sync + fmt::Debug {
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError>;
     /// Unpaid receipts whose deposit received at least one recorded transfer, with those transfers.
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError>;
-    /// Every recorded transfer to `deposit`, oldest first.
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError>;
     /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
     /// Records a failed settlement attempt.

@@ -32,11 +32,6 @@ const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, t.transaction
     FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = $1
     WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
     ORDER BY r.id, t.block_number, t.log_index";
-const DEPOSIT_TRANSFERS: &str =
-    "SELECT t.transaction_hash, t.log_index, t.block_number, t.block_hash, t.token,
-        t.from_wallet, t.to_wallet, t.amount
-    FROM chain_transfers t WHERE t.chain_id = $1 AND t.to_wallet = $2
-    ORDER BY t.block_number, t.log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0) AS attempts
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
     WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
@@ -165,20 +160,6 @@ async fn funded_deposits(client: Object, chain_id: u64) -> Result<Vec<FundedDepo
     Ok(grouped.into_values().collect())
 }
 
-async fn deposit_transfers(
-    client: Object,
-    chain_id: u64,
-    deposit: Wallet,
-) -> Result<Vec<RecordedTransfer>, PgError> {
-    let statement = client.prepare_cached(DEPOSIT_TRANSFERS).await?;
-    client
-        .query(&statement, &[&as_i64(chain_id)?, &deposit.to_string()])
-        .await?
-        .iter()
-        .map(transfer_from_row)
-        .collect()
-}
-
 async fn settlements_due(client: Object, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, PgError> {
     let statement = client.prepare_cached(SETTLEMENTS_DUE).await?;
     client
@@ -239,15 +220,6 @@ impl ChainRepository for PgStore {
 
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {
         self.run(|client| Box::pin(funded_deposits(client, chain_id)))
-            .await
-    }
-
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError> {
-        self.run(|client| Box::pin(deposit_transfers(client, chain_id, deposit)))
             .await
     }
 

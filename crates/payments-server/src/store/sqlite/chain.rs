@@ -46,13 +46,6 @@ fn funded_query() -> String {
     )
 }
 
-fn deposit_query() -> String {
-    format!(
-        "SELECT {TRANSFER_COLUMNS} FROM chain_transfers t WHERE t.chain_id = ?1 AND t.to_wallet = ?2
-        ORDER BY t.block_number, t.log_index"
-    )
-}
-
 fn transfer_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<RecordedTransfer> {
     let amount: Option<String> = row.get(first + 7)?;
     Ok(RecordedTransfer {
@@ -154,18 +147,6 @@ pub(super) fn funded_deposits(conn: &Connection, chain_id: u64) -> rusqlite::Res
     Ok(grouped.into_values().collect())
 }
 
-pub(super) fn deposit_transfers(
-    conn: &Connection,
-    chain_id: u64,
-    deposit: Wallet,
-) -> rusqlite::Result<Vec<RecordedTransfer>> {
-    conn.prepare_cached(&deposit_query())?
-        .query_map(params![as_i64(chain_id)?, deposit.to_string()], |row| {
-            transfer_from_row(row, 0)
-        })?
-        .collect()
-}
-
 pub(super) fn settlements_due(
     conn: &Connection,
     now_ms: i64,
@@ -222,15 +203,6 @@ impl crate::store::ChainRepository for super::SqliteStore {
 
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {
         self.read(move |conn| funded_deposits(conn, chain_id)).await
-    }
-
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError> {
-        self.read(move |conn| deposit_transfers(conn, chain_id, deposit))
-            .await
     }
 
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {
