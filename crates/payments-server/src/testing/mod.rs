@@ -62,6 +62,33 @@ pub struct TestOptions {
     pub without_platform_recipient: bool,
     /// Blocks a transfer needs on top of it before it counts (default: 0 on the test-mode chain).
     pub confirmations: Option<u64>,
+    /// Run against this EVM node instead of the test-mode chain.
+    pub node: Option<TestNode>,
+}
+
+/// An EVM node (anvil in tests) with the platform's contracts deployed.
+#[derive(Debug, Clone)]
+pub struct TestNode {
+    /// Its JSON-RPC URL.
+    pub rpc_url: String,
+    /// What `chain bootstrap` deployed there.
+    pub contracts: crate::ChainContracts,
+    /// The relayer's private key (0x-hex).
+    pub relayer_key: String,
+}
+
+/// Points `config` at `node` (or leaves the test-mode chain).
+fn use_node(config: &mut ServerConfig, node: Option<&TestNode>) {
+    let Some(node) = node else { return };
+    config.chain_rpc_url =
+        Some(Url::parse(&node.rpc_url).unwrap_or_else(|error| panic!("parsing {}: {error}", node.rpc_url)));
+    config.chain_contracts = Some(node.contracts);
+    config.chain_id = node.contracts.chain_id;
+    config.token_address = node.contracts.token;
+    config.relayer_key = Some(
+        crate::RelayerKey::parse(&node.relayer_key)
+            .unwrap_or_else(|error| panic!("the relayer key: {error}")),
+    );
 }
 
 /// A key issued by the harness.
@@ -95,6 +122,7 @@ pub struct TestApp {
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     confirmations: Option<u64>,
+    node: Option<TestNode>,
     _dir: TempDir,
 }
 
@@ -122,6 +150,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;
+    use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
     let app = running.app.clone();
     let wallet = test_wallet(0x11);
@@ -142,6 +171,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         shutdown: Some(running.shutdown),
         server: Some(running.server),
         confirmations: options.confirmations,
+        node: options.node,
         _dir: dir,
     }
 }
