@@ -44,6 +44,7 @@ struct Block {
 }
 
 /// A point to return to with [`SimulatedChain::revert`] (the number of blocks then).
+#[cfg(any(test, feature = "testing"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Snapshot(usize);
 
@@ -64,6 +65,7 @@ impl SimulatedChain {
         }
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// Mines `count` empty blocks (confirmations for what came before).
     pub(crate) fn mine(&self, count: u64) {
         let mut state = self.lock();
@@ -72,11 +74,13 @@ impl SimulatedChain {
         }
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// The current height, to [`revert`](Self::revert) to later (as anvil's `evm_snapshot`).
     pub(crate) fn snapshot(&self) -> Snapshot {
         Snapshot(self.lock().blocks.len())
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// Drops every block mined after `snapshot` and what they did (a reorganisation, as `evm_revert`).
     pub(crate) fn revert(&self, snapshot: Snapshot) {
         let mut state = self.lock();
@@ -150,6 +154,7 @@ impl State {
         Ok(hash)
     }
 
+    #[cfg(any(test, feature = "testing"))]
     fn push_block(&mut self, transactions: Vec<(B256, Vec<TokenTransfer>)>) {
         let hash = self.next_hash(b"block");
         self.blocks.push(Block { hash, transactions });
