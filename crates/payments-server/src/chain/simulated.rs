@@ -35,6 +35,8 @@ struct State {
     contracts: HashSet<Wallet>,
     /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
     sequence: u64,
+    /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
+    writes_fail: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -93,6 +95,23 @@ impl SimulatedChain {
                 }
             }
         }
+    }
+
+    /// Makes the relayer's writes fail (or work again), as a node refusing them would.
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn set_writes_failing(&self, failing: bool) {
+        self.lock().writes_fail = failing;
+    }
+
+    /// The state, for one of the relayer's writes.
+    fn writer(&self) -> Result<MutexGuard<'_, State>, ChainError> {
+        let state = self.lock();
+        if state.writes_fail {
+            return Err(ChainError::Reverted(
+                "the node refused the transaction (simulated)".to_owned(),
+            ));
+        }
+        Ok(state)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -267,7 +286,7 @@ impl Chain for SimulatedChain {
     }
 
     async fn deploy_split(&self, factory: Wallet, split: &Split) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let address = split_address(factory, split);
         state.splits.entry(address).or_insert_with(|| split.clone());
         state.transact(&[])
@@ -280,7 +299,7 @@ impl Chain for SimulatedChain {
         split: Wallet,
         token: Wallet,
     ) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let deposit = deposit_address(factory, receipt, split, token);
         state.contracts.insert(deposit);
         let amount = state.balance(token, deposit);
@@ -292,7 +311,7 @@ impl Chain for SimulatedChain {
     }
 
     async fn distribute(&self, split: Wallet, token: Wallet) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let Some(config) = state.splits.get(&split).cloned() else {
             return Err(ChainError::Reverted(format!("no split is deployed at {split}")));
         };

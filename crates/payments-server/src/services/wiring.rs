@@ -82,6 +82,7 @@ impl Services {
             admin_attests_payments: config.is_test_mode(),
             chain: Arc::clone(&chain),
             chain_wakeup: Arc::clone(&chain_wakeup),
+            chain_records: Arc::clone(&repos.chain),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
         Services {

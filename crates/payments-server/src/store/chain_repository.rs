@@ -30,6 +30,12 @@ pub(crate) trait ChainRepository: Send + Sync + fmt::Debug {
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
     /// Records a failed settlement attempt.
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError>;
+    /// The failed settlement attempts of `merchant`'s receipt `id`, if any.
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError>;
 }
 
 /// Where the deposit watcher resumes: the next block to scan, and the hash it saw for the block before it
@@ -83,4 +89,12 @@ pub(crate) struct SettlementFailure {
     /// Bounded and free of secrets (a chain error message).
     pub(crate) error: String,
     pub(crate) now_ms: i64,
+}
+
+/// Where a receipt's settlement stands after failed attempts (shown on the receipt while it is `paid`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SettlementState {
+    pub(crate) attempts: u32,
+    pub(crate) last_error: Option<String>,
+    pub(crate) next_attempt_at: i64,
 }

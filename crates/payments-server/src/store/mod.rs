@@ -25,6 +25,7 @@ use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use chain_repository::{
     ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
+    SettlementState,
 };
 pub(crate) use item_columns::ItemColumns;
 pub use location::DatabaseLocation;

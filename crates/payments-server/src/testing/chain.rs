@@ -52,6 +52,11 @@ impl TestChain {
             .base_units()
     }
 
+    /// Makes the relayer's transactions fail (or work again).
+    pub fn fail_relayer_transactions(&self, failing: bool) {
+        self.chain.set_writes_failing(failing);
+    }
+
     /// Mines `count` empty blocks.
     pub fn mine(&self, count: u64) {
         self.chain.mine(count);

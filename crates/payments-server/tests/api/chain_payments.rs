@@ -203,3 +203,38 @@ async fn outside_test_mode_paid_and_completed_cannot_be_posted_by_an_admin() {
         "still unpaid"
     );
 }
+
+#[tokio::test]
+async fn a_failed_settlement_shows_on_the_paid_receipt_and_is_retried_after_its_backoff() {
+    let api = Api::spawn().await;
+    let merchant = merchant_with_split(&api).await;
+    let (deposit, amount) = receipt(&api, &merchant.key, "tea-8", 3.0).await;
+    let chain = api.app.chain();
+    chain.fail_relayer_transactions(true);
+
+    chain.pay(deposit, amount).await;
+
+    let failed = eventually("a failed settlement attempt", WAIT, || async {
+        let receipt = read(&api, &merchant.key, "tea-8").await;
+        (receipt["settlement"]["failedAttempts"] == 1).then_some(receipt)
+    })
+    .await;
+    assert_eq!(failed["status"], "paid");
+    assert!(
+        failed["settlement"]["lastError"]
+            .as_str()
+            .unwrap()
+            .contains("refused"),
+        "{failed}"
+    );
+    assert_eq!(
+        failed["settlement"]["nextAttemptAt"],
+        payments_server::testing::TEST_START_MS + 5_000,
+        "first retry after 5 s"
+    );
+    chain.fail_relayer_transactions(false);
+    api.app.clock.advance(Duration::from_secs(5));
+    let completed = wait_for_status(&api, &merchant.key, "tea-8", "completed").await;
+    assert!(completed.get("settlement").is_none(), "{completed}");
+    assert_eq!(chain.balance(deposit).await, 0);
+}

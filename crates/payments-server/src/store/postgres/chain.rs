@@ -12,7 +12,7 @@ use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
     ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
-    StoreError,
+    SettlementState, StoreError,
 };
 
 const FETCH_CURSOR: &str = "SELECT next_block, last_block_hash FROM chain_cursors WHERE chain_id = $1";
@@ -43,6 +43,9 @@ const RECORD_FAILURE: &str =
     ON CONFLICT (receipt_id) DO UPDATE SET attempts = excluded.attempts,
         next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
         updated_at = excluded.updated_at";
+
+const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_at
+    FROM settlements s JOIN receipts r ON r.id = s.receipt_id WHERE r.wallet = $1 AND r.public_id = $2";
 
 /// Block numbers and log indexes come from the node as u64 but BIGINT is i64: a value past it is not a real
 /// block and is refused rather than wrapped.
@@ -197,6 +200,26 @@ async fn record_settlement_failure(client: Object, failure: &SettlementFailure) 
     Ok(())
 }
 
+async fn fetch_settlement(
+    client: Object,
+    merchant: Wallet,
+    id: &ReceiptId,
+) -> Result<Option<SettlementState>, PgError> {
+    let statement = client.prepare_cached(FETCH_SETTLEMENT).await?;
+    let row = client
+        .query_opt(&statement, &[&merchant.to_string(), &id.as_str()])
+        .await?;
+    row.map(|row| {
+        Ok(SettlementState {
+            attempts: u32::try_from(rows::get::<i32>(&row, "attempts")?)
+                .map_err(|error| PgError::corrupt("column attempts", error))?,
+            last_error: rows::get(&row, "last_error")?,
+            next_attempt_at: rows::get(&row, "next_attempt_at")?,
+        })
+    })
+    .transpose()
+}
+
 #[async_trait]
 impl ChainRepository for PgStore {
     async fn fetch_cursor(&self, chain_id: u64) -> Result<Option<ChainCursor>, StoreError> {
@@ -230,6 +253,15 @@ impl ChainRepository for PgStore {
 
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError> {
         self.run(|client| Box::pin(record_settlement_failure(client, failure)))
+            .await
+    }
+
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError> {
+        self.run(|client| Box::pin(fetch_settlement(client, merchant, id)))
             .await
     }
 }

@@ -8,7 +8,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::domain::receipt::ReceiptId;
 use crate::store::sqlite::rows;
 use crate::store::{
-    ChainCursor, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure, StoreError,
+    ChainCursor, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure, SettlementState,
+    StoreError,
 };
 
 const FETCH_CURSOR: &str = "SELECT next_block, last_block_hash FROM chain_cursors WHERE chain_id = ?1";
@@ -36,6 +37,9 @@ const RECORD_FAILURE: &str =
     ON CONFLICT (receipt_id) DO UPDATE SET attempts = excluded.attempts,
         next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
         updated_at = excluded.updated_at";
+
+const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_at
+    FROM settlements s JOIN receipts r ON r.id = s.receipt_id WHERE r.wallet = ?1 AND r.public_id = ?2";
 
 fn funded_query() -> String {
     format!(
@@ -179,6 +183,22 @@ pub(super) fn record_settlement_failure(
     Ok(())
 }
 
+pub(super) fn fetch_settlement(
+    conn: &Connection,
+    merchant: Wallet,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<SettlementState>> {
+    conn.prepare_cached(FETCH_SETTLEMENT)?
+        .query_row(params![merchant.to_string(), id.as_str()], |row| {
+            Ok(SettlementState {
+                attempts: row.get(0)?,
+                last_error: row.get(1)?,
+                next_attempt_at: row.get(2)?,
+            })
+        })
+        .optional()
+}
+
 #[async_trait::async_trait]
 impl crate::store::ChainRepository for super::SqliteStore {
     async fn fetch_cursor(&self, chain_id: u64) -> Result<Option<ChainCursor>, StoreError> {
@@ -212,6 +232,16 @@ impl crate::store::ChainRepository for super::SqliteStore {
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError> {
         let failure = failure.clone();
         self.write(move |conn| record_settlement_failure(conn, &failure))
+            .await
+    }
+
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| fetch_settlement(conn, merchant, &id))
             .await
     }
 }
