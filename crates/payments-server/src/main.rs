@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod chain_args;
+
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
@@ -35,6 +37,8 @@ enum Command {
     Serve(Box<ServeArgs>),
     /// Create, list, revoke and rotate subscription keys.
     Keys(KeysArgs),
+    /// Deploy the platform's contracts on a chain (`chain bootstrap`).
+    Chain(chain_args::ChainCommandArgs),
 }
 
 #[derive(Debug, Args)]
@@ -76,6 +80,8 @@ struct ServeArgs {
     admin: AdminArgs,
     #[command(flatten)]
     receipts: ReceiptArgs,
+    #[command(flatten)]
+    chain: chain_args::ChainArgs,
 }
 
 /// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
@@ -196,6 +202,7 @@ fn main() -> anyhow::Result<()> {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(*args),
         Some(Command::Keys(args)) => keys(args),
+        Some(Command::Chain(args)) => chain_args::chain_command(args),
     }
 }
 
@@ -222,6 +229,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.dev_mode = dev_mode;
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
+    chain_args::apply_chain_args(&mut config, &args.chain)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;

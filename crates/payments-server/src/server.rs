@@ -29,6 +29,7 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output = ()>) {
     let graceful = GracefulShutdown::new();
     let dispatcher = app.start_webhook_dispatcher();
+    let chain_workers = app.start_chain_workers();
     let limits = app.config().limits;
     let open_files = rlimit::getrlimit(rlimit::Resource::NOFILE)
         .ok()
@@ -87,6 +88,9 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     }
     drop(listener);
     dispatcher.stop().await;
+    if let Some(workers) = chain_workers {
+        workers.stop().await;
+    }
     tracing::info!(
         connections = graceful.count(),
         "shutting down; finishing in-flight requests"

@@ -130,18 +130,20 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let (receipt, recipient) = ctx
+    let payable = ctx
         .state
         .services
         .receipts
         .fetch_payable(caller.wallet, id)
         .await?;
-    let link = ctx.state.services.receipts.link_for(&receipt, recipient);
-    Ok(response::ok(&ReceiptView::new(
-        &receipt,
-        &link,
-        ctx.state.config.payment_chain(),
-    )))
+    let link = ctx
+        .state
+        .services
+        .receipts
+        .link_for(&payable.receipt, payable.recipient);
+    let view = ReceiptView::new(&payable.receipt, &link, ctx.state.config.payment_chain())
+        .with_settlement(payable.settlement.as_ref());
+    Ok(response::ok(&view))
 }
 
 pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

@@ -22,6 +22,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::GET, ["healthz"]) => health::get(ctx).await,
         (&Method::GET | &Method::HEAD, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
         (&Method::POST, ["portal", id]) => crate::handlers::portal::open(ctx, id).await,
+        (&Method::POST, ["portal", id, "simulate"]) => crate::handlers::portal::simulate(ctx, id).await,
         (_, ["portal", _]) => not_allowed(PORTAL),
         (&Method::GET, ["api", "status", "ping"]) => ping::get(ctx).await,
         (&Method::GET, ["api", "inventory"]) => inventory::list(ctx).await,

@@ -3,6 +3,7 @@
 //! The trait is blocking: services run it on tokio's blocking pool through [`blocking`], so a slow disk
 //! never stalls the request threads.
 
+mod chain_repository;
 #[cfg(test)]
 mod contract;
 mod item_columns;
@@ -22,6 +23,10 @@ use thiserror::Error;
 use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
+pub(crate) use chain_repository::{
+    ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
+    SettlementState,
+};
 pub(crate) use item_columns::ItemColumns;
 pub use location::DatabaseLocation;
 pub(crate) use location::open;
@@ -97,6 +102,7 @@ pub(crate) struct Repositories {
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
+    pub(crate) chain: Arc<dyn ChainRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -116,6 +122,7 @@ impl Repositories {
             + OutboxRepository
             + ShopRepository
             + SessionRepository
+            + ChainRepository
             + 'static,
     {
         Repositories {
@@ -125,7 +132,8 @@ impl Repositories {
             receipts: backend.clone(),
             outbox: backend.clone(),
             shops: backend.clone(),
-            sessions: backend,
+            sessions: backend.clone(),
+            chain: backend,
             availability,
         }
     }

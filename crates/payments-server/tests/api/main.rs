@@ -6,7 +6,10 @@
 
 mod admin_helpers;
 mod admin_sessions;
+mod anvil;
 mod auth;
+mod chain_anvil;
+mod chain_payments;
 mod degraded_mode;
 mod dev_mode;
 mod errors;

@@ -5,6 +5,7 @@
 //! Races are run through a [`tokio::sync::Barrier`] and the outcome is asserted on what the repositories
 //! read back afterwards, not only on the answers.
 
+pub(crate) mod chain;
 pub(crate) mod fixtures;
 pub(crate) mod health;
 pub(crate) mod inventory;
@@ -71,6 +72,7 @@ macro_rules! contract_suite {
             sessions::expired_or_foreign_nonces_open_nothing,
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
+            chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

@@ -1,0 +1,40 @@
+//! Schema version 7 (PostgreSQL dialect of SQLite's v7): the chain as the source of truth. `chain_cursors` is where the deposit watcher resumes after a
+//! restart; `chain_transfers` holds every confirmed transfer to a deposit address, once (the unique key is the
+//! log's identity, so a rescan after a crash or a reorg never counts a transfer twice); `settlements` counts
+//! failed forward-and-distribute attempts of paid receipts and when to try again.
+
+pub(super) const SQL: &str = "
+CREATE TABLE chain_cursors (
+    chain_id BIGINT PRIMARY KEY,
+    next_block BIGINT NOT NULL,
+    last_block_hash TEXT,
+    updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE chain_transfers (
+    id BIGSERIAL PRIMARY KEY,
+    chain_id BIGINT NOT NULL,
+    transaction_hash TEXT NOT NULL,
+    log_index BIGINT NOT NULL,
+    block_number BIGINT NOT NULL,
+    block_hash TEXT NOT NULL,
+    token TEXT NOT NULL,
+    from_wallet TEXT NOT NULL,
+    to_wallet TEXT NOT NULL,
+    amount TEXT,
+    recorded_at BIGINT NOT NULL,
+    UNIQUE (chain_id, transaction_hash, log_index)
+);
+CREATE INDEX chain_transfers_by_to ON chain_transfers (to_wallet, chain_id);
+
+CREATE INDEX receipts_unpaid_deposits ON receipts (pay_to) WHERE paid_cents = 0 AND pay_to IS NOT NULL;
+CREATE INDEX receipts_by_status ON receipts (status) WHERE pay_to IS NOT NULL;
+
+CREATE TABLE settlements (
+    receipt_id BIGINT PRIMARY KEY REFERENCES receipts (id),
+    attempts INTEGER NOT NULL,
+    next_attempt_at BIGINT NOT NULL,
+    last_error TEXT,
+    updated_at BIGINT NOT NULL
+);
+";
