@@ -51,7 +51,7 @@ impl Services {
     pub(crate) fn new(config: &ServerConfig, repos: &Repositories, clock: &Arc<dyn Clock>) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
-        let (chain, simulated) = chain(config);
+        let (chain, simulated) = chain(config, clock);
         let receipts = ReceiptService {
             receipts: Arc::clone(&repos.receipts),
             outbox: Arc::clone(&repos.outbox),
@@ -126,7 +126,7 @@ impl Services {
 }
 
 /// The node at `--chain-rpc-url`, or the in-process test-mode chain.
-fn chain(config: &ServerConfig) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
+fn chain(config: &ServerConfig, clock: &Arc<dyn Clock>) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
     match &config.chain_rpc_url {
         Some(url) => (
             Arc::new(RpcChain::connect(url, config.relayer_key.as_ref())),
@@ -144,7 +144,11 @@ fn chain(config: &ServerConfig) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>)
                     ]
                 })
                 .collect();
-            let simulated = Arc::new(SimulatedChain::new(config.chain_id, &deployed));
+            let simulated = Arc::new(SimulatedChain::with_clock(
+                config.chain_id,
+                &deployed,
+                Arc::clone(clock),
+            ));
             (simulated.clone(), Some(simulated))
         }
     }

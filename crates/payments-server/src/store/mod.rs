@@ -11,6 +11,7 @@ mod location;
 mod postgres;
 mod receipt_types;
 mod repository;
+mod reserve_repository;
 mod sqlite;
 mod use_case;
 
@@ -40,6 +41,7 @@ pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
 };
+pub(crate) use reserve_repository::ReserveRepository;
 pub(crate) use sqlite::SqliteStore;
 pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
@@ -102,6 +104,7 @@ pub(crate) struct Repositories {
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
     pub(crate) chain: Arc<dyn ChainRepository>,
+    pub(crate) reserve: Arc<dyn ReserveRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -122,6 +125,7 @@ impl Repositories {
             + ShopRepository
             + SessionRepository
             + ChainRepository
+            + ReserveRepository
             + 'static,
     {
         Repositories {
@@ -132,7 +136,8 @@ impl Repositories {
             outbox: backend.clone(),
             shops: backend.clone(),
             sessions: backend.clone(),
-            chain: backend,
+            chain: backend.clone(),
+            reserve: backend,
             availability,
         }
     }

@@ -28,6 +28,7 @@ mod schema_v5;
 mod schema_v6;
 mod schema_v7;
 mod shops;
+mod reserve;
 mod splits;
 mod stock;
 mod subscriptions;

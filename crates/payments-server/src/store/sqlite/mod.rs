@@ -21,6 +21,7 @@ mod schema_v5;
 mod schema_v6;
 mod schema_v7;
 mod shops;
+mod reserve;
 mod splits;
 mod subscriptions;
 mod use_cases;
