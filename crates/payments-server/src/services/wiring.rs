@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use payments_core::ReserveRule;
 use tokio::sync::Notify;
 
 use crate::chain::Chain;
@@ -23,8 +24,10 @@ use crate::services::keys::KeyAdmin;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
+use crate::services::reserve::ReserveService;
 use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
+use crate::services::split_transactions::SplitTransactionsService;
 use crate::store::Repositories;
 
 /// Every service of the server.
@@ -37,6 +40,8 @@ pub(crate) struct Services {
     pub(crate) receipts: ReceiptService,
     pub(crate) shop: ShopService,
     pub(crate) split: SplitService,
+    pub(crate) split_transactions: SplitTransactionsService,
+    pub(crate) reserve: ReserveService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
     /// The chain payments are taken on.
@@ -67,6 +72,24 @@ impl Services {
             admin_attests_payments: config.is_test_mode(),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts);
+        let split_transactions = SplitTransactionsService {
+            chain: Arc::clone(&chain),
+            shops: Arc::clone(&repos.shops),
+            reserve: Arc::clone(&repos.reserve),
+            chain_id: config.chain_id,
+            token: config.token_address,
+            confirmations: config.effective_confirmations(),
+            platform_recipient: config.platform_recipient,
+        };
+        let reserve = ReserveService {
+            chain: Arc::clone(&chain),
+            shops: Arc::clone(&repos.shops),
+            reserve: Arc::clone(&repos.reserve),
+            clock: Arc::clone(clock),
+            chain_id: config.chain_id,
+            token: config.token_address,
+            rule: ReserveRule::DEFAULT,
+        };
         Services {
             auth: Authenticator {
                 keys: Arc::clone(&repos.keys),
@@ -104,6 +127,8 @@ impl Services {
                     .effective_chain_contracts()
                     .map(|contracts| contracts.split_factory),
             },
+            split_transactions,
+            reserve,
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),
