@@ -40,3 +40,31 @@ impl From<ReserveError> for ApiError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use hyper::StatusCode;
+
+    use super::*;
+
+    #[test]
+    fn an_unavailable_chain_is_a_503_that_asks_for_a_retry_without_the_reason() {
+        let error = ApiError::from(ChainError::Unavailable("connection refused to 10.0.0.7".to_owned()));
+
+        let response = error.into_response();
+
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()["retry-after"], "5");
+    }
+
+    #[test]
+    fn chain_errors_answer_the_chain_unavailable_code() {
+        for error in [
+            ChainError::Unavailable("timeout".to_owned()),
+            ChainError::Reverted("execution reverted".to_owned()),
+            ChainError::NotConfigured("no relayer".to_owned()),
+        ] {
+            assert_eq!(ApiError::from(error).code(), "chain_unavailable");
+        }
+    }
+}

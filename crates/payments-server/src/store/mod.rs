@@ -5,7 +5,7 @@
 
 mod chain_repository;
 #[cfg(test)]
-mod contract;
+pub(crate) mod contract;
 mod item_columns;
 mod location;
 mod postgres;

@@ -218,3 +218,7 @@ struct Scan<'a> {
     floor: u64,
     limit: u32,
 }
+
+#[cfg(test)]
+#[path = "scan_tests.rs"]
+mod scan_tests;
