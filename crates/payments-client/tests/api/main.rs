@@ -9,4 +9,5 @@ mod errors;
 mod helpers;
 mod inventory;
 mod receipts;
+mod reserve;
 mod status;
