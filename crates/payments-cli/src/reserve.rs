@@ -53,7 +53,11 @@ async fn balances(args: ShowArgs) -> anyhow::Result<ExitCode> {
 fn balances_text(balances: &ReserveBalances) -> String {
     let mut table = Table::new(["HOLDER", "ADDRESS", "BALANCE"]);
     match &balances.split {
-        Some(split) => table.row(["split".to_owned(), split.address.to_string(), usd_text(split.balance)]),
+        Some(split) => table.row([
+            "split".to_owned(),
+            split.address.to_string(),
+            usd_text(split.balance),
+        ]),
         None => table.row(["split", "(not configured)", "-"]),
     }
     table.row([
@@ -83,7 +87,10 @@ async fn recommend(args: ShowArgs) -> anyhow::Result<ExitCode> {
 fn advice_text(advice: &ReserveAdvice) -> String {
     let percent = |bps: u32| format!("{}.{:02} %", bps / 100, bps % 100);
     let mut table = Table::new(["FIELD", "VALUE"]);
-    table.row(["recommended reserve".to_owned(), advice.recommended_usd.to_string()]);
+    table.row([
+        "recommended reserve".to_owned(),
+        advice.recommended_usd.to_string(),
+    ]);
     table.row(["decided by".to_owned(), advice.basis.clone()]);
     table.row([
         "window".to_owned(),

@@ -26,7 +26,7 @@ impl TokenAmount {
     /// ```
     pub fn to_usd_json_number(self) -> serde_json::Number {
         let units = self.base_units();
-        if units % UNITS_PER_USD == 0
+        if units.is_multiple_of(UNITS_PER_USD)
             && let Ok(dollars) = u64::try_from(units / UNITS_PER_USD)
         {
             return serde_json::Number::from(dollars);
@@ -95,7 +95,11 @@ mod tests {
 
     #[test]
     fn whole_dollars_are_integers_and_fractions_keep_every_unit() {
-        let number = |units| TokenAmount::from_base_units(units).to_usd_json_number().to_string();
+        let number = |units| {
+            TokenAmount::from_base_units(units)
+                .to_usd_json_number()
+                .to_string()
+        };
         assert_eq!(number(0), "0");
         // serde_json writes very small doubles with an exponent: still the exact amount.
         assert_eq!(number(1), "1e-6");
@@ -112,8 +116,14 @@ mod tests {
             TokenAmount::parse_usd("0.0000001"),
             Err(MoneyError::TooPreciseForToken { .. })
         ));
-        assert!(matches!(TokenAmount::parse_usd("-1"), Err(MoneyError::Negative { .. })));
-        assert!(matches!(TokenAmount::parse_usd("abc"), Err(MoneyError::NotANumber { .. })));
+        assert!(matches!(
+            TokenAmount::parse_usd("-1"),
+            Err(MoneyError::Negative { .. })
+        ));
+        assert!(matches!(
+            TokenAmount::parse_usd("abc"),
+            Err(MoneyError::NotANumber { .. })
+        ));
     }
 
     proptest! {

@@ -17,7 +17,10 @@ async fn settled(app: &TestApp) -> TestKey {
     let token = admin.cookie.strip_prefix("cb_auth_token=").unwrap();
     let session =
         AdminSession::from_tokens(admin.wallet, vec![AdminRole::Merchant], token, &admin.csrf_token).unwrap();
-    client.deploy_split(&session, &DeploySplit::default()).await.unwrap();
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
     let line = ReceiptLine {
         label: "Coffee".to_owned(),
         price_usd: Cents::new(775),
@@ -45,7 +48,12 @@ async fn split_transactions_prints_the_payout_then_the_inflow_with_exact_amounts
 
     let table = payments_with_key(&app, Some(&key.key), &["split", "transactions"]).await;
     let paged = payments_with_key(&app, Some(&key.key), &["split", "transactions", "--limit", "1"]).await;
-    let all = payments_with_key(&app, Some(&key.key), &["split", "transactions", "--limit", "1", "--all", "--json"]).await;
+    let all = payments_with_key(
+        &app,
+        Some(&key.key),
+        &["split", "transactions", "--limit", "1", "--all", "--json"],
+    )
+    .await;
 
     assert_eq!(table.code, 0, "{table:?}");
     let lines: Vec<&str> = table.stdout.lines().collect();
@@ -61,7 +69,11 @@ async fn split_transactions_prints_the_payout_then_the_inflow_with_exact_amounts
         "{}",
         table.stdout
     );
-    assert!(paged.stdout.contains("\nnext page: --cursor "), "{}", paged.stdout);
+    assert!(
+        paged.stdout.contains("\nnext page: --cursor "),
+        "{}",
+        paged.stdout
+    );
     assert_eq!(all.code, 0, "{all:?}");
     let listing: Value = serde_json::from_str(&all.stdout).unwrap();
     assert_eq!(listing["transactions"].as_array().unwrap().len(), 2);
@@ -90,17 +102,38 @@ async fn reserve_balances_and_recommend_print_the_chain_balances_and_the_rule() 
     let parsed: Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(parsed["wallet"]["balance"], "7711250");
     assert_eq!(advice.code, 0, "{advice:?}");
-    assert!(advice.stdout.contains("recommended reserve  0.39\n"), "{}", advice.stdout);
-    assert!(advice.stdout.contains("decided by           paid_floor\n"), "{}", advice.stdout);
-    assert!(advice.stdout.contains("paid x 5.00 %        0.39\n"), "{}", advice.stdout);
+    assert!(
+        advice.stdout.contains("recommended reserve  0.39\n"),
+        "{}",
+        advice.stdout
+    );
+    assert!(
+        advice.stdout.contains("decided by           paid_floor\n"),
+        "{}",
+        advice.stdout
+    );
+    assert!(
+        advice.stdout.contains("paid x 5.00 %        0.39\n"),
+        "{}",
+        advice.stdout
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bad_cursor_is_refused_with_the_services_code_and_exit_1() {
     let app = spawn_app().await;
 
-    let run = payments_with_key(&app, Some(&app.key), &["split", "transactions", "--cursor", "nope"]).await;
+    let run = payments_with_key(
+        &app,
+        Some(&app.key),
+        &["split", "transactions", "--cursor", "nope"],
+    )
+    .await;
 
     assert_eq!(run.code, 1, "{run:?}");
-    assert!(run.stderr.starts_with("error: invalid_input: cursor: "), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: invalid_input: cursor: "),
+        "{}",
+        run.stderr
+    );
 }

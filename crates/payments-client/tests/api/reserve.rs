@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use payments_client::{
-    Client, CreateReceipt, DeploySplit, ErrorCode, ReceiptLine, SplitTransactionStatus, SplitTransactionsQuery,
+    Client, CreateReceipt, DeploySplit, ErrorCode, ReceiptLine, SplitTransactionStatus,
+    SplitTransactionsQuery,
 };
 use payments_core::{Cents, ReceiptStatus, TokenAmount};
 use payments_server::testing::{TestApp, eventually, spawn_app};
@@ -15,7 +16,10 @@ use crate::helpers::{client_with_key, signed_in_merchant};
 /// it on the test-mode chain and waits until it is settled.
 async fn settled_merchant(app: &TestApp, id: &str) -> Client {
     let (client, session) = signed_in_merchant(app).await;
-    client.deploy_split(&session, &DeploySplit::default()).await.unwrap();
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
     let line = ReceiptLine {
         label: "Coffee".to_owned(),
         price_usd: Cents::new(775),
@@ -40,7 +44,10 @@ async fn split_transactions_decode_exact_amounts_and_follow_the_cursor() {
     let app = spawn_app().await;
     let client = settled_merchant(&app, "coffee-1").await;
 
-    let all = client.split_transactions(&SplitTransactionsQuery::new()).await.unwrap();
+    let all = client
+        .split_transactions(&SplitTransactionsQuery::new())
+        .await
+        .unwrap();
     let first = client
         .split_transactions(&SplitTransactionsQuery::new().limit(1))
         .await

@@ -80,8 +80,7 @@ impl SplitTransactionsQuery {
     ) -> Result<SplitTransactionsQuery, FieldError> {
         let address = address
             .map(|text| {
-                Wallet::parse(text.trim())
-                    .map_err(|error| FieldError::new("address", error.to_string()))
+                Wallet::parse(text.trim()).map_err(|error| FieldError::new("address", error.to_string()))
             })
             .transpose()?;
         Ok(SplitTransactionsQuery {
@@ -107,7 +106,16 @@ mod tests {
 
     #[test]
     fn malformed_cursors_are_refused_on_the_cursor_field() {
-        for text in ["", "12", "-1-2", "1-", "a-1", "1-2-3", "1 -2", "99999999999999999999-0"] {
+        for text in [
+            "",
+            "12",
+            "-1-2",
+            "1-",
+            "a-1",
+            "1-2-3",
+            "1 -2",
+            "99999999999999999999-0",
+        ] {
             let error = LogPosition::parse(text).unwrap_err();
             assert_eq!(error.field, "cursor", "{text}");
         }
@@ -122,6 +130,9 @@ mod tests {
     #[test]
     fn no_parameters_mean_the_newest_default_page_of_the_current_split() {
         let query = SplitTransactionsQuery::parse(None, None, None).unwrap();
-        assert_eq!((query.address, query.before, query.limit), (None, None, DEFAULT_LIMIT));
+        assert_eq!(
+            (query.address, query.before, query.limit),
+            (None, None, DEFAULT_LIMIT)
+        );
     }
 }

@@ -53,9 +53,13 @@ impl From<&SplitTransaction> for SplitTransactionView {
 
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
-    let query =
-        SplitTransactionsQuery::parse(ctx.query("address"), ctx.query("cursor"), ctx.query("limit"))?;
-    let page = ctx.state.services.split_transactions.list(caller.wallet, query).await?;
+    let query = SplitTransactionsQuery::parse(ctx.query("address"), ctx.query("cursor"), ctx.query("limit"))?;
+    let page = ctx
+        .state
+        .services
+        .split_transactions
+        .list(caller.wallet, query)
+        .await?;
     let views: Vec<SplitTransactionView> = page.transactions.iter().map(Into::into).collect();
     let mut response = response::ok(&views);
     if let Some(next) = page.next

@@ -48,8 +48,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_unavailable_chain_is_a_503_that_asks_for_a_retry_without_the_reason() {
-        let error = ApiError::from(ChainError::Unavailable("connection refused to 10.0.0.7".to_owned()));
+    fn an_unavailable_chain_is_a_503_that_asks_for_a_retry() {
+        let error = ApiError::from(ChainError::Unavailable(
+            "connection refused to 10.0.0.7".to_owned(),
+        ));
 
         let response = error.into_response();
 

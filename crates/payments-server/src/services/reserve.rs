@@ -4,9 +4,7 @@
 
 use std::sync::Arc;
 
-use payments_core::{
-    MoneyError, ReserveRecommendation, ReserveRule, ReserveVolume, TokenAmount, Wallet,
-};
+use payments_core::{MoneyError, ReserveRecommendation, ReserveRule, ReserveVolume, TokenAmount, Wallet};
 use thiserror::Error;
 
 use crate::chain::{Chain, ChainError};

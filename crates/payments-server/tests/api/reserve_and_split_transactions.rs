@@ -33,7 +33,11 @@ async fn settled_receipt(api: &Api, id: &str) -> (AdminClient, TestKey) {
     let button = format!("/portal/{id}/simulate?merchant={}", key.wallet);
     // The button answers with the page (HTML), not JSON.
     let pressed = api.anonymous(Method::POST, &button).send().await.unwrap();
-    assert!(pressed.status().is_success(), "simulate answered {}", pressed.status());
+    assert!(
+        pressed.status().is_success(),
+        "simulate answered {}",
+        pressed.status()
+    );
     eventually("the receipt to be completed", SETTLED_IN, || async {
         let reply = send(api.dev_as(&key.key, Method::GET, &format!("/api/receipts/{id}"))).await;
         (reply.json["status"] == "completed").then_some(())
@@ -78,7 +82,11 @@ async fn a_settled_receipt_lists_its_inflow_and_distribution_newest_first_with_t
         assert_eq!(record["timestamp"], "2023-11-14T22:13:20Z");
     }
     assert_ne!(payout["transactionHash"], inflow["transactionHash"]);
-    assert_eq!(reply.header("x-next-cursor"), "", "the whole history fits one page");
+    assert_eq!(
+        reply.header("x-next-cursor"),
+        "",
+        "the whole history fits one page"
+    );
 }
 
 #[tokio::test]
@@ -88,9 +96,19 @@ async fn pages_follow_the_cursor_until_the_history_ends() {
 
     let first = get(&api, &key, "/api/split/transactions?limit=1").await;
     let cursor = first.header("x-next-cursor").to_owned();
-    let second = get(&api, &key, &format!("/api/split/transactions?limit=1&cursor={cursor}")).await;
+    let second = get(
+        &api,
+        &key,
+        &format!("/api/split/transactions?limit=1&cursor={cursor}"),
+    )
+    .await;
     let last_cursor = second.header("x-next-cursor").to_owned();
-    let rest = get(&api, &key, &format!("/api/split/transactions?limit=1&cursor={last_cursor}")).await;
+    let rest = get(
+        &api,
+        &key,
+        &format!("/api/split/transactions?limit=1&cursor={last_cursor}"),
+    )
+    .await;
 
     assert_eq!(records(&first).len(), 1);
     assert_eq!(records(&first)[0]["status"], "distributed");
@@ -106,7 +124,12 @@ async fn a_recipients_view_lists_only_the_payouts_with_its_own_part() {
     let api = Api::spawn().await;
     let (_, key) = settled_receipt(&api, "coffee-1").await;
 
-    let mine = get(&api, &key, &format!("/api/split/transactions?address={}", key.wallet)).await;
+    let mine = get(
+        &api,
+        &key,
+        &format!("/api/split/transactions?address={}", key.wallet),
+    )
+    .await;
     let foreign = get(
         &api,
         &key,
@@ -188,7 +211,11 @@ async fn the_three_routes_need_the_split_read_scope() {
     let api = Api::spawn().await;
     let reader = api.app.create_key(api.app.wallet, "receipts:read").await;
 
-    for path in ["/api/split/transactions", "/api/reserve/balances", "/api/reserve/recommend"] {
+    for path in [
+        "/api/split/transactions",
+        "/api/reserve/balances",
+        "/api/reserve/recommend",
+    ] {
         let reply = send(api.dev_as(&reader.key, Method::GET, path)).await;
         let anonymous = send(api.anonymous(Method::GET, path)).await;
 
@@ -221,7 +248,11 @@ async fn malformed_cursors_addresses_and_limits_are_invalid_input() {
 async fn other_methods_on_the_new_routes_are_not_allowed() {
     let api = Api::spawn().await;
 
-    for path in ["/api/split/transactions", "/api/reserve/balances", "/api/reserve/recommend"] {
+    for path in [
+        "/api/split/transactions",
+        "/api/reserve/balances",
+        "/api/reserve/recommend",
+    ] {
         let reply = send(api.dev(Method::POST, path)).await;
 
         assert_eq!(reply.status, 405, "{path}");

@@ -8,7 +8,13 @@ use crate::chain::simulated::State;
 
 impl State {
     /// Transfers of `token` from or to `account` in blocks `from..=to`, in chain order.
-    pub(super) fn transfers_of(&self, token: Wallet, account: Wallet, from: u64, to: u64) -> Vec<TokenTransfer> {
+    pub(super) fn transfers_of(
+        &self,
+        token: Wallet,
+        account: Wallet,
+        from: u64,
+        to: u64,
+    ) -> Vec<TokenTransfer> {
         let last = self.blocks.len().saturating_sub(1);
         let end = usize::try_from(to).unwrap_or(usize::MAX).min(last);
         let Ok(start) = usize::try_from(from) else {
@@ -19,8 +25,15 @@ impl State {
         }
         self.blocks[start..=end]
             .iter()
-            .flat_map(|block| block.transactions.iter().flat_map(|(_, transfers)| transfers.iter()))
-            .filter(|transfer| transfer.token == token && (transfer.from == account || transfer.to == account))
+            .flat_map(|block| {
+                block
+                    .transactions
+                    .iter()
+                    .flat_map(|(_, transfers)| transfers.iter())
+            })
+            .filter(|transfer| {
+                transfer.token == token && (transfer.from == account || transfer.to == account)
+            })
             .cloned()
             .collect()
     }

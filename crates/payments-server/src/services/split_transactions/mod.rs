@@ -9,7 +9,7 @@
 
 mod records;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use payments_core::{Split, Wallet};
@@ -20,7 +20,6 @@ use crate::domain::receipt::ReceiptId;
 use crate::domain::split_transactions::{LogPosition, SplitTransactionsQuery};
 use crate::store::{ReserveRepository, ShopRepository, StoreError};
 use records::{FlowRecord, View, flow_records};
-
 
 /// Blocks per log query (many hosted nodes refuse wider `eth_getLogs` ranges).
 pub(crate) const CHUNK_BLOCKS: u64 = 2_000;
@@ -159,7 +158,13 @@ impl SplitTransactionsService {
                 .token_transfers_of(self.token, scan.split, lowest, highest)
                 .await?;
             transfers.retain(|t| (t.block.number, t.log_index) < (before.block, before.log_index));
-            let records = flow_records(&transfers, scan.split, scan.recipients, self.platform_recipient, scan.view);
+            let records = flow_records(
+                &transfers,
+                scan.split,
+                scan.recipients,
+                self.platform_recipient,
+                scan.view,
+            );
             // Newest transaction first; a transaction's records stay together on one page.
             for transaction in records.chunk_by(|a, b| a.position == b.position).rev() {
                 let full = page.len() + transaction.len() > scan.limit as usize;
@@ -190,14 +195,11 @@ impl SplitTransactionsService {
             .await?
             .into_iter()
             .collect();
+        let blocks: BTreeSet<u64> = records.iter().map(|record| record.position.block).collect();
         let mut times = BTreeMap::new();
-        for record in &records {
-            let block = record.position.block;
-            if !times.contains_key(&block) {
-                // A block below the confirmed head that is gone (a deep reorg mid-page) has no time: 0.
-                let time = self.chain.block_timestamp(block).await?.unwrap_or(0);
-                times.insert(block, time);
-            }
+        for block in blocks {
+            // A block below the confirmed head that is gone (a deep reorg mid-page) has no time: 0.
+            times.insert(block, self.chain.block_timestamp(block).await?.unwrap_or(0));
         }
         Ok(records
             .into_iter()

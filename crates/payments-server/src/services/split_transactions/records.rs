@@ -63,10 +63,12 @@ pub(crate) fn flow_records(
     view: View,
 ) -> Vec<FlowRecord> {
     let mut records = Vec::new();
-    for transaction in transfers.chunk_by(|a, b| {
-        a.transaction_hash == b.transaction_hash && a.block.number == b.block.number
-    }) {
-        let Some(first) = transaction.first() else { continue };
+    for transaction in transfers
+        .chunk_by(|a, b| a.transaction_hash == b.transaction_hash && a.block.number == b.block.number)
+    {
+        let Some(first) = transaction.first() else {
+            continue;
+        };
         let position = LogPosition {
             block: first.block.number,
             log_index: first.log_index,
@@ -89,7 +91,14 @@ pub(crate) fn flow_records(
                         .find(|(recipient, _)| *recipient == platform)
                 })
                 .map_or(0, |(_, part)| part);
-            records.push(record(SplitFlow::Received, position, head, amount, fees, Some(head.from)));
+            records.push(record(
+                SplitFlow::Received,
+                position,
+                head,
+                amount,
+                fees,
+                Some(head.from),
+            ));
         }
         if let Some(head) = payouts.first() {
             let fees = platform.map_or(0, |platform| total(&payouts, |t| t.to == platform));

@@ -53,7 +53,13 @@ fn settled_receipt() -> Vec<TokenTransfer> {
 
 #[test]
 fn a_forwarded_deposit_and_its_distribution_are_two_records_with_the_platform_part_as_fees() {
-    let records = flow_records(&settled_receipt(), wallet(SPLIT), &split(), Some(wallet(PLATFORM)), View::Split);
+    let records = flow_records(
+        &settled_receipt(),
+        wallet(SPLIT),
+        &split(),
+        Some(wallet(PLATFORM)),
+        View::Split,
+    );
 
     assert_eq!(records.len(), 2);
     let (inflow, payout) = (&records[0], &records[1]);
@@ -61,11 +67,23 @@ fn a_forwarded_deposit_and_its_distribution_are_two_records_with_the_platform_pa
     assert_eq!(inflow.amount, TokenAmount::from_base_units(7_750_000));
     assert_eq!(inflow.fees, TokenAmount::from_base_units(38_750));
     assert_eq!(inflow.sender, Some(wallet(DEPOSIT)));
-    assert_eq!(inflow.position, LogPosition { block: 5, log_index: 0 });
+    assert_eq!(
+        inflow.position,
+        LogPosition {
+            block: 5,
+            log_index: 0
+        }
+    );
     assert_eq!(payout.flow, SplitFlow::Distributed);
     assert_eq!(payout.amount, TokenAmount::from_base_units(7_750_000));
     assert_eq!(payout.fees, TokenAmount::from_base_units(38_750));
-    assert_eq!(payout.position, LogPosition { block: 6, log_index: 3 });
+    assert_eq!(
+        payout.position,
+        LogPosition {
+            block: 6,
+            log_index: 3
+        }
+    );
     assert_eq!(payout.transaction_hash, B256::repeat_byte(2));
 }
 
@@ -115,7 +133,13 @@ fn one_transaction_receiving_and_paying_out_keeps_one_position_for_both_records(
         transfer(4, 8, 12, SPLIT, SPLIT, 5),
     ];
 
-    let records = flow_records(&both, wallet(SPLIT), &split(), Some(wallet(PLATFORM)), View::Split);
+    let records = flow_records(
+        &both,
+        wallet(SPLIT),
+        &split(),
+        Some(wallet(PLATFORM)),
+        View::Split,
+    );
 
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].position, records[1].position);

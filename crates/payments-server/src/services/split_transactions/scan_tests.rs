@@ -43,7 +43,11 @@ async fn setup(first_deposit: u64) -> Setup {
         address: split,
         split: recipients,
     };
-    repos.shops.save_split(merchant, &stored, false, T0).await.unwrap();
+    repos
+        .shops
+        .save_split(merchant, &stored, false, T0)
+        .await
+        .unwrap();
     let receipt = fixtures::receipt_sale(fixtures::new_receipt(merchant, "r-1", 100));
     repos.receipts.create(receipt).await.unwrap();
     let seen = RecordedTransfer {
@@ -60,8 +64,16 @@ async fn setup(first_deposit: u64) -> Setup {
         next_block: first_deposit + 1,
         last_block_hash: None,
     };
-    repos.chain.record_scan(CHAIN_ID, &[seen], &cursor, T0).await.unwrap();
-    let chain = Arc::new(SimulatedChain::with_clock(CHAIN_ID, &[], Arc::new(ManualClock::new(T0))));
+    repos
+        .chain
+        .record_scan(CHAIN_ID, &[seen], &cursor, T0)
+        .await
+        .unwrap();
+    let chain = Arc::new(SimulatedChain::with_clock(
+        CHAIN_ID,
+        &[],
+        Arc::new(ManualClock::new(T0)),
+    ));
     let service = SplitTransactionsService {
         chain: chain.clone(),
         shops: Arc::clone(&repos.shops),
@@ -119,7 +131,10 @@ async fn a_page_reads_a_bounded_block_range_and_the_cursor_continues_down_to_the
 
     assert_eq!(amounts(&first), vec![2_000_000]);
     let head = MAX_SCAN_BLOCKS + 5_005;
-    assert_eq!(first.next, Some(LogPosition::block_start(head + 1 - MAX_SCAN_BLOCKS)));
+    assert_eq!(
+        first.next,
+        Some(LogPosition::block_start(head + 1 - MAX_SCAN_BLOCKS))
+    );
     assert_eq!(amounts(&second), vec![1_000_000]);
     assert_eq!(second.next, None);
 }
@@ -156,7 +171,13 @@ async fn a_full_page_stops_between_transactions_and_resumes_after_them() {
     let second = setup.service.list(wallet('a'), rest).await.unwrap();
 
     assert_eq!(amounts(&first), vec![3, 2]);
-    assert_eq!(first.next, Some(LogPosition { block: 2, log_index: 1 }));
+    assert_eq!(
+        first.next,
+        Some(LogPosition {
+            block: 2,
+            log_index: 1
+        })
+    );
     assert_eq!(amounts(&second), vec![1]);
     assert_eq!(second.next, None);
 }

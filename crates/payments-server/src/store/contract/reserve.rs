@@ -92,7 +92,10 @@ pub(crate) async fn deposit_addresses_name_only_the_merchants_own_receipts(repos
             (wallet('2'), receipt_id("mine-2"))
         ]
     );
-    assert_eq!(repos.reserve.receipts_paid_to(merchant, &[]).await.unwrap(), vec![]);
+    assert_eq!(
+        repos.reserve.receipts_paid_to(merchant, &[]).await.unwrap(),
+        vec![]
+    );
 }
 
 pub(crate) async fn the_first_deposit_block_is_the_merchants_lowest_recorded_transfer(repos: Repositories) {
@@ -121,6 +124,16 @@ pub(crate) async fn the_first_deposit_block_is_the_merchants_lowest_recorded_tra
         repos.reserve.first_deposit_block(merchant, 8453).await.unwrap(),
         Some(7)
     );
-    assert_eq!(repos.reserve.first_deposit_block(merchant, 1).await.unwrap(), Some(2));
-    assert_eq!(repos.reserve.first_deposit_block(wallet('7'), 8453).await.unwrap(), None);
+    assert_eq!(
+        repos.reserve.first_deposit_block(merchant, 1).await.unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        repos
+            .reserve
+            .first_deposit_block(wallet('7'), 8453)
+            .await
+            .unwrap(),
+        None
+    );
 }

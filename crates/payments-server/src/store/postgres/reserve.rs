@@ -57,7 +57,9 @@ async fn receipts_paid_to(
 async fn first_deposit_block(client: Object, wallet: Wallet, chain_id: u64) -> Result<Option<u64>, PgError> {
     let chain = i64::try_from(chain_id).map_err(|error| PgError::corrupt("a chain id", error))?;
     let statement = client.prepare_cached(FIRST_DEPOSIT_BLOCK).await?;
-    let row = client.query_one(&statement, &[&wallet.to_string(), &chain]).await?;
+    let row = client
+        .query_one(&statement, &[&wallet.to_string(), &chain])
+        .await?;
     rows::get::<Option<i64>>(&row, "first_block")?
         .map(|block| u64::try_from(block).map_err(|error| PgError::corrupt("column first_block", error)))
         .transpose()

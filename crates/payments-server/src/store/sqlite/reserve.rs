@@ -54,8 +54,8 @@ fn receipts_paid_to(
 }
 
 fn first_deposit_block(conn: &Connection, wallet: Wallet, chain_id: u64) -> rusqlite::Result<Option<u64>> {
-    let chain = i64::try_from(chain_id)
-        .map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
+    let chain =
+        i64::try_from(chain_id).map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
     let block: Option<i64> = conn
         .prepare_cached(FIRST_DEPOSIT_BLOCK)?
         .query_row(params![wallet.to_string(), chain], |row| row.get(0))?;
