@@ -105,6 +105,9 @@ pub(crate) fn api_hint(api: &ApiError) -> String {
             None => "wait a moment and run it again".to_owned(),
         },
         ErrorCode::DatastoreUnavailable => "nothing was changed; run it again in a moment".to_owned(),
+        ErrorCode::ChainUnavailable => {
+            "the server cannot reach its chain node; run it again in a moment".to_owned()
+        }
         ErrorCode::Deprecated => "this route is gone; see the message for its replacement".to_owned(),
         ErrorCode::PlatformRecipientNotConfigured => {
             "the server's operator must set the platform recipient".to_owned()

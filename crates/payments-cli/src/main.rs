@@ -23,8 +23,11 @@ mod product_csv;
 mod receipts;
 mod receipts_admin;
 mod report;
+mod reserve;
 mod settings;
 mod split_deploy;
+mod split_transactions;
+mod token_usd;
 mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
@@ -57,8 +60,10 @@ enum Command {
     Inventory(inventory::InventoryArgs),
     /// Check the key: merchant, subscription and scopes it grants.
     Ping(ping::PingArgs),
-    /// Show or deploy the split configuration.
+    /// Show or deploy the split configuration, list its on-chain transactions.
     Split(settings::SplitArgs),
+    /// Token balances of the split and wallet, and the reserve to keep for refunds.
+    Reserve(reserve::ReserveArgs),
     /// Show the shop's settings.
     Shop(settings::ShopArgs),
     /// Tax jurisdictions (the shop's and the built-in catalog).
@@ -96,6 +101,7 @@ fn main() -> ExitCode {
         Command::Inventory(args) => inventory::run(args),
         Command::Ping(args) => ping::run(args),
         Command::Split(args) => settings::run_split(args),
+        Command::Reserve(args) => reserve::run(args),
         Command::Shop(args) => settings::run_shop(args),
         Command::Tax(args) => settings::run_tax(args),
         Command::Receipts(args) => receipts::run_receipts(args),

@@ -103,20 +103,7 @@ pub(crate) fn utc_ms(ms: u64) -> String {
 /// UTC rather than local time: the local offset needs a time-zone database dependency, and a `Z` time is
 /// unambiguous in logs shared across machines.
 pub(crate) fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, day_secs) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (H. Hinnant's `civil_from_days`, proleptic Gregorian).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let (hour, minute, second) = (day_secs / 3600, day_secs % 3600 / 60, day_secs % 60);
-    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
+    payments_core::utc_iso8601(ms)
 }
 
 #[cfg(test)]

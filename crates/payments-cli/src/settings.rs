@@ -22,6 +22,8 @@ enum SplitCommand {
     Show(ShowArgs),
     /// Configure the split payments go through (admin session; see `payments admin login`).
     Deploy(crate::split_deploy::DeployArgs),
+    /// List the split's on-chain inflows and payouts, newest first (scope split:read).
+    Transactions(crate::split_transactions::TransactionsArgs),
 }
 
 /// Show the shop's settings.
@@ -60,6 +62,7 @@ pub(crate) fn run_split(args: SplitArgs) -> ExitCode {
     match args.command {
         SplitCommand::Show(show) => exit_code(block_on(split(show)).and_then(|result| result)),
         SplitCommand::Deploy(deploy) => crate::split_deploy::run(deploy),
+        SplitCommand::Transactions(list) => crate::split_transactions::run(list),
     }
 }
 

@@ -1,13 +1,13 @@
 //! The [`Client`] and the request plumbing its endpoint methods share.
 
 use reqwest::RequestBuilder;
-use reqwest::header::HeaderValue;
+use reqwest::header::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 use url::Url;
 
 use crate::builder::ClientBuilder;
 use crate::error::Error;
-use crate::response::read_json;
+use crate::response::read_json_with_headers;
 use crate::retry::{RetryPolicy, new_idempotency_key};
 use crate::secret::SubscriptionKey;
 
@@ -89,6 +89,16 @@ impl Client {
         self.send(request, Replay::Safe).await
     }
 
+    /// [`Client::get_json`], also returning the response headers.
+    pub(crate) async fn get_json_with_headers<T: DeserializeOwned>(
+        &self,
+        url: Url,
+        auth: Auth,
+    ) -> Result<(T, HeaderMap), Error> {
+        let request = self.authorize(self.http.get(url), auth);
+        self.send_reading_headers(request, Replay::Safe).await
+    }
+
     /// Sends a write once: without an idempotency key, a repeat could do the work twice.
     pub(crate) async fn send_json<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
         self.send(request, Replay::Once).await
@@ -114,17 +124,28 @@ impl Client {
             .await
     }
 
-    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure.
+    /// [`Client::send_reading_headers`] for callers that want only the body.
     async fn send<T: DeserializeOwned>(&self, request: RequestBuilder, replay: Replay) -> Result<T, Error> {
+        self.send_reading_headers(request, replay)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure.
+    async fn send_reading_headers<T: DeserializeOwned>(
+        &self,
+        request: RequestBuilder,
+        replay: Replay,
+    ) -> Result<(T, HeaderMap), Error> {
         let request = request.build()?;
         let mut retry = 0;
         loop {
             // A streamed body cannot be cloned, hence not resent: such a request gets one attempt.
             let Some(attempt) = request.try_clone() else {
-                return read_json(self.http.execute(request).await?).await;
+                return read_json_with_headers(self.http.execute(request).await?).await;
             };
             let result = match self.http.execute(attempt).await {
-                Ok(response) => read_json(response).await,
+                Ok(response) => read_json_with_headers(response).await,
                 Err(error) => Err(Error::from(error)),
             };
             let delay = match (&result, replay) {

@@ -139,6 +139,8 @@ pub enum ErrorCode {
     RateLimited,
     /// 503: the datastore is unavailable; nothing was changed, retry later.
     DatastoreUnavailable,
+    /// 503: the service cannot read the chain (its node does not answer); nothing was changed, retry later.
+    ChainUnavailable,
     /// 500: the service failed.
     Failed,
     /// 400: a platform configuration issue: no platform split recipient is set.
@@ -185,6 +187,7 @@ impl ErrorCode {
             "payload_too_large" => ErrorCode::PayloadTooLarge,
             "rate_limited" => ErrorCode::RateLimited,
             "datastore_unavailable" => ErrorCode::DatastoreUnavailable,
+            "chain_unavailable" => ErrorCode::ChainUnavailable,
             "failed" => ErrorCode::Failed,
             "platform_recipient_not_configured" => ErrorCode::PlatformRecipientNotConfigured,
             "missing_receipt_id" => ErrorCode::MissingReceiptId,
@@ -217,6 +220,7 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::DatastoreUnavailable => "datastore_unavailable",
+            ErrorCode::ChainUnavailable => "chain_unavailable",
             ErrorCode::Failed => "failed",
             ErrorCode::PlatformRecipientNotConfigured => "platform_recipient_not_configured",
             ErrorCode::MissingReceiptId => "missing_receipt_id",
@@ -260,6 +264,7 @@ mod tests {
             "payload_too_large",
             "rate_limited",
             "datastore_unavailable",
+            "chain_unavailable",
             "failed",
             "platform_recipient_not_configured",
             "missing_receipt_id",

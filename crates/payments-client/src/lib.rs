@@ -60,14 +60,17 @@ mod paging;
 mod query;
 mod receipt;
 mod receipts;
+mod reserve;
 mod response;
 mod retry;
 mod secret;
 mod session;
 #[cfg(feature = "admin-signing")]
 mod signing;
+mod split_transactions;
 mod status;
 mod status_value;
+mod token_amounts;
 mod upsert;
 
 pub use admin::{AdminIdentity, LoginRequest};
@@ -87,11 +90,15 @@ pub use receipt::{
     WebhookAttempt, WebhookDelivery,
 };
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine, ReceiptsPage};
+pub use reserve::{ReserveAdvice, ReserveBalances, TokenHolding};
 pub use retry::RetryPolicy;
 pub use secret::SubscriptionKey;
 pub use session::{AdminRole, AdminSession};
 #[cfg(feature = "admin-signing")]
 pub use signing::wallet_of_key;
+pub use split_transactions::{
+    SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
+};
 pub use status::{Health, Ping};
 pub use status_value::ReceiptStatusValue;
 pub use upsert::UpsertInventoryItem;

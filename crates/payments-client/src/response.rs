@@ -28,15 +28,23 @@ struct ErrorBody {
 
 /// Reads the body: the success type on 2xx, an [`ApiError`] otherwise.
 pub(crate) async fn read_json<T: DeserializeOwned>(response: Response) -> Result<T, Error> {
+    read_json_with_headers(response).await.map(|(value, _)| value)
+}
+
+/// [`read_json`], keeping the response headers of a success (a list's next-page cursor travels there).
+pub(crate) async fn read_json_with_headers<T: DeserializeOwned>(
+    response: Response,
+) -> Result<(T, HeaderMap), Error> {
     let status = response.status();
     let headers = response.headers().clone();
     let body = response.bytes().await?;
     if status.is_success() {
-        serde_json::from_slice(&body).map_err(|source| Error::Decode {
+        let value = serde_json::from_slice(&body).map_err(|source| Error::Decode {
             status: status.as_u16(),
             source,
             correlation_id: correlation_id(&headers),
-        })
+        })?;
+        Ok((value, headers))
     } else {
         Err(Error::from(api_error(status, &headers, &body)))
     }

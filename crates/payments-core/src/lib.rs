@@ -16,11 +16,14 @@ mod rate;
 mod receipt_authority;
 mod receipt_status;
 mod receipt_transition;
+mod reserve;
 mod spend_permission;
 mod split;
 mod subscription;
 mod tax;
 mod tax_catalog;
+mod token_usd;
+mod utc_time;
 mod wallet;
 mod webhook;
 
@@ -46,6 +49,7 @@ pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
     apply_event_as,
 };
+pub use reserve::{ReserveBasis, ReserveRecommendation, ReserveRule, ReserveVolume};
 pub use spend_permission::{
     BASE_MAINNET_CHAIN_ID, PermissionError, PermissionField, RecoverableSignature,
     SPEND_PERMISSION_DOMAIN_NAME, SPEND_PERMISSION_DOMAIN_VERSION, SPEND_PERMISSION_MANAGER, SignatureError,
@@ -58,6 +62,7 @@ pub use subscription::{
 };
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
+pub use utc_time::utc_iso8601;
 pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,

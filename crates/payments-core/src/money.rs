@@ -43,6 +43,12 @@ pub enum MoneyError {
         /// What was received.
         text: String,
     },
+    /// More than six decimal places: token base units cannot represent it exactly.
+    #[error("{text} has more than 6 decimal places")]
+    TooPreciseForToken {
+        /// What was received.
+        text: String,
+    },
     /// A negative amount where only zero or more is allowed.
     #[error("{text} is negative")]
     Negative {

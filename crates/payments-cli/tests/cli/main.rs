@@ -15,6 +15,7 @@ mod import;
 mod inventory;
 mod ping_and_errors;
 mod receipts;
+mod reserve;
 mod settings;
 #[cfg(test)]
 mod webhooks_listen;

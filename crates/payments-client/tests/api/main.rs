@@ -10,4 +10,5 @@ mod helpers;
 mod inventory;
 mod paging;
 mod receipts;
+mod reserve;
 mod status;

@@ -72,3 +72,30 @@ async fn an_unknown_error_code_decodes_into_unknown_with_its_message() {
         )
     );
 }
+
+#[tokio::test]
+async fn an_unknown_split_transaction_status_and_tiny_amounts_decode_exactly() {
+    let server = MockServer::start().await;
+    Mock::given(path("/api/split/transactions"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            r#"[{"id": "0xab-0", "receiptId": "", "amount": 1e-6, "currency": "USDC", "status": "clawed_back",
+                "timestamp": "2023-11-14T22:13:20Z", "transactionHash": "0xab", "fees": 0.03875, "chainId": 8453}]"#,
+            "application/json",
+        ))
+        .mount(&server)
+        .await;
+
+    let page = client(&server, RetryPolicy::OFF)
+        .split_transactions(&payments_client::SplitTransactionsQuery::new())
+        .await
+        .unwrap();
+
+    let listed = &page.transactions[0];
+    assert_eq!(
+        listed.status,
+        payments_client::SplitTransactionStatus::Unknown("clawed_back".to_owned())
+    );
+    assert_eq!(listed.amount, payments_core::TokenAmount::from_base_units(1));
+    assert_eq!(listed.fees, payments_core::TokenAmount::from_base_units(38_750));
+    assert_eq!(page.next_cursor, None);
+}

@@ -82,6 +82,20 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         recipients: &[Wallet],
     ) -> Result<Vec<TokenTransfer>, ChainError>;
 
+    /// Every `Transfer` log of `token` sent from or to `account` in blocks `from..=to`, in chain order (block,
+    /// then log index); a transfer from `account` to itself appears once. Callers bound the range: a node
+    /// answers a wide range slowly or not at all.
+    async fn token_transfers_of(
+        &self,
+        token: Wallet,
+        account: Wallet,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<TokenTransfer>, ChainError>;
+
+    /// The time of block `number` in Unix seconds, `None` past the head.
+    async fn block_timestamp(&self, number: u64) -> Result<Option<u64>, ChainError>;
+
     /// A transaction by hash, `None` when it is not mined (unknown or still pending).
     async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError>;
 

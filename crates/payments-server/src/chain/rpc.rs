@@ -2,6 +2,8 @@
 //! signs the platform's own transactions; reads need no key. Every call has a deadline, so a hung node turns
 //! into [`ChainError::Unavailable`] and the caller's retry, never a stuck worker.
 
+mod history;
+
 use std::future::Future;
 use std::time::Duration;
 
@@ -187,6 +189,20 @@ impl Chain for RpcChain {
         })
         .await?;
         Ok(logs.iter().filter_map(transfer_of).collect())
+    }
+
+    async fn token_transfers_of(
+        &self,
+        token: Wallet,
+        account: Wallet,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<TokenTransfer>, ChainError> {
+        self.transfers_from_or_to(token, account, from, to).await
+    }
+
+    async fn block_timestamp(&self, number: u64) -> Result<Option<u64>, ChainError> {
+        self.timestamp_of(number).await
     }
 
     async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError> {

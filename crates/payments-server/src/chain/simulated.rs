@@ -5,14 +5,17 @@
 //! `Transfer` logs, one block per transaction. Money here is not real: keys read `sk_test_` and the payment
 //! page says so.
 
+mod history;
+
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use alloy_primitives::{Address, B256, keccak256};
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
+use crate::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
 pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives::address!(
@@ -26,7 +29,7 @@ pub(crate) struct SimulatedChain {
     state: Mutex<State>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct State {
     /// Block `n` is `blocks[n]`; block 0 is the genesis and holds nothing.
     blocks: Vec<Block>,
@@ -37,11 +40,15 @@ struct State {
     sequence: u64,
     /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
     writes_fail: bool,
+    /// Stamps blocks as they are mined (the app's clock, so a test's settable clock dates its blocks).
+    clock: Arc<dyn Clock>,
 }
 
 #[derive(Debug, Clone)]
 struct Block {
     hash: B256,
+    /// Unix seconds, never before the previous block's.
+    timestamp: u64,
     transactions: Vec<(B256, Vec<TokenTransfer>)>,
 }
 
@@ -52,12 +59,22 @@ pub(crate) struct Snapshot(usize);
 
 impl SimulatedChain {
     /// A fresh chain with only its genesis block; `contracts` are addresses that count as deployed code
-    /// (the factories and the token of the configuration).
-    pub(crate) fn new(chain_id: u64, contracts: &[Wallet]) -> SimulatedChain {
-        let mut state = State::default();
+    /// (the factories and the token of the configuration); blocks are dated by `clock`.
+    pub(crate) fn with_clock(chain_id: u64, contracts: &[Wallet], clock: Arc<dyn Clock>) -> SimulatedChain {
+        let mut state = State {
+            blocks: Vec::new(),
+            balances: HashMap::new(),
+            splits: HashMap::new(),
+            contracts: HashSet::new(),
+            sequence: 0,
+            writes_fail: false,
+            clock,
+        };
         let genesis = state.next_hash(b"genesis");
+        let timestamp = state.next_timestamp();
         state.blocks.push(Block {
             hash: genesis,
+            timestamp,
             transactions: Vec::new(),
         });
         state.contracts.extend(contracts.iter().copied());
@@ -131,6 +148,12 @@ impl State {
         keccak256(input)
     }
 
+    /// Now in Unix seconds, or the last block's time when the clock went back (block times never decrease).
+    fn next_timestamp(&self) -> u64 {
+        let now = u64::try_from(self.clock.now_ms().div_euclid(1000)).unwrap_or(0);
+        self.blocks.last().map_or(now, |last| now.max(last.timestamp))
+    }
+
     fn head(&self) -> u64 {
         (self.blocks.len() as u64).saturating_sub(1)
     }
@@ -166,8 +189,10 @@ impl State {
             }
             transfers.push(transfer);
         }
+        let timestamp = self.next_timestamp();
         self.blocks.push(Block {
             hash: block_hash,
+            timestamp,
             transactions: vec![(hash, transfers)],
         });
         Ok(hash)
@@ -176,7 +201,12 @@ impl State {
     #[cfg(any(test, feature = "testing"))]
     fn push_block(&mut self, transactions: Vec<(B256, Vec<TokenTransfer>)>) {
         let hash = self.next_hash(b"block");
-        self.blocks.push(Block { hash, transactions });
+        let timestamp = self.next_timestamp();
+        self.blocks.push(Block {
+            hash,
+            timestamp,
+            transactions,
+        });
     }
 
     fn apply(&mut self, transfer: &TokenTransfer) -> Result<(), ChainError> {
@@ -270,6 +300,20 @@ impl Chain for SimulatedChain {
 
     async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError> {
         Ok(self.lock().transaction(hash))
+    }
+
+    async fn token_transfers_of(
+        &self,
+        token: Wallet,
+        account: Wallet,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<TokenTransfer>, ChainError> {
+        Ok(self.lock().transfers_of(token, account, from, to))
+    }
+
+    async fn block_timestamp(&self, number: u64) -> Result<Option<u64>, ChainError> {
+        Ok(self.lock().timestamp_of(number))
     }
 
     async fn has_code(&self, address: Wallet) -> Result<bool, ChainError> {

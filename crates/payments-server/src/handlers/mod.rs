@@ -13,5 +13,7 @@ pub(crate) mod receipt_status;
 pub(crate) mod receipt_view;
 pub(crate) mod receipt_webhooks;
 pub(crate) mod receipts;
+pub(crate) mod reserve;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod split_transactions;

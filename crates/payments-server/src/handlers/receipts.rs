@@ -5,6 +5,7 @@ use payments_core::{Cents, Failure, ReceiptStatus};
 use serde::Serialize;
 
 use crate::domain::page_cursor::ReceiptKey;
+use crate::domain::page_limit::parse_limit;
 use crate::domain::receipt::{CreateReceiptRequest, ReceiptId, TargetPolicy};
 use crate::domain::scope::Scope;
 use crate::handlers::receipt_view::ReceiptView;
@@ -91,7 +92,7 @@ fn render_created(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>)
 
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
-    let limit = parse_limit(ctx.query("limit"))?;
+    let limit = parse_limit(ctx.query("limit"), DEFAULT_LIMIT, MAX_LIMIT)?;
     let after = ctx
         .query("cursor")
         .filter(|cursor| !cursor.is_empty())
@@ -169,27 +170,4 @@ pub(crate) fn not_found(id: &str) -> ApiError {
     ApiError::NotFound {
         message: format!("no receipt with id {}", id.chars().take(64).collect::<String>()),
     }
-}
-
-/// `limit`: default 100; an integer outside 1..=200 is clamped into it (the spec's "min 1, max 200", like
-/// its clamped users search); something that is not an integer is a 400.
-fn parse_limit(text: Option<&str>) -> Result<u32, ApiError> {
-    let Some(text) = text else {
-        return Ok(DEFAULT_LIMIT);
-    };
-    let text = text.trim();
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ApiError::invalid_input(
-            Some("limit".to_owned()),
-            format!("limit: must be an integer (clamped to 1..{MAX_LIMIT})"),
-        ));
-    }
-    // Too many digits for u32 is past the maximum; a minus sign is below the minimum.
-    let requested = if text.starts_with('-') {
-        0
-    } else {
-        digits.parse::<u32>().unwrap_or(u32::MAX)
-    };
-    Ok(requested.clamp(1, MAX_LIMIT))
 }

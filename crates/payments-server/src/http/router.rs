@@ -4,7 +4,7 @@ use hyper::Method;
 
 use crate::handlers::{
     admin_auth, health, images, inventory, orders, ping, platform_config, receipt_admin, receipt_status,
-    receipt_webhooks, receipts, shop, split,
+    receipt_webhooks, receipts, reserve, shop, split, split_transactions,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -45,10 +45,14 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::GET, ["api", "split", "deploy"]) => split::get(ctx).await,
         (&Method::POST, ["api", "split", "deploy"]) => split::deploy(ctx).await,
         (&Method::GET, ["api", "split", "history"]) => split::history(ctx).await,
+        (&Method::GET, ["api", "split", "transactions"]) => split_transactions::list(ctx).await,
+        (&Method::GET, ["api", "reserve", "balances"]) => reserve::balances(ctx).await,
+        (&Method::GET, ["api", "reserve", "recommend"]) => reserve::recommend(ctx).await,
         // Deprecated whatever the method: the answer tells any client where withdrawals went.
         (_, ["api", "split", "withdraw"]) => Ok(split::withdraw()),
         (_, ["api", "split", "deploy"]) => not_allowed(GET_POST),
-        (_, ["api", "split", "history"]) => not_allowed(GET),
+        (_, ["api", "split", "history" | "transactions"]) => not_allowed(GET),
+        (_, ["api", "reserve", "balances" | "recommend"]) => not_allowed(GET),
         (_, ["api", "auth", "nonce" | "me"]) => not_allowed(GET),
         (_, ["api", "auth", "login" | "logout"] | ["api", "auth", "sessions", "revoke"]) => not_allowed(POST),
         (_, ["healthz"] | ["api", "status", "ping"]) => not_allowed(GET),

@@ -9,9 +9,11 @@ pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod receipts;
 pub(crate) mod recent_callers;
+pub(crate) mod reserve;
 pub(crate) mod session_token;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod split_transactions;
 mod wiring;
 pub(crate) mod worker;
 

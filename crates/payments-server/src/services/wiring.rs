@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use payments_core::ReserveRule;
 use tokio::sync::Notify;
 
 use crate::chain::Chain;
@@ -23,8 +24,10 @@ use crate::services::keys::KeyAdmin;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
+use crate::services::reserve::ReserveService;
 use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
+use crate::services::split_transactions::SplitTransactionsService;
 use crate::store::Repositories;
 
 /// Every service of the server.
@@ -37,6 +40,8 @@ pub(crate) struct Services {
     pub(crate) receipts: ReceiptService,
     pub(crate) shop: ShopService,
     pub(crate) split: SplitService,
+    pub(crate) split_transactions: SplitTransactionsService,
+    pub(crate) reserve: ReserveService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
     /// The chain payments are taken on.
@@ -65,7 +70,7 @@ impl Services {
     ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
-        let (chain, simulated) = chain(config, simulated);
+        let (chain, simulated) = chain(config, simulated, clock);
         let chain_wakeup = Arc::new(Notify::new());
         let receipts = ReceiptService {
             receipts: Arc::clone(&repos.receipts),
@@ -85,6 +90,24 @@ impl Services {
             chain_records: Arc::clone(&repos.chain),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
+        let split_transactions = SplitTransactionsService {
+            chain: Arc::clone(&chain),
+            shops: Arc::clone(&repos.shops),
+            reserve: Arc::clone(&repos.reserve),
+            chain_id: config.chain_id,
+            token: config.token_address,
+            confirmations: config.effective_confirmations(),
+            platform_recipient: config.platform_recipient,
+        };
+        let reserve = ReserveService {
+            chain: Arc::clone(&chain),
+            shops: Arc::clone(&repos.shops),
+            reserve: Arc::clone(&repos.reserve),
+            clock: Arc::clone(clock),
+            chain_id: config.chain_id,
+            token: config.token_address,
+            rule: ReserveRule::DEFAULT,
+        };
         Services {
             auth: Authenticator {
                 keys: Arc::clone(&repos.keys),
@@ -123,6 +146,8 @@ impl Services {
                     .map(|contracts| contracts.split_factory),
                 chain: (!config.is_test_mode()).then(|| Arc::clone(&chain)),
             },
+            split_transactions,
+            reserve,
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),
@@ -148,6 +173,7 @@ impl Services {
 fn chain(
     config: &ServerConfig,
     simulated: Option<Arc<SimulatedChain>>,
+    clock: &Arc<dyn Clock>,
 ) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
     match (&config.chain_rpc_url, simulated) {
         (Some(url), _) => (
@@ -167,7 +193,11 @@ fn chain(
                     ]
                 })
                 .collect();
-            let simulated = Arc::new(SimulatedChain::new(config.chain_id, &deployed));
+            let simulated = Arc::new(SimulatedChain::with_clock(
+                config.chain_id,
+                &deployed,
+                Arc::clone(clock),
+            ));
             (simulated.clone(), Some(simulated))
         }
     }

@@ -5,12 +5,13 @@
 
 mod chain_repository;
 #[cfg(test)]
-mod contract;
+pub(crate) mod contract;
 mod item_columns;
 mod location;
 mod postgres;
 mod receipt_types;
 mod repository;
+mod reserve_repository;
 mod sqlite;
 mod use_case;
 
@@ -41,6 +42,7 @@ pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
 };
+pub(crate) use reserve_repository::ReserveRepository;
 pub(crate) use sqlite::SqliteStore;
 pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
@@ -103,6 +105,7 @@ pub(crate) struct Repositories {
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
     pub(crate) chain: Arc<dyn ChainRepository>,
+    pub(crate) reserve: Arc<dyn ReserveRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -123,6 +126,7 @@ impl Repositories {
             + ShopRepository
             + SessionRepository
             + ChainRepository
+            + ReserveRepository
             + 'static,
     {
         Repositories {
@@ -133,7 +137,8 @@ impl Repositories {
             outbox: backend.clone(),
             shops: backend.clone(),
             sessions: backend.clone(),
-            chain: backend,
+            chain: backend.clone(),
+            reserve: backend,
             availability,
         }
     }

@@ -17,6 +17,7 @@ mod merchant;
 mod migrations;
 mod outbox;
 mod receipts;
+mod reserve;
 mod retry;
 mod rows;
 mod sale;

@@ -13,6 +13,7 @@ mod migrations;
 mod order_items;
 mod receipts;
 mod repos;
+mod reserve;
 mod rows;
 mod schema_v2;
 mod schema_v3;
