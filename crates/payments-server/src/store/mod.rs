@@ -139,6 +139,10 @@ pub(crate) enum UpsertOutcome {
     UnknownId,
     /// The draft moves a product to a SKU another product of this merchant has.
     SkuTaken,
+    /// `images[index]` of the draft names a stored image this product does not have. Nothing was written.
+    UnknownImage {
+        index: usize,
+    },
 }
 
 /// What attaching an uploaded image did.

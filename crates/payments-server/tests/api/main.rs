@@ -15,6 +15,7 @@ mod graceful_shutdown;
 mod health_and_ping;
 mod helpers;
 mod idempotency;
+mod image_route;
 mod images;
 mod inventory_limits;
 mod inventory_list;

@@ -7,14 +7,16 @@ use payments_core::{FeePct, Wallet};
 
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::inventory::{
+    ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
+};
 use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::sqlite::{
-    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_list, receipts, shops, splits,
-    subscriptions, use_cases, webhooks,
+    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, receipts, shops,
+    splits, subscriptions, use_cases, webhooks,
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
@@ -107,11 +109,32 @@ impl InventoryRepository for SqliteStore {
         &self,
         wallet: Wallet,
         sku: &Sku,
-        image: &ImageDataUrl,
+        image: &NewImage,
         now_ms: i64,
     ) -> Result<AttachOutcome, StoreError> {
         let (sku, image) = (sku.clone(), image.clone());
         self.write(move |conn| inventory::attach_image(conn, wallet, &sku, &image, now_ms))
+            .await
+    }
+
+    async fn fetch_image(
+        &self,
+        wallet: Wallet,
+        image: &ImageKey,
+        known: &[ContentHash],
+    ) -> Result<Option<ImageFetch>, StoreError> {
+        let (image, known) = (image.clone(), known.to_vec());
+        self.read(move |conn| inventory_images::fetch_one(conn, wallet, &image, &known))
+            .await
+    }
+
+    async fn fetch_images(
+        &self,
+        wallet: Wallet,
+        images: &[ImageKey],
+    ) -> Result<Vec<(ImageKey, StoredImage)>, StoreError> {
+        let images = images.to_vec();
+        self.read(move |conn| inventory_images::fetch_many(conn, wallet, &images))
             .await
     }
 }
