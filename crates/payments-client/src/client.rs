@@ -7,7 +7,7 @@ use url::Url;
 
 use crate::builder::ClientBuilder;
 use crate::error::Error;
-use crate::response::read_json;
+use crate::response::{RawBody, read_json, read_raw};
 use crate::retry::{RetryPolicy, new_idempotency_key};
 use crate::secret::SubscriptionKey;
 
@@ -19,8 +19,9 @@ const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 ///
 /// Cheap to clone (the connection pool is shared). Endpoint methods live next to their models:
 /// [`Client::health`], [`Client::ping`], [`Client::list_inventory`], [`Client::upsert_inventory_item`],
-/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`], the receipt and order routes
-/// ([`Client::create_order`], ...), configuration reads ([`Client::split`], ...), and the admin routes,
+/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`], [`Client::inventory_image`], the
+/// receipt and order routes ([`Client::create_order`], ...), configuration reads ([`Client::split`], ...),
+/// and the admin routes,
 /// which take an [`AdminSession`](crate::AdminSession) ([`Client::admin_login`],
 /// [`Client::deploy_split`], [`Client::refund_receipt`], [`Client::terminal_sale`], ...).
 #[derive(Debug, Clone)]
@@ -89,6 +90,12 @@ impl Client {
         self.send(request, Replay::Safe).await
     }
 
+    /// Sends a `GET` whose success body is not JSON (an image), retrying as [`Client::get_json`] does.
+    pub(crate) async fn get_raw(&self, url: Url, auth: Auth) -> Result<RawBody, Error> {
+        let request = self.authorize(self.http.get(url), auth);
+        self.send_reading(request, Replay::Safe, read_raw).await
+    }
+
     /// Sends a write once: without an idempotency key, a repeat could do the work twice.
     pub(crate) async fn send_json<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
         self.send(request, Replay::Once).await
@@ -114,17 +121,30 @@ impl Client {
             .await
     }
 
-    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure.
     async fn send<T: DeserializeOwned>(&self, request: RequestBuilder, replay: Replay) -> Result<T, Error> {
+        self.send_reading(request, replay, read_json).await
+    }
+
+    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure; `read`
+    /// turns an answer into the result (or its typed error).
+    async fn send_reading<T, Answer>(
+        &self,
+        request: RequestBuilder,
+        replay: Replay,
+        read: impl Fn(reqwest::Response) -> Answer,
+    ) -> Result<T, Error>
+    where
+        Answer: Future<Output = Result<T, Error>>,
+    {
         let request = request.build()?;
         let mut retry = 0;
         loop {
             // A streamed body cannot be cloned, hence not resent: such a request gets one attempt.
             let Some(attempt) = request.try_clone() else {
-                return read_json(self.http.execute(request).await?).await;
+                return read(self.http.execute(request).await?).await;
             };
             let result = match self.http.execute(attempt).await {
-                Ok(response) => read_json(response).await,
+                Ok(response) => read(response).await,
                 Err(error) => Err(Error::from(error)),
             };
             let delay = match (&result, replay) {
