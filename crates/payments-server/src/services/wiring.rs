@@ -8,6 +8,7 @@ use tokio::sync::Notify;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
 use crate::master_key::MasterKey;
+use crate::metrics::Metrics;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
 use crate::services::health::HealthService;
@@ -35,7 +36,12 @@ pub(crate) struct Services {
 }
 
 impl Services {
-    pub(crate) fn new(config: &ServerConfig, repos: &Repositories, clock: &Arc<dyn Clock>) -> Self {
+    pub(crate) fn new(
+        config: &ServerConfig,
+        repos: &Repositories,
+        clock: &Arc<dyn Clock>,
+        metrics: &Arc<Metrics>,
+    ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
         Services {
@@ -100,6 +106,7 @@ impl Services {
                 timeout: config.webhook_timeout,
                 retry_delays: config.webhook_retry_delays.clone(),
                 dev_mode: config.dev_mode,
+                metrics: Arc::clone(metrics),
             }),
         }
     }

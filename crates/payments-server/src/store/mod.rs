@@ -11,6 +11,7 @@ mod postgres;
 mod receipt_types;
 mod repository;
 mod sqlite;
+mod timing;
 mod use_case;
 
 use std::sync::Arc;
@@ -30,13 +31,14 @@ pub(crate) use postgres::PgStore;
 pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, StockTake, TransitionCommit,
 };
 pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
 };
 pub(crate) use sqlite::SqliteStore;
+pub(crate) use timing::StoreTiming;
 pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
@@ -97,6 +99,8 @@ pub(crate) struct Repositories {
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
+    /// Where the backend reports its operation times; the app attaches its metrics.
+    pub(crate) timing: StoreTiming,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -106,7 +110,7 @@ pub(crate) struct Repositories {
 }
 
 impl Repositories {
-    /// Serves every repository from `backend`.
+    /// Serves every repository from `backend` (whose operation times are not recorded).
     pub(crate) fn of<B>(backend: Arc<B>, availability: Availability) -> Self
     where
         B: HealthRepository
@@ -126,6 +130,7 @@ impl Repositories {
             outbox: backend.clone(),
             shops: backend.clone(),
             sessions: backend,
+            timing: StoreTiming::default(),
             availability,
         }
     }

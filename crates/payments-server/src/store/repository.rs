@@ -21,8 +21,8 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
-    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError,
-    StoreError, UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, OutboxDepth,
+    ReceiptError, StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -145,6 +145,8 @@ pub(crate) trait OutboxRepository: Send + Sync + fmt::Debug {
         delivery_id: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError>;
+    /// How many deliveries are pending, and how many of them are in flight at `now_ms` (all merchants).
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError>;
 }
 
 /// Shop settings and split configurations.

@@ -22,6 +22,7 @@ mod inventory_list;
 mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
+mod metrics;
 mod orders;
 mod paid_receipt;
 mod portal;

@@ -54,6 +54,7 @@ macro_rules! contract_suite {
             outbox::attempts_show_in_the_log_and_redelivery_starts_a_new_round,
             outbox::a_claim_takes_at_most_the_per_endpoint_limit_counting_attempts_in_flight,
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
+            outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
             keys::keys_are_found_by_hash_rotated_and_revoked,
             keys::parallel_first_key_bootstraps_create_one_subscription,
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,

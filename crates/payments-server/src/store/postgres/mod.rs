@@ -44,7 +44,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, R
 use futures_util::future::BoxFuture;
 use tokio_postgres::NoTls;
 
-use crate::store::{Availability, HealthRepository, StoreError};
+use crate::store::{Availability, HealthRepository, StoreError, StoreTiming};
 use error::PgError;
 
 pub(crate) use config::PgPoolOptions;
@@ -52,12 +52,15 @@ pub(crate) use config::PgPoolOptions;
 pub use test_support::PgTestDatabase;
 
 const HEALTH_CHECK: &str = "SELECT 1";
+/// The `backend` label of this store's operation times.
+const BACKEND: &str = "postgres";
 
 /// The PostgreSQL store.
 #[derive(Clone)]
 pub(crate) struct PgStore {
     pool: Pool,
     availability: Availability,
+    timing: StoreTiming,
 }
 
 impl fmt::Debug for PgStore {
@@ -120,7 +123,18 @@ impl PgStore {
         if !applied.is_empty() {
             tracing::info!(?applied, "applied PostgreSQL migrations");
         }
-        Ok(PgStore { pool, availability })
+        Ok(PgStore {
+            pool,
+            availability,
+            timing: StoreTiming::default(),
+        })
+    }
+
+    /// Reports each operation's time to `timing` (`query` for one repository call, `sale` and
+    /// `transition` for the use-case transactions).
+    pub(crate) fn timed(mut self, timing: StoreTiming) -> Self {
+        self.timing = timing;
+        self
     }
 
     #[cfg(test)]
@@ -136,18 +150,21 @@ impl PgStore {
         operation: impl Fn(Object) -> BoxFuture<'a, Result<T, PgError>> + Send,
     ) -> Result<T, StoreError> {
         self.availability.check()?;
-        let mut attempt = 0;
-        loop {
-            let client = self.client().await?;
-            match operation(client).await {
-                Ok(value) => return Ok(value),
-                Err(error) => {
-                    let pause = retry::pause_after(error, attempt, false)?;
-                    tokio::time::sleep(pause).await;
-                    attempt += 1;
+        let attempts = async {
+            let mut attempt = 0;
+            loop {
+                let client = self.client().await?;
+                match operation(client).await {
+                    Ok(value) => return Ok(value),
+                    Err(error) => {
+                        let pause = retry::pause_after(error, attempt, false)?;
+                        tokio::time::sleep(pause).await;
+                        attempt += 1;
+                    }
                 }
             }
-        }
+        };
+        self.timing.time(BACKEND, "query", attempts).await
     }
 
     /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`].

@@ -20,8 +20,9 @@ use crate::store::sqlite::{
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxRepository, ReceiptRepository, Sale, SaleTx,
-    SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError, UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptRepository, Sale,
+    SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError,
+    UpsertOutcome,
 };
 
 #[async_trait]
@@ -218,6 +219,10 @@ impl OutboxRepository for SqliteStore {
         let (receipt_id, delivery_id) = (receipt_id.clone(), delivery_id.to_owned());
         self.write(move |conn| webhooks::redeliver(conn, wallet, &receipt_id, &delivery_id, now_ms))
             .await
+    }
+
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {
+        self.read(move |conn| webhooks::depth(conn, now_ms)).await
     }
 }
 
