@@ -9,6 +9,7 @@ mod webhooks_verify;
 
 mod admin;
 mod admin_key;
+mod admin_key_check;
 mod admin_session;
 mod completions;
 mod connection;
@@ -25,6 +26,7 @@ mod receipts_admin;
 mod report;
 mod settings;
 mod split_deploy;
+mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]

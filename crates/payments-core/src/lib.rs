@@ -5,6 +5,7 @@
 //! here so the server, the client and the tests share one definition.
 
 mod admin_login;
+mod deposit;
 mod json_number;
 mod money;
 mod money_serde;
@@ -26,11 +27,12 @@ mod webhook;
 pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
 };
+pub use deposit::{DepositAssessment, assess_deposit};
 pub use json_number::first_inexact_number;
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
 pub use onchain::{
     DEPOSIT_FACTORY_CREATION_CODE, ReceiptSalt, SPLIT_FACTORY_CREATION_CODE, SPLIT_RUNTIME_CODE,
-    deposit_address, split_address, split_constructor_args,
+    TEST_TOKEN_CREATION_CODE, deposit_address, split_address, split_constructor_args,
 };
 pub use payment_request::PaymentRequest;
 pub use pricing::{

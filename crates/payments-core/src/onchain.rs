@@ -25,6 +25,8 @@ pub const SPLIT_RUNTIME_CODE: &[u8] = code::SPLIT_RUNTIME_CODE;
 pub const SPLIT_FACTORY_CREATION_CODE: &[u8] = code::SPLIT_FACTORY_CREATION_CODE;
 /// Creation code of `DepositFactory` (deployed once per chain by `chain bootstrap`).
 pub const DEPOSIT_FACTORY_CREATION_CODE: &[u8] = code::DEPOSIT_FACTORY_CREATION_CODE;
+/// Creation code of `TestToken`, the 6-decimal token with a public `mint` (development and tests only).
+pub const TEST_TOKEN_CREATION_CODE: &[u8] = code::TEST_TOKEN_CREATION_CODE;
 
 /// The 32 bytes that name one receipt's deposit on chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

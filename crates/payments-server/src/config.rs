@@ -1,6 +1,5 @@
 //! Server configuration, built by the binary from flags/env or by tests directly.
 
-use crate::domain::chain::{ChainContracts, PaymentChain};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -8,6 +7,8 @@ use alloy_primitives::address;
 use payments_core::{BASE_MAINNET_CHAIN_ID, Wallet};
 use url::Url;
 
+use crate::chain::rpc::RelayerKey;
+use crate::domain::chain::{ChainContracts, PaymentChain};
 use crate::limits::ServerLimits;
 use crate::master_key::MasterKey;
 use crate::secret::Secret;
@@ -101,7 +102,23 @@ pub struct ServerConfig {
     /// The platform's factories on the chain (`--chain-contracts`); development mode falls back to
     /// [`ChainContracts::DEVELOPMENT`]. Without either, splits need a given `splitAddress`.
     pub chain_contracts: Option<ChainContracts>,
+    /// JSON-RPC URL of an EVM node (`--chain-rpc-url`); without one the server runs the in-process test-mode
+    /// chain (docs/chain.md).
+    pub chain_rpc_url: Option<Url>,
+    /// The relayer's private key (`--relayer-key-file`): deploys splits, forwards deposits, distributes.
+    /// Never logged. Without it, paid receipts wait for a server that can settle them.
+    pub relayer_key: Option<RelayerKey>,
+    /// Blocks on top of a transfer's block before it counts (`--confirmations`); `None`: 0 on the test-mode
+    /// chain, [`DEFAULT_CONFIRMATIONS`] on a node.
+    pub confirmations: Option<u64>,
+    /// Pause between deposit-watcher passes once it has caught up with the chain.
+    pub chain_poll: Duration,
 }
+
+/// Confirmations a transfer needs on a real chain unless `--confirmations` says otherwise.
+pub const DEFAULT_CONFIRMATIONS: u64 = 3;
+/// How often the deposit watcher looks for new blocks once caught up.
+pub const DEFAULT_CHAIN_POLL: Duration = Duration::from_secs(2);
 
 impl ServerConfig {
     /// The chain id and token of payment instructions.
@@ -136,14 +153,33 @@ impl ServerConfig {
             platform_share_bps: DEFAULT_PLATFORM_SHARE_BPS,
             token_address: BASE_USDC,
             chain_contracts: None,
+            chain_rpc_url: None,
+            relayer_key: None,
+            confirmations: None,
+            chain_poll: DEFAULT_CHAIN_POLL,
         }
     }
 }
 
 impl ServerConfig {
-    /// The configured factories, or in development mode those of a fresh local anvil.
+    /// The configured factories, or in development mode and on the test-mode chain those of a fresh local
+    /// anvil (on the test-mode chain they are just addresses).
     pub fn effective_chain_contracts(&self) -> Option<ChainContracts> {
         self.chain_contracts
-            .or_else(|| self.dev_mode.then_some(ChainContracts::DEVELOPMENT))
+            .or_else(|| (self.dev_mode || self.is_test_mode()).then_some(ChainContracts::DEVELOPMENT))
+    }
+
+    /// No RPC URL: payments run on the in-process test-mode chain, and nothing moves real money.
+    pub fn is_test_mode(&self) -> bool {
+        self.chain_rpc_url.is_none()
+    }
+
+    /// Blocks a transfer needs on top of it before it counts.
+    pub fn effective_confirmations(&self) -> u64 {
+        self.confirmations.unwrap_or(if self.is_test_mode() {
+            0
+        } else {
+            DEFAULT_CONFIRMATIONS
+        })
     }
 }

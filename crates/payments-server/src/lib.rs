@@ -9,8 +9,11 @@
 //! [`testing::spawn_app`] starts an in-process server on a temporary database.
 
 mod app;
+mod chain;
 mod clock;
 mod config;
+mod dev_admin_key;
+mod dev_bootstrap;
 mod dev_mode;
 mod domain;
 mod handlers;
@@ -30,13 +33,18 @@ mod telemetry;
 pub mod testing;
 
 pub use app::App;
+pub use chain::ChainError;
+pub use chain::bootstrap::{BootstrapPlan, bootstrap as chain_bootstrap};
+pub use chain::rpc::RelayerKey;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::{
-    BASE_USDC, DEFAULT_INVENTORY_LIST_BUDGET, DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE,
-    DEV_PLATFORM_RECIPIENT, ServerConfig,
+    BASE_USDC, DEFAULT_CHAIN_POLL, DEFAULT_CONFIRMATIONS, DEFAULT_INVENTORY_LIST_BUDGET,
+    DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
+    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT, ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
+pub use dev_admin_key::{DevAdminKey, DevAdminKeyError};
+pub use dev_bootstrap::{DevBootstrapError, DevWelcome};
 pub use dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
 pub use domain::api_key::SubscriptionId;
 pub use domain::chain::ChainContracts;
@@ -49,6 +57,6 @@ pub use limits::{
 pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
-pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};
+pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
 pub use store::{DatabaseLocation, StoreError};
 pub use telemetry::{LogFormat, LogGuard, init_tracing};

@@ -31,6 +31,7 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     let graceful = GracefulShutdown::new();
     let dispatcher = app.start_webhook_dispatcher();
     let metrics_upkeep = app.start_metrics_upkeep();
+    let chain_workers = app.start_chain_workers();
     let limits = app.config().limits;
     let open_files = rlimit::getrlimit(rlimit::Resource::NOFILE)
         .ok()
@@ -94,6 +95,9 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     drop(listener);
     dispatcher.stop().await;
     metrics_upkeep.abort();
+    if let Some(workers) = chain_workers {
+        workers.stop().await;
+    }
     tracing::info!(
         connections = graceful.count(),
         "shutting down; finishing in-flight requests"

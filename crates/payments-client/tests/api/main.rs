@@ -8,5 +8,6 @@ mod errors;
 #[cfg(test)]
 mod helpers;
 mod inventory;
+mod paging;
 mod receipts;
 mod status;

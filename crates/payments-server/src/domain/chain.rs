@@ -2,10 +2,10 @@
 //! `chain bootstrap` prints), and the development default.
 
 use payments_core::Wallet;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The factories (and token) the server derives split and deposit addresses with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChainContracts {
     /// The chain they are deployed on.

@@ -34,9 +34,27 @@ pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     if !found {
         return Ok(portal::html(StatusCode::NOT_FOUND, portal::render_not_found()));
     }
+    Ok(page_again(ctx, id))
+}
+
+/// POST from the test-mode page's "Simulate payment" button: pay on the simulated chain, then show the page.
+pub(crate) async fn simulate(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
+    let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
+    let found = match (ReceiptId::parse("receiptId", id), merchant) {
+        (Ok(receipt), Ok(merchant)) => portal::simulate_payment(ctx.state, merchant, receipt).await?,
+        _ => false,
+    };
+    if !found {
+        return Ok(portal::html(StatusCode::NOT_FOUND, portal::render_not_found()));
+    }
+    Ok(page_again(ctx, id))
+}
+
+/// 303 back to the page, with the same query (the payment link's `merchant`).
+fn page_again(ctx: &Ctx<'_>, id: &str) -> HttpResponse {
     let query = match ctx.raw_query() {
         "" => String::new(),
         query => format!("?{query}"),
     };
-    Ok(portal::see_other(&format!("/portal/{id}{query}")))
+    portal::see_other(&format!("/portal/{id}{query}"))
 }

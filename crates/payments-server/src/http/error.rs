@@ -58,6 +58,10 @@ pub(crate) enum ApiError {
     DatastoreUnavailable {
         reason: String,
     },
+    /// The chain node does not answer (503 `chain_unavailable`); retry later.
+    ChainUnavailable {
+        reason: String,
+    },
     /// A receipt-route refusal with its own spec code (`missing_receipt_id`, `invalid_transition`, ...).
     Refused {
         code: RefusalCode,
@@ -106,6 +110,7 @@ impl ApiError {
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::DeadlineExceeded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::DatastoreUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ChainUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Refused { code, .. } => code.status(),
             ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -126,6 +131,7 @@ impl ApiError {
             ApiError::BodyTimeout { .. } => "body_timeout",
             ApiError::DeadlineExceeded { .. } => "deadline_exceeded",
             ApiError::DatastoreUnavailable { .. } => "datastore_unavailable",
+            ApiError::ChainUnavailable { .. } => "chain_unavailable",
             ApiError::Refused { code, .. } => code.code(),
             ApiError::Internal { .. } => "failed",
         }
@@ -156,6 +162,9 @@ impl ApiError {
             ApiError::DatastoreUnavailable { .. } => {
                 "the datastore is unavailable; nothing was changed, retry later".to_owned()
             }
+            ApiError::ChainUnavailable { .. } => {
+                "the chain node is unavailable; nothing was changed, retry later".to_owned()
+            }
             ApiError::Refused { message, .. } => message.clone(),
             ApiError::Internal { .. } => "internal server error".to_owned(),
         }
@@ -169,6 +178,8 @@ impl ApiError {
             tracing::error!(status = status.as_u16(), error = %source_chain(source.as_ref()), "request failed");
         } else if let ApiError::DatastoreUnavailable { reason } = &self {
             tracing::warn!(status = status.as_u16(), reason = %reason, "datastore unavailable");
+        } else if let ApiError::ChainUnavailable { reason } = &self {
+            tracing::warn!(status = status.as_u16(), reason = %reason, "chain unavailable");
         } else {
             tracing::debug!(status = status.as_u16(), code = self.code(), message = %message, "request refused");
         }
@@ -190,7 +201,10 @@ impl ApiError {
         {
             response.headers_mut().insert(ALLOW, value);
         }
-        if let ApiError::DatastoreUnavailable { .. } | ApiError::DeadlineExceeded { .. } = &self {
+        if let ApiError::DatastoreUnavailable { .. }
+        | ApiError::ChainUnavailable { .. }
+        | ApiError::DeadlineExceeded { .. } = &self
+        {
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from_static("5"));

@@ -28,12 +28,17 @@ impl From<ReceiptError> for ApiError {
                 field: Some("status".to_owned()),
                 message,
             },
+            ReceiptError::UnverifiedPayment(_) => ApiError::InvalidInput {
+                field: Some("transactionHash".to_owned()),
+                message,
+            },
+            ReceiptError::ChainUnavailable(reason) => ApiError::ChainUnavailable { reason },
             ReceiptError::WebhookWithoutKey => ApiError::InvalidInput {
                 field: Some("webhook_url".to_owned()),
                 message,
             },
             ReceiptError::IdTaken(_) => ApiError::Conflict { message },
-            ReceiptError::WalletMismatch => ApiError::Forbidden { message },
+            ReceiptError::WalletMismatch | ReceiptError::ChainOnly(_) => ApiError::Forbidden { message },
             ReceiptError::Transition(transition) => transition.into(),
             ReceiptError::IdempotencyConflict => ApiError::refused(RefusalCode::IdempotencyConflict, message),
             ReceiptError::NoMasterKey | ReceiptError::Unexpected(_) => ApiError::internal(message),

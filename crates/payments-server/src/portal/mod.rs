@@ -18,7 +18,7 @@ use hyper::{Response, StatusCode};
 
 use crate::http::response::HttpResponse;
 
-pub(crate) use open::{record_opened, view};
+pub(crate) use open::{record_opened, simulate_payment, view};
 pub(crate) use page::{render_not_found, render_page};
 
 /// An HTML response with the portal's headers: the page may not load or run anything but its own

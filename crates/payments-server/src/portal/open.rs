@@ -3,7 +3,7 @@
 //! `link_opened` through the receipt state machine with the buyer's authority (the lowest: it cannot undo
 //! a failure the merchant reported, nor anything after payment).
 
-use payments_core::{FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
+use payments_core::{Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
 
 use crate::app::AppState;
 use crate::domain::receipt::{Receipt, ReceiptId};
@@ -30,6 +30,7 @@ pub(crate) async fn view(
         found.recipient,
         config.token_address,
         config.chain_id,
+        state.services.chain.is_test_mode(),
     )))
 }
 
@@ -55,6 +56,9 @@ pub(crate) async fn record_opened(
             error @ (ReceiptError::IdTaken(_)
             | ReceiptError::WalletMismatch
             | ReceiptError::NotPostable(_)
+            | ReceiptError::ChainOnly(_)
+            | ReceiptError::UnverifiedPayment(_)
+            | ReceiptError::ChainUnavailable(_)
             | ReceiptError::DeliveryNotFound { .. }
             | ReceiptError::NoMasterKey
             | ReceiptError::WebhookWithoutKey
@@ -65,6 +69,43 @@ pub(crate) async fn record_opened(
     }
 }
 
+/// Test mode: the buyer's "Simulate payment" button pays the receipt's deposit on the simulated chain and wakes
+/// the deposit watcher, which then detects it like any transfer. `false` (the not-found page) when there is no
+/// such receipt, it has no deposit, or the server runs a real chain.
+///
+/// # Errors
+/// A datastore failure, or the simulated chain refusing.
+pub(crate) async fn simulate_payment(
+    state: &AppState,
+    merchant: Option<Wallet>,
+    id: ReceiptId,
+) -> Result<bool, ReceiptError> {
+    let services = &state.services;
+    if !services.chain.is_test_mode() {
+        return Ok(false);
+    }
+    let Some(found) = services.receipts.fetch_for_portal(merchant, id).await? else {
+        return Ok(false);
+    };
+    let (Some(target), Ok(amount)) = (
+        found.receipt.payment,
+        found.receipt.amounts.total.to_token_amount(),
+    ) else {
+        return Ok(false);
+    };
+    if found.receipt.paid == Cents::ZERO {
+        services
+            .chain
+            .simulate_payment(state.config.token_address, target.to, amount)
+            .await
+            .map_err(|error| ReceiptError::Unexpected(error.to_string()))?;
+        if let Some(workers) = &services.chain_workers {
+            workers.wakeup.notify_one();
+        }
+    }
+    Ok(true)
+}
+
 /// The view of a receipt paid to `recipient` in `token` on `chain_id`.
 pub(crate) fn view_of(
     receipt: &Receipt,
@@ -72,6 +113,7 @@ pub(crate) fn view_of(
     recipient: Wallet,
     token: Wallet,
     chain_id: u64,
+    test_mode: bool,
 ) -> PortalView {
     let amounts = receipt.amounts;
     PortalView {
@@ -94,6 +136,8 @@ pub(crate) fn view_of(
         payment: PaymentRequest::for_total(token, chain_id, recipient, amounts.total).ok(),
         failure: receipt.failure.clone(),
         transaction_hash: receipt.transaction_hash.clone(),
+        merchant: receipt.wallet,
+        test_mode,
     }
 }
 

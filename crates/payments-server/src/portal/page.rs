@@ -74,12 +74,21 @@ impl Display for ReceiptBody<'_> {
             Html(&view.receipt_id),
             Html(status)
         )?;
+        if view.test_mode {
+            f.write_str(
+                "<p class=\"notice warn test-mode\" role=\"note\"><strong>Test mode.</strong> This server runs a \
+                 simulated chain: nothing sent here moves real money.</p>\n",
+            )?;
+        }
         write_summary(f, view)?;
         let stage = Stage::of(view.status);
         f.write_str("<section class=\"card\" aria-labelledby=\"pay-heading\">\n")?;
         write_stage_notice(f, view, stage)?;
         if stage.shows_instructions() {
             write_instructions(f, view.payment.as_ref(), view.total)?;
+            if view.test_mode && view.payment.is_some() {
+                write_simulate_button(f, view)?;
+            }
         }
         f.write_str("</section>\n")?;
         writeln!(
@@ -209,6 +218,18 @@ fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, t
         payment.chain_id,
         usd(total),
         Html(&recipient)
+    )
+}
+
+/// Test mode: a button that pays the receipt on the simulated chain, through the same detection path as a real
+/// transfer. The relative action resolves under whatever prefix serves `/portal/{id}`.
+fn write_simulate_button(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
+    writeln!(
+        f,
+        "<form method=\"post\" action=\"{}/simulate?merchant={}\">\
+         <button class=\"button\" type=\"submit\">Simulate payment</button></form>",
+        Html(&view.receipt_id),
+        view.merchant
     )
 }
 

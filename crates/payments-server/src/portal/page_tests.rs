@@ -31,6 +31,8 @@ fn view(status: ReceiptStatus) -> PortalView {
         payment: Some(PaymentRequest::for_total(token, 8453, recipient, Cents::new(4_468)).unwrap()),
         failure: None,
         transaction_hash: None,
+        merchant: recipient,
+        test_mode: false,
     }
 }
 
@@ -144,4 +146,32 @@ fn an_unopened_receipt_offers_a_button_that_posts_to_the_page_instead_of_instruc
         );
         assert!(!html.contains("ethereum:"), "{html}");
     }
+}
+
+#[test]
+fn a_test_mode_page_says_so_and_offers_a_simulated_payment_while_unpaid() {
+    let mut view = view(ReceiptStatus::LinkOpened);
+    view.test_mode = true;
+    let html = render_page(&view);
+    assert!(html.contains("Test mode."), "{html}");
+    assert!(
+        html.contains(&format!(
+            "action=\"order-42/simulate?merchant={}\"",
+            RECIPIENT.to_lowercase()
+        )),
+        "{html}"
+    );
+    assert!(html.contains(">Simulate payment</button>"), "{html}");
+
+    view.status = ReceiptStatus::Paid;
+    let paid = render_page(&view);
+    assert!(paid.contains("Test mode."), "{paid}");
+    assert!(!paid.contains("Simulate payment"), "{paid}");
+}
+
+#[test]
+fn a_live_page_has_no_test_banner_and_no_simulation() {
+    let html = render_page(&view(ReceiptStatus::LinkOpened));
+    assert!(!html.contains("Test mode."), "{html}");
+    assert!(!html.contains("Simulate payment"), "{html}");
 }

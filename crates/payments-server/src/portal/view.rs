@@ -1,6 +1,6 @@
 //! What the payment page shows, independent of where it came from: the renderer is a pure function of this.
 
-use payments_core::{Cents, Failure, PaymentRequest, ReceiptStatus};
+use payments_core::{Cents, Failure, PaymentRequest, ReceiptStatus, Wallet};
 
 /// The payment token's symbol (a 6-decimal USD stablecoin).
 pub(crate) const TOKEN_SYMBOL: &str = "USDC";
@@ -29,6 +29,10 @@ pub(crate) struct PortalView {
     pub(crate) payment: Option<PaymentRequest>,
     pub(crate) failure: Option<Failure>,
     pub(crate) transaction_hash: Option<String>,
+    /// The merchant (the payment link's `merchant` parameter), for the page's own forms.
+    pub(crate) merchant: Wallet,
+    /// The server runs the test-mode chain: a banner says so, and the page offers a simulated payment.
+    pub(crate) test_mode: bool,
 }
 
 impl PortalView {

@@ -11,6 +11,7 @@ use crate::domain::inventory::{
     ContentHash, EMBEDDED_IMAGES_BUDGET, ImageDataUrl, ImageFetch, ImageKey, InventoryItem, InventoryQuery,
     ItemDraft, MAX_IMAGES, NewImage, ProductId, ShownItem, Sku, StoredImage, images_to_embed, show, show_one,
 };
+use crate::domain::page_cursor::InventoryKey;
 use crate::domain::subscription::Caller;
 use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
 
@@ -42,6 +43,8 @@ pub(crate) struct Listing {
     pub(crate) items: Vec<ShownItem>,
     /// Products matching the filters, over all pages.
     pub(crate) total: u64,
+    /// Where the next page starts; `None` when this page is the last.
+    pub(crate) next: Option<InventoryKey>,
     pub(crate) degraded: bool,
 }
 
@@ -71,6 +74,7 @@ impl InventoryService {
             Ok(page) => Ok(Listing {
                 items: self.shown(wallet, page.items).await,
                 total: page.total,
+                next: page.next,
                 degraded: false,
             }),
             Err(StoreError::Unavailable(reason)) => {
@@ -78,6 +82,7 @@ impl InventoryService {
                 Ok(Listing {
                     items: Vec::new(),
                     total: 0,
+                    next: None,
                     degraded: true,
                 })
             }

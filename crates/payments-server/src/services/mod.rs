@@ -3,6 +3,7 @@
 
 pub(crate) mod admin_auth;
 pub(crate) mod auth;
+pub(crate) mod chain;
 pub(crate) mod health;
 pub(crate) mod inventory;
 pub(crate) mod keys;
@@ -12,5 +13,6 @@ pub(crate) mod session_token;
 pub(crate) mod shop;
 pub(crate) mod split;
 mod wiring;
+pub(crate) mod worker;
 
 pub(crate) use wiring::Services;

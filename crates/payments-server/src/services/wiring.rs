@@ -5,12 +5,19 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
+use crate::chain::Chain;
+use crate::chain::rpc::RpcChain;
+use crate::chain::simulated::SimulatedChain;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
+use crate::domain::chain::ChainContracts;
 use crate::master_key::MasterKey;
 use crate::metrics::Metrics;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
+use crate::services::chain::ChainWorkers;
+use crate::services::chain::settlement::Settlement;
+use crate::services::chain::watcher::DepositWatcher;
 use crate::services::health::HealthService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
@@ -33,17 +40,53 @@ pub(crate) struct Services {
     pub(crate) split: SplitService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
+    /// The chain payments are taken on.
+    pub(crate) chain: Arc<dyn Chain>,
+    /// The same chain when it is the test-mode one (simulated payments; tests mine and reorganise it).
+    #[cfg_attr(
+        not(any(test, feature = "testing")),
+        expect(
+            dead_code,
+            reason = "only the test harness drives the simulated chain directly"
+        )
+    )]
+    pub(crate) simulated: Option<Arc<SimulatedChain>>,
+    /// `None` when the chain's factories are unknown (nothing to watch).
+    pub(crate) chain_workers: Option<ChainWorkers>,
 }
 
 impl Services {
+    /// `simulated`: the test-mode chain to use (a test server restarted on the same chain); `None` makes one
+    /// when no RPC URL is configured.
     pub(crate) fn new(
         config: &ServerConfig,
         repos: &Repositories,
         clock: &Arc<dyn Clock>,
+        simulated: Option<Arc<SimulatedChain>>,
         metrics: &Arc<Metrics>,
     ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
+        let (chain, simulated) = chain(config, simulated);
+        let chain_wakeup = Arc::new(Notify::new());
+        let receipts = ReceiptService {
+            receipts: Arc::clone(&repos.receipts),
+            outbox: Arc::clone(&repos.outbox),
+            shops: Arc::clone(&repos.shops),
+            clock: Arc::clone(clock),
+            master_key: master_key.clone(),
+            wakeup: Arc::clone(&wakeup),
+            base_url: config.base_url.clone(),
+            deposits: Deposits {
+                contracts: config.effective_chain_contracts(),
+                token: config.token_address,
+            },
+            admin_attests_payments: config.is_test_mode(),
+            chain: Arc::clone(&chain),
+            chain_wakeup: Arc::clone(&chain_wakeup),
+            chain_records: Arc::clone(&repos.chain),
+        };
+        let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
         Services {
             auth: Authenticator {
                 keys: Arc::clone(&repos.keys),
@@ -67,19 +110,7 @@ impl Services {
                 clock: Arc::clone(clock),
                 list_budget: config.inventory_list_budget,
             },
-            receipts: ReceiptService {
-                receipts: Arc::clone(&repos.receipts),
-                outbox: Arc::clone(&repos.outbox),
-                shops: Arc::clone(&repos.shops),
-                clock: Arc::clone(clock),
-                master_key: master_key.clone(),
-                wakeup: Arc::clone(&wakeup),
-                base_url: config.base_url.clone(),
-                deposits: Deposits {
-                    contracts: config.effective_chain_contracts(),
-                    token: config.token_address,
-                },
-            },
+            receipts,
             shop: ShopService {
                 shops: Arc::clone(&repos.shops),
                 clock: Arc::clone(clock),
@@ -92,6 +123,7 @@ impl Services {
                 split_factory: config
                     .effective_chain_contracts()
                     .map(|contracts| contracts.split_factory),
+                chain: (!config.is_test_mode()).then(|| Arc::clone(&chain)),
             },
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
@@ -108,8 +140,79 @@ impl Services {
                 dev_mode: config.dev_mode,
                 metrics: Arc::clone(metrics),
             }),
+            chain,
+            simulated,
+            chain_workers,
         }
     }
+}
+
+/// The node at `--chain-rpc-url`, or the in-process test-mode chain.
+fn chain(
+    config: &ServerConfig,
+    simulated: Option<Arc<SimulatedChain>>,
+) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
+    match (&config.chain_rpc_url, simulated) {
+        (Some(url), _) => (
+            Arc::new(RpcChain::connect(url, config.relayer_key.as_ref())),
+            None,
+        ),
+        (None, Some(simulated)) => (simulated.clone(), Some(simulated)),
+        (None, None) => {
+            let contracts = config.effective_chain_contracts();
+            let deployed: Vec<_> = contracts
+                .iter()
+                .flat_map(|contracts| {
+                    [
+                        config.token_address,
+                        contracts.split_factory,
+                        contracts.deposit_factory,
+                    ]
+                })
+                .collect();
+            let simulated = Arc::new(SimulatedChain::new(config.chain_id, &deployed));
+            (simulated.clone(), Some(simulated))
+        }
+    }
+}
+
+/// The deposit watcher and (with a relayer, or on the test-mode chain) settlement.
+fn chain_workers(
+    config: &ServerConfig,
+    repos: &Repositories,
+    clock: &Arc<dyn Clock>,
+    chain: &Arc<dyn Chain>,
+    receipts: &ReceiptService,
+    wakeup: Arc<Notify>,
+) -> Option<ChainWorkers> {
+    // Receipts derive their deposits with the configured token and chain (what payment instructions name).
+    let contracts = ChainContracts {
+        chain_id: config.chain_id,
+        token: config.token_address,
+        ..config.effective_chain_contracts()?
+    };
+    let can_settle = config.is_test_mode() || config.relayer_key.is_some();
+    Some(ChainWorkers {
+        watcher: DepositWatcher {
+            chain: Arc::clone(chain),
+            records: Arc::clone(&repos.chain),
+            receipts: receipts.clone(),
+            clock: Arc::clone(clock),
+            chain_id: contracts.chain_id,
+            token: contracts.token,
+            confirmations: config.effective_confirmations(),
+        },
+        settlement: can_settle.then(|| Settlement {
+            chain: Arc::clone(chain),
+            records: Arc::clone(&repos.chain),
+            shops: Arc::clone(&repos.shops),
+            receipts: receipts.clone(),
+            clock: Arc::clone(clock),
+            contracts,
+        }),
+        poll: config.chain_poll,
+        wakeup,
+    })
 }
 
 /// The configured master key; development mode keeps one beside the data (created 0600 when missing).

@@ -3,6 +3,7 @@
 //! The trait is blocking: services run it on tokio's blocking pool through [`blocking`], so a slow disk
 //! never stalls the request threads.
 
+mod chain_repository;
 #[cfg(test)]
 mod contract;
 mod item_columns;
@@ -23,6 +24,10 @@ use thiserror::Error;
 use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
+pub(crate) use chain_repository::{
+    ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
+    SettlementState,
+};
 pub(crate) use item_columns::ItemColumns;
 pub use location::DatabaseLocation;
 pub(crate) use location::open;
@@ -31,7 +36,7 @@ pub(crate) use postgres::PgStore;
 pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
@@ -99,6 +104,7 @@ pub(crate) struct Repositories {
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
+    pub(crate) chain: Arc<dyn ChainRepository>,
     /// Where the backend reports its operation times; the app attaches its metrics.
     pub(crate) timing: StoreTiming,
     /// The backend's out-of-service switch (tests flip it through the harness).
@@ -120,6 +126,7 @@ impl Repositories {
             + OutboxRepository
             + ShopRepository
             + SessionRepository
+            + ChainRepository
             + 'static,
     {
         Repositories {
@@ -129,7 +136,8 @@ impl Repositories {
             receipts: backend.clone(),
             outbox: backend.clone(),
             shops: backend.clone(),
-            sessions: backend,
+            sessions: backend.clone(),
+            chain: backend,
             timing: StoreTiming::default(),
             availability,
         }

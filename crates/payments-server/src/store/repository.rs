@@ -15,6 +15,7 @@ use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{
     ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
 };
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -22,7 +23,7 @@ use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, OutboxDepth,
-    ReceiptError, StoreError, UpsertOutcome,
+    ReceiptError, ReceiptPage, StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -110,8 +111,19 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
         wallet: Option<Wallet>,
         id: &ReceiptId,
     ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError>;
-    /// A merchant's receipts, newest first.
-    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError>;
+    /// A page of a merchant's receipts, newest first (`created_at`, then insertion order), starting after
+    /// `after` when given: a keyset page, so receipts created meanwhile never shift the pages still to come.
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError>;
+    /// A merchant's newest `limit` receipts (what the contract tests read back).
+    #[cfg(test)]
+    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        Ok(self.list_page(wallet, limit, None).await?.receipts)
+    }
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
     /// service's decision, the stock reservation and the insert, and the kept response.
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>>;

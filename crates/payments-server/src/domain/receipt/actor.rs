@@ -13,6 +13,8 @@ pub(crate) enum Actor {
     Key(SubscriptionId),
     /// A signed-in admin (merchant or platform admin).
     Admin(Wallet),
+    /// The server's chain workers, acting on a confirmed transfer or a mined settlement.
+    Chain,
 }
 
 impl Actor {
@@ -21,15 +23,17 @@ impl Actor {
             Actor::Portal => Authority::Buyer,
             Actor::Key(_) => Authority::MerchantKey,
             Actor::Admin(_) => Authority::Admin,
+            Actor::Chain => Authority::Chain,
         }
     }
 
-    /// The history row's actor: `portal`, `key:<subscription id>`, `admin:<wallet>`.
+    /// The history row's actor: `portal`, `key:<subscription id>`, `admin:<wallet>`, `chain`.
     pub(crate) fn history_label(&self) -> String {
         match self {
             Actor::Portal => "portal".to_owned(),
             Actor::Key(id) => format!("key:{}", id.as_str()),
             Actor::Admin(wallet) => format!("admin:{wallet}"),
+            Actor::Chain => "chain".to_owned(),
         }
     }
 }

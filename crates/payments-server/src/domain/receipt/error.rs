@@ -23,6 +23,17 @@ pub(crate) enum ReceiptError {
         "status {0} cannot be posted: refunds go through POST /api/receipts/refund, and generated is only a starting state"
     )]
     NotPostable(payments_core::ReceiptStatus),
+    /// `paid` and `completed` are facts of the chain: outside test mode no caller may post them.
+    #[error(
+        "status {0} is set by the server when the chain shows it (a confirmed transfer, a mined settlement); only the test-mode chain accepts an admin's word for it"
+    )]
+    ChainOnly(payments_core::ReceiptStatus),
+    /// A claimed payment transaction that the chain does not confirm.
+    #[error("transactionHash not verified on chain: {0}")]
+    UnverifiedPayment(String),
+    /// The chain could not be asked.
+    #[error("the chain node is unavailable: {0}")]
+    ChainUnavailable(String),
     #[error("no webhook delivery {delivery} on receipt {receipt}")]
     DeliveryNotFound { receipt: ReceiptId, delivery: String },
     /// Production without `--master-key`: the creating key cannot be stored.

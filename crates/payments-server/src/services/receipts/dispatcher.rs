@@ -10,8 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use payments_core::{StandardWebhooksSecret, x_service_signature};
-use tokio::sync::oneshot;
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::task::JoinSet;
 
 use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
@@ -19,6 +18,7 @@ use crate::master_key::MasterKey;
 use crate::metrics::{AttemptOutcome, Metrics};
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::services::receipts::in_flight::{self, InFlight, Slot};
+use crate::services::worker::WorkerHandle;
 use crate::store::{
     AttemptRecord, Claim, DeliveryNext, DueDelivery, OutboxDepth, OutboxRepository, StoreError,
 };
@@ -27,33 +27,6 @@ use crate::store::{
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 /// A claimed delivery is not claimed again for this long beyond its timeout (a crashed attempt is retried then).
 const LEASE_MARGIN_MS: i64 = 30_000;
-
-/// Stops the dispatcher when told; dropping it stops it too.
-#[derive(Debug)]
-pub(crate) struct DispatcherHandle {
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<()>>,
-}
-
-impl DispatcherHandle {
-    /// Asks the dispatcher to stop and waits for it. An attempt cut short is retried after its lease.
-    pub(crate) async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            stop.send(()).ok();
-        }
-        if let Some(task) = self.task.take() {
-            task.await.ok();
-        }
-    }
-}
-
-impl Drop for DispatcherHandle {
-    fn drop(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
-    }
-}
 
 /// What the dispatcher uses: the outbox, the clock, the master key that opens signing keys, and the
 /// delivery settings.
@@ -79,9 +52,8 @@ impl Dispatcher {
     }
 }
 
-pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> DispatcherHandle {
-    let (stop, mut stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
+pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> WorkerHandle {
+    WorkerHandle::spawn(|mut stopped| async move {
         let wakeup = Arc::clone(&state.wakeup);
         let policy = TargetPolicy {
             dev_mode: state.dev_mode,
@@ -110,11 +82,7 @@ pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> DispatcherHandle {
                 () = tokio::time::sleep(POLL_INTERVAL) => {}
             }
         }
-    });
-    DispatcherHandle {
-        stop: Some(stop),
-        task: Some(task),
-    }
+    })
 }
 
 /// Claims due deliveries while the pool has room, and starts an attempt task for each.

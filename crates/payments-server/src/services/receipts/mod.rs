@@ -2,6 +2,8 @@
 //! page's lookups. Every merchant-facing query is partitioned by the caller's wallet.
 
 mod admin_sales;
+mod chain_events;
+mod claimed_payment;
 mod create;
 mod delivery;
 mod dispatcher;
@@ -14,6 +16,7 @@ mod transition;
 mod webhook_body;
 
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
-pub(crate) use dispatcher::{Dispatcher, DispatcherHandle, start_dispatcher};
+pub(crate) use chain_events::ConfirmedPayment;
+pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
 pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};
 pub(crate) use transition::StatusOutcome;

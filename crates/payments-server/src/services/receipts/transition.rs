@@ -51,7 +51,7 @@ impl StatusChange {
         }
     }
 
-    fn sets_chain_fields(&self) -> bool {
+    pub(super) fn sets_chain_fields(&self) -> bool {
         self.transaction_hash.is_some() || self.buyer_wallet.is_some()
     }
 }
@@ -139,8 +139,23 @@ impl ReceiptService {
     ) -> Result<StatusOutcome, ReceiptError> {
         let admin = match &actor {
             Actor::Admin(wallet) => Some(*wallet),
-            Actor::Portal | Actor::Key(_) => None,
+            Actor::Portal | Actor::Key(_) | Actor::Chain => None,
         };
+        let chain_fact = matches!(post.status, ReceiptStatus::Paid | ReceiptStatus::Completed);
+        if chain_fact && admin.is_some() && !self.admin_attests_payments {
+            return Err(ReceiptError::ChainOnly(post.status));
+        }
+        let mut post = post;
+        let mut actor = actor;
+        if post.status == ReceiptStatus::CheckoutSuccess
+            && let Some(hash) = post.transaction_hash.take()
+        {
+            // Verified, the claim is the chain's word: it moves the receipt to checkout_success whoever posted
+            // it. The hash becomes the receipt's when the watcher confirms the transfer.
+            self.verify_claimed_payment(wallet, &post.receipt_id, &hash)
+                .await?;
+            actor = Actor::Chain;
+        }
         let change = StatusChange {
             transaction_hash: post.transaction_hash.clone(),
             ..StatusChange::by(actor)
@@ -169,7 +184,7 @@ impl StatusOutcome {
 }
 
 /// The transition of a call that carried no idempotency key (so it cannot be a replay).
-fn fresh(committed: Committed<Transitioned>) -> Result<Transitioned, ReceiptError> {
+pub(super) fn fresh(committed: Committed<Transitioned>) -> Result<Transitioned, ReceiptError> {
     match committed {
         Committed::Fresh(transitioned) => Ok(transitioned),
         Committed::Replayed(_) => Err(ReceiptError::Unexpected(

@@ -5,12 +5,14 @@
 //! Races are run through a [`tokio::sync::Barrier`] and the outcome is asserted on what the repositories
 //! read back afterwards, not only on the answers.
 
+pub(crate) mod chain;
 pub(crate) mod fixtures;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
+pub(crate) mod paging;
 pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
@@ -66,6 +68,8 @@ macro_rules! contract_suite {
             images::deleting_a_product_deletes_its_images,
             inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
+            paging::receipt_pages_return_every_receipt_once_while_receipts_are_created,
+            paging::inventory_pages_after_a_cursor_return_every_product_once_in_each_sort,
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
             shops::parallel_split_deploys_keep_one_active_split,
@@ -74,6 +78,7 @@ macro_rules! contract_suite {
             sessions::expired_or_foreign_nonces_open_nothing,
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
+            chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

@@ -7,6 +7,7 @@
 //! (serialization failures, deadlocks, lock timeouts) run it again, see [`retry`].
 
 mod admin_sessions;
+mod chain;
 mod config;
 mod error;
 mod idempotency;
@@ -27,6 +28,7 @@ mod schema_v4;
 mod schema_v5;
 mod schema_v6;
 mod schema_v7;
+mod schema_v8;
 mod shops;
 mod splits;
 mod stock;

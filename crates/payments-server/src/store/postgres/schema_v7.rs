@@ -1,31 +1,40 @@
-//! Schema version 7 (PostgreSQL counterpart of SQLite's v7): product images in their own table, as bytes
-//! with their type, size and SHA-256, instead of data URLs inside `inventory_items.images_json`, so a listing
-//! reads only metadata. The existing data URLs are decoded and hashed in SQL (`decode`, `sha256`); a value
-//! that does not decode fails the migration rather than dropping an image. Images are already compressed
-//! formats: `STORAGE EXTERNAL` keeps them out of line without trying to compress them again.
+//! Schema version 7 (PostgreSQL dialect of SQLite's v7): the chain as the source of truth. `chain_cursors` is where the deposit watcher resumes after a
+//! restart; `chain_transfers` holds every confirmed transfer to a deposit address, once (the unique key is the
+//! log's identity, so a rescan after a crash or a reorg never counts a transfer twice); `settlements` counts
+//! failed forward-and-distribute attempts of paid receipts and when to try again.
 
 pub(super) const SQL: &str = "
-CREATE TABLE inventory_images (
-    id BIGSERIAL PRIMARY KEY,
-    item_id BIGINT NOT NULL REFERENCES inventory_items (id) ON DELETE CASCADE,
-    position INTEGER NOT NULL,
-    content_type TEXT NOT NULL,
-    byte_size BIGINT NOT NULL,
-    sha256 TEXT NOT NULL,
-    data BYTEA NOT NULL,
-    UNIQUE (item_id, position)
+CREATE TABLE chain_cursors (
+    chain_id BIGINT PRIMARY KEY,
+    next_block BIGINT NOT NULL,
+    last_block_hash TEXT,
+    updated_at BIGINT NOT NULL
 );
-ALTER TABLE inventory_images ALTER COLUMN data SET STORAGE EXTERNAL;
 
-INSERT INTO inventory_images (item_id, position, content_type, byte_size, sha256, data)
-SELECT item_id, position, content_type, length(data), encode(sha256(data), 'hex'), data
-FROM (
-    SELECT items.id AS item_id, (urls.ordinality - 1)::integer AS position,
-        split_part(substr(urls.value, 6), ';base64,', 1) AS content_type,
-        decode(split_part(urls.value, ';base64,', 2), 'base64') AS data
-    FROM inventory_items AS items
-    CROSS JOIN LATERAL jsonb_array_elements_text(items.images_json::jsonb) WITH ORDINALITY AS urls (value, ordinality)
-) AS images;
+CREATE TABLE chain_transfers (
+    id BIGSERIAL PRIMARY KEY,
+    chain_id BIGINT NOT NULL,
+    transaction_hash TEXT NOT NULL,
+    log_index BIGINT NOT NULL,
+    block_number BIGINT NOT NULL,
+    block_hash TEXT NOT NULL,
+    token TEXT NOT NULL,
+    from_wallet TEXT NOT NULL,
+    to_wallet TEXT NOT NULL,
+    amount TEXT,
+    recorded_at BIGINT NOT NULL,
+    UNIQUE (chain_id, transaction_hash, log_index)
+);
+CREATE INDEX chain_transfers_by_to ON chain_transfers (to_wallet, chain_id);
 
-ALTER TABLE inventory_items DROP COLUMN images_json;
+CREATE INDEX receipts_unpaid_deposits ON receipts (pay_to) WHERE paid_cents = 0 AND pay_to IS NOT NULL;
+CREATE INDEX receipts_by_status ON receipts (status) WHERE pay_to IS NOT NULL;
+
+CREATE TABLE settlements (
+    receipt_id BIGINT PRIMARY KEY REFERENCES receipts (id),
+    attempts INTEGER NOT NULL,
+    next_attempt_at BIGINT NOT NULL,
+    last_error TEXT,
+    updated_at BIGINT NOT NULL
+);
 ";

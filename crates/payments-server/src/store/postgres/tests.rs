@@ -8,7 +8,9 @@ use tokio_postgres::NoTls;
 use crate::store::contract::fixtures::T0;
 use crate::store::contract::{ContractBackend, contract_suite};
 use crate::store::postgres::{PgStore, PgTestDatabase};
-use crate::store::postgres::{migrations, schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6};
+use crate::store::postgres::{
+    migrations, schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7,
+};
 use crate::store::{Repositories, StoreError};
 
 /// A fresh database with the schema applied.
@@ -98,6 +100,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     let expected = [
         "admin_nonces",
         "admin_sessions",
+        "chain_cursors",
+        "chain_transfers",
         "idempotency_keys",
         "inventory_images",
         "inventory_items",
@@ -105,6 +109,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "receipt_refunds",
         "receipts",
         "schema_migrations",
+        "settlements",
         "shops",
         "split_history",
         "splits",
@@ -123,7 +128,16 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     let versions: Vec<(i64, i64)> = versions.iter().map(|row| (row.get(0), row.get(1))).collect();
     assert_eq!(
         versions,
-        [(1, T0), (2, T0), (3, T0), (4, T0), (5, T0), (6, T0), (7, T0)]
+        [
+            (1, T0),
+            (2, T0),
+            (3, T0),
+            (4, T0),
+            (5, T0),
+            (6, T0),
+            (7, T0),
+            (8, T0)
+        ]
     );
     drop(first);
     database.drop_database().await;
@@ -152,7 +166,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 7);
+    assert_eq!(count, 8);
     database.drop_database().await;
 }
 
@@ -199,7 +213,7 @@ async fn stored_values_that_do_not_decode_are_reported_as_corrupt() {
 }
 
 #[tokio::test]
-async fn version_7_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
+async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
     let Some(database) = PgTestDatabase::create().await else {
         return;
     };
@@ -210,15 +224,16 @@ async fn version_7_moves_data_url_images_into_their_table_as_bytes_with_type_siz
         )
         .await
         .unwrap();
-    let before_v7 = [
+    let before_v8 = [
         schema_v1::SQL,
         schema_v2::SQL,
         schema_v3::SQL,
         schema_v4::SQL,
         schema_v5::SQL,
         schema_v6::SQL,
+        schema_v7::SQL,
     ];
-    for (version, sql) in (1_i64..).zip(before_v7) {
+    for (version, sql) in (1_i64..).zip(before_v8) {
         client.batch_execute(sql).await.unwrap();
         client
             .execute("INSERT INTO schema_migrations VALUES ($1, 1)", &[&version])

@@ -8,6 +8,7 @@ use super::schema_v4;
 use super::schema_v5;
 use super::schema_v6;
 use super::schema_v7;
+use super::schema_v8;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -77,6 +78,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, schema_v5::SQL),
     (6, schema_v6::SQL),
     (7, schema_v7::SQL),
+    (8, schema_v8::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
@@ -87,7 +89,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
 /// `foreign_key_check` empty before it commits.
 pub(super) fn apply(conn: &mut Connection, now_ms: i64) -> rusqlite::Result<()> {
     conn.execute(CREATE_MIGRATIONS_TABLE, [])?;
-    schema_v7::register_functions(conn)?;
+    schema_v8::register_functions(conn)?;
     conn.execute_batch("PRAGMA foreign_keys = OFF")?;
     let applied = apply_each(conn, now_ms);
     conn.execute_batch("PRAGMA foreign_keys = ON")?;
@@ -158,10 +160,10 @@ mod tests {
     }
 
     #[test]
-    fn version_7_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
+    fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
-        for (version, sql) in &MIGRATIONS[..6] {
+        for (version, sql) in &MIGRATIONS[..7] {
             conn.execute_batch(sql).unwrap();
             conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
         }
@@ -218,10 +220,10 @@ mod tests {
     }
 
     #[test]
-    fn version_7_refuses_a_stored_image_that_does_not_decode() {
+    fn version_8_refuses_a_stored_image_that_does_not_decode() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
-        for (version, sql) in &MIGRATIONS[..6] {
+        for (version, sql) in &MIGRATIONS[..7] {
             conn.execute_batch(sql).unwrap();
             conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
         }

@@ -3,6 +3,7 @@
 //! read-only connections.
 
 mod admin_sessions;
+mod chain;
 #[cfg(test)]
 mod contract_runner;
 mod idempotency;
@@ -20,6 +21,7 @@ mod schema_v4;
 mod schema_v5;
 mod schema_v6;
 mod schema_v7;
+mod schema_v8;
 mod shops;
 mod splits;
 mod subscriptions;

@@ -10,6 +10,7 @@ use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{
     ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
 };
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -20,9 +21,9 @@ use crate::store::sqlite::{
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptRepository, Sale,
-    SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError,
-    UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptPage,
+    ReceiptRepository, Sale, SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx,
+    Transitioned, TxError, UpsertOutcome,
 };
 
 #[async_trait]
@@ -168,8 +169,14 @@ impl ReceiptRepository for SqliteStore {
         .await
     }
 
-    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
-        self.read(move |conn| receipts::list(conn, wallet, limit)).await
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError> {
+        self.read(move |conn| receipts::list(conn, wallet, limit, after))
+            .await
     }
 
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {

@@ -1,0 +1,40 @@
+//! The Solidity interfaces the server calls, as alloy `sol!` bindings: only the functions and events it uses
+//! (the full contracts are in `contracts/src`).
+
+#![allow(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+use alloy::sol;
+
+sol! {
+    /// The ERC-20 surface payments need (the test token adds `mint`).
+    #[sol(rpc)]
+    interface IPaymentToken {
+        event Transfer(address indexed from, address indexed to, uint256 value);
+        function balanceOf(address account) external view returns (uint256);
+        function transfer(address to, uint256 amount) external returns (bool);
+        function mint(address to, uint256 amount) external;
+    }
+
+    /// `contracts/src/SplitFactory.sol`.
+    #[sol(rpc)]
+    interface ISplitFactory {
+        function deploy(address[] calldata recipients, uint16[] calldata bps) external returns (address split);
+    }
+
+    /// `contracts/src/DepositFactory.sol`.
+    #[sol(rpc)]
+    interface IDepositFactory {
+        function deployAndForward(bytes32 receipt, address split, address token)
+            external
+            returns (address deposit, uint256 amount);
+    }
+
+    /// `contracts/src/Split.sol`.
+    #[sol(rpc)]
+    interface ISplit {
+        event Released(address indexed token, address indexed account, uint256 amount);
+        event Distributed(address indexed token, uint256 amount);
+        function recipients() external view returns (address[] memory accounts, uint16[] memory bps);
+        function distribute(address token) external returns (uint256 total);
+    }
+}

@@ -1,0 +1,123 @@
+//! The chain as the source of truth for money: one [`Chain`] trait over an EVM node (JSON-RPC through alloy,
+//! [`rpc::RpcChain`]) or the in-process test-mode chain ([`simulated::SimulatedChain`]), which the server uses
+//! when no RPC URL is configured. Both pass the same chain contract tests (`chain::contract_tests`).
+//!
+//! Reads (blocks, Transfer logs, balances, code) serve the deposit watcher, `checkout_success` verification and
+//! the reserve routes; writes (deploy a split, forward a deposit, distribute a split) are the relayer's, and
+//! each returns only once its transaction is mined, so a caller never acts on a transaction that may not exist.
+
+pub(crate) mod bindings;
+pub(crate) mod bootstrap;
+pub(crate) mod rpc;
+pub(crate) mod simulated;
+
+use std::fmt;
+
+use alloy_primitives::B256;
+use async_trait::async_trait;
+use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet};
+use thiserror::Error;
+
+/// A block by number and hash (the hash tells a reorganised block from the one the watcher saw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlockRef {
+    pub(crate) number: u64,
+    pub(crate) hash: B256,
+}
+
+/// One ERC-20 `Transfer` log, of any token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TokenTransfer {
+    /// The contract that emitted it (the configured token, or another one the buyer used by mistake).
+    pub(crate) token: Wallet,
+    pub(crate) from: Wallet,
+    pub(crate) to: Wallet,
+    /// Base units; `None` when the value does not fit in 128 bits (only a fake token sends that).
+    pub(crate) amount: Option<TokenAmount>,
+    pub(crate) transaction_hash: B256,
+    pub(crate) log_index: u64,
+    pub(crate) block: BlockRef,
+}
+
+/// A mined transaction as far as payments care: did it succeed, in which block, which transfers it made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MinedTransaction {
+    pub(crate) succeeded: bool,
+    pub(crate) block: BlockRef,
+    pub(crate) transfers: Vec<TokenTransfer>,
+}
+
+/// Why a chain call failed.
+#[derive(Debug, Error)]
+pub enum ChainError {
+    /// The node could not be reached or answered garbage: retry later.
+    #[error("chain unavailable: {0}")]
+    Unavailable(String),
+    /// A transaction was mined but reverted, or the node refused it: retrying the same call will not help
+    /// until something changes on chain.
+    #[error("transaction failed: {0}")]
+    Reverted(String),
+    /// The call needs something this chain does not have (a relayer key, a deployed factory, test mode).
+    #[error("{0}")]
+    NotConfigured(String),
+}
+
+/// Access to the chain the platform takes payments on.
+#[async_trait]
+pub(crate) trait Chain: Send + Sync + fmt::Debug {
+    /// The chain id the node reports.
+    async fn chain_id(&self) -> Result<u64, ChainError>;
+
+    /// The latest block number.
+    async fn head(&self) -> Result<u64, ChainError>;
+
+    /// The hash of block `number`, `None` past the head.
+    async fn block_hash(&self, number: u64) -> Result<Option<B256>, ChainError>;
+
+    /// Every `Transfer` log of any token to one of `recipients` in blocks `from..=to`.
+    async fn transfers_to(
+        &self,
+        from: u64,
+        to: u64,
+        recipients: &[Wallet],
+    ) -> Result<Vec<TokenTransfer>, ChainError>;
+
+    /// A transaction by hash, `None` when it is not mined (unknown or still pending).
+    async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError>;
+
+    /// Whether `address` holds contract code.
+    async fn has_code(&self, address: Wallet) -> Result<bool, ChainError>;
+
+    /// `token.balanceOf(owner)`.
+    async fn token_balance(&self, token: Wallet, owner: Wallet) -> Result<TokenAmount, ChainError>;
+
+    /// The recipients and shares of the `Split` at `split`, `None` when no genuine split lives there.
+    async fn split_recipients(&self, split: Wallet) -> Result<Option<Split>, ChainError>;
+
+    /// The relayer deploys `split` through `factory` (a no-op when it exists); returns the mined transaction.
+    async fn deploy_split(&self, factory: Wallet, split: &Split) -> Result<B256, ChainError>;
+
+    /// The relayer deploys the receipt's deposit (when needed) and forwards its whole balance to `split`.
+    async fn forward_deposit(
+        &self,
+        factory: Wallet,
+        receipt: ReceiptSalt,
+        split: Wallet,
+        token: Wallet,
+    ) -> Result<B256, ChainError>;
+
+    /// The relayer calls `split.distribute(token)`, paying every recipient its share.
+    async fn distribute(&self, split: Wallet, token: Wallet) -> Result<B256, ChainError>;
+
+    /// Test mode only: a buyer pays `amount` of `token` to `to` (a transfer through the same detection path as
+    /// a real one). Other chains answer [`ChainError::NotConfigured`].
+    async fn simulate_payment(
+        &self,
+        token: Wallet,
+        to: Wallet,
+        amount: TokenAmount,
+    ) -> Result<B256, ChainError>;
+
+    /// Whether this is the in-process test-mode chain (keys read `sk_test_`, the payment page says so).
+    fn is_test_mode(&self) -> bool;
+}

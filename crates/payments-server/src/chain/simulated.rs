@@ -1,0 +1,344 @@
+//! The in-process test-mode chain: used when no RPC URL is configured, so the server runs with no setup and the
+//! whole payment path (deposit address, detection, confirmation, settlement) works without a node. It models
+//! exactly what the platform's contracts do to token balances (a deposit forwards its whole balance, a split
+//! pays each recipient its share with the remainder to the first, as `Split.sol` does) and emits the same
+//! `Transfer` logs, one block per transaction. Money here is not real: keys read `sk_test_` and the payment
+//! page says so.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard};
+
+use alloy_primitives::{Address, B256, keccak256};
+use async_trait::async_trait;
+use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
+
+use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
+
+/// The wallet simulated payments come from (test mode has no buyer keys).
+pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives::address!(
+    "b0b0000000000000000000000000000000000b0b"
+));
+
+/// A chain in memory.
+#[derive(Debug)]
+pub(crate) struct SimulatedChain {
+    chain_id: u64,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Block `n` is `blocks[n]`; block 0 is the genesis and holds nothing.
+    blocks: Vec<Block>,
+    balances: HashMap<(Wallet, Wallet), u128>,
+    splits: HashMap<Wallet, Split>,
+    contracts: HashSet<Wallet>,
+    /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
+    sequence: u64,
+    /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
+    writes_fail: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Block {
+    hash: B256,
+    transactions: Vec<(B256, Vec<TokenTransfer>)>,
+}
+
+/// A point to return to with [`SimulatedChain::revert`] (the number of blocks then).
+#[cfg(any(test, feature = "testing"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Snapshot(usize);
+
+impl SimulatedChain {
+    /// A fresh chain with only its genesis block; `contracts` are addresses that count as deployed code
+    /// (the factories and the token of the configuration).
+    pub(crate) fn new(chain_id: u64, contracts: &[Wallet]) -> SimulatedChain {
+        let mut state = State::default();
+        let genesis = state.next_hash(b"genesis");
+        state.blocks.push(Block {
+            hash: genesis,
+            transactions: Vec::new(),
+        });
+        state.contracts.extend(contracts.iter().copied());
+        SimulatedChain {
+            chain_id,
+            state: Mutex::new(state),
+        }
+    }
+
+    #[cfg(any(test, feature = "testing"))]
+    /// Mines `count` empty blocks (confirmations for what came before).
+    pub(crate) fn mine(&self, count: u64) {
+        let mut state = self.lock();
+        for _ in 0..count {
+            state.push_block(Vec::new());
+        }
+    }
+
+    #[cfg(any(test, feature = "testing"))]
+    /// The current height, to [`revert`](Self::revert) to later (as anvil's `evm_snapshot`).
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        Snapshot(self.lock().blocks.len())
+    }
+
+    #[cfg(any(test, feature = "testing"))]
+    /// Drops every block mined after `snapshot` and what they did (a reorganisation, as `evm_revert`).
+    pub(crate) fn revert(&self, snapshot: Snapshot) {
+        let mut state = self.lock();
+        while state.blocks.len() > snapshot.0.max(1) {
+            if let Some(block) = state.blocks.pop() {
+                for (_, transfers) in block.transactions.iter().rev() {
+                    for transfer in transfers.iter().rev() {
+                        state.undo(transfer);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes the relayer's writes fail (or work again), as a node refusing them would.
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn set_writes_failing(&self, failing: bool) {
+        self.lock().writes_fail = failing;
+    }
+
+    /// The state, for one of the relayer's writes.
+    fn writer(&self) -> Result<MutexGuard<'_, State>, ChainError> {
+        let state = self.lock();
+        if state.writes_fail {
+            return Err(ChainError::Reverted(
+                "the node refused the transaction (simulated)".to_owned(),
+            ));
+        }
+        Ok(state)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave the model half-written (every mutation completes before
+        // the guard drops), so a poisoned lock is still consistent.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl State {
+    fn next_hash(&mut self, kind: &[u8]) -> B256 {
+        self.sequence += 1;
+        let mut input = kind.to_vec();
+        input.extend_from_slice(&self.sequence.to_be_bytes());
+        keccak256(input)
+    }
+
+    fn head(&self) -> u64 {
+        (self.blocks.len() as u64).saturating_sub(1)
+    }
+
+    fn balance(&self, token: Wallet, owner: Wallet) -> u128 {
+        self.balances.get(&(token, owner)).copied().unwrap_or(0)
+    }
+
+    /// One transaction in a block of its own: applies the moves, records their logs.
+    fn transact(&mut self, moves: &[(Wallet, Wallet, Wallet, u128)]) -> Result<B256, ChainError> {
+        let hash = self.next_hash(b"transaction");
+        let number = self.blocks.len() as u64;
+        let block_hash = self.next_hash(b"block");
+        let mut transfers = Vec::with_capacity(moves.len());
+        for (index, (token, from, to, amount)) in moves.iter().copied().enumerate() {
+            let transfer = TokenTransfer {
+                token,
+                from,
+                to,
+                amount: Some(TokenAmount::from_base_units(amount)),
+                transaction_hash: hash,
+                log_index: index as u64,
+                block: BlockRef {
+                    number,
+                    hash: block_hash,
+                },
+            };
+            if let Err(error) = self.apply(&transfer) {
+                for done in transfers.iter().rev() {
+                    self.undo(done);
+                }
+                return Err(error);
+            }
+            transfers.push(transfer);
+        }
+        self.blocks.push(Block {
+            hash: block_hash,
+            transactions: vec![(hash, transfers)],
+        });
+        Ok(hash)
+    }
+
+    #[cfg(any(test, feature = "testing"))]
+    fn push_block(&mut self, transactions: Vec<(B256, Vec<TokenTransfer>)>) {
+        let hash = self.next_hash(b"block");
+        self.blocks.push(Block { hash, transactions });
+    }
+
+    fn apply(&mut self, transfer: &TokenTransfer) -> Result<(), ChainError> {
+        let amount = transfer.amount.map_or(0, TokenAmount::base_units);
+        // Minting comes from the zero address, which has no balance to check.
+        if transfer.from != Wallet::from_address(Address::ZERO) {
+            let held = self.balance(transfer.token, transfer.from);
+            let left = held.checked_sub(amount).ok_or_else(|| {
+                ChainError::Reverted(format!("{} holds {held}, cannot send {amount}", transfer.from))
+            })?;
+            self.balances.insert((transfer.token, transfer.from), left);
+        }
+        let received = self.balance(transfer.token, transfer.to).saturating_add(amount);
+        self.balances.insert((transfer.token, transfer.to), received);
+        Ok(())
+    }
+
+    fn undo(&mut self, transfer: &TokenTransfer) {
+        let amount = transfer.amount.map_or(0, TokenAmount::base_units);
+        let received = self.balance(transfer.token, transfer.to).saturating_sub(amount);
+        self.balances.insert((transfer.token, transfer.to), received);
+        if transfer.from != Wallet::from_address(Address::ZERO) {
+            let held = self.balance(transfer.token, transfer.from).saturating_add(amount);
+            self.balances.insert((transfer.token, transfer.from), held);
+        }
+    }
+
+    fn transaction(&self, hash: B256) -> Option<MinedTransaction> {
+        self.blocks.iter().enumerate().find_map(|(number, block)| {
+            block
+                .transactions
+                .iter()
+                .find(|(tx, _)| *tx == hash)
+                .map(|(_, transfers)| MinedTransaction {
+                    succeeded: true,
+                    block: BlockRef {
+                        number: number as u64,
+                        hash: block.hash,
+                    },
+                    transfers: transfers.clone(),
+                })
+        })
+    }
+}
+
+#[async_trait]
+impl Chain for SimulatedChain {
+    async fn chain_id(&self) -> Result<u64, ChainError> {
+        Ok(self.chain_id)
+    }
+
+    async fn head(&self) -> Result<u64, ChainError> {
+        Ok(self.lock().head())
+    }
+
+    async fn block_hash(&self, number: u64) -> Result<Option<B256>, ChainError> {
+        let state = self.lock();
+        Ok(usize::try_from(number)
+            .ok()
+            .and_then(|index| state.blocks.get(index))
+            .map(|block| block.hash))
+    }
+
+    async fn transfers_to(
+        &self,
+        from: u64,
+        to: u64,
+        recipients: &[Wallet],
+    ) -> Result<Vec<TokenTransfer>, ChainError> {
+        let state = self.lock();
+        let wanted: HashSet<&Wallet> = recipients.iter().collect();
+        let end = usize::try_from(to)
+            .unwrap_or(usize::MAX)
+            .min(state.blocks.len().saturating_sub(1));
+        let start = usize::try_from(from).unwrap_or(usize::MAX);
+        if start > end {
+            return Ok(Vec::new());
+        }
+        Ok(state.blocks[start..=end]
+            .iter()
+            .flat_map(|block| {
+                block
+                    .transactions
+                    .iter()
+                    .flat_map(|(_, transfers)| transfers.iter())
+            })
+            .filter(|transfer| wanted.contains(&transfer.to))
+            .cloned()
+            .collect())
+    }
+
+    async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError> {
+        Ok(self.lock().transaction(hash))
+    }
+
+    async fn has_code(&self, address: Wallet) -> Result<bool, ChainError> {
+        let state = self.lock();
+        Ok(state.contracts.contains(&address) || state.splits.contains_key(&address))
+    }
+
+    async fn token_balance(&self, token: Wallet, owner: Wallet) -> Result<TokenAmount, ChainError> {
+        Ok(TokenAmount::from_base_units(self.lock().balance(token, owner)))
+    }
+
+    async fn split_recipients(&self, split: Wallet) -> Result<Option<Split>, ChainError> {
+        Ok(self.lock().splits.get(&split).cloned())
+    }
+
+    async fn deploy_split(&self, factory: Wallet, split: &Split) -> Result<B256, ChainError> {
+        let mut state = self.writer()?;
+        let address = split_address(factory, split);
+        state.splits.entry(address).or_insert_with(|| split.clone());
+        state.transact(&[])
+    }
+
+    async fn forward_deposit(
+        &self,
+        factory: Wallet,
+        receipt: ReceiptSalt,
+        split: Wallet,
+        token: Wallet,
+    ) -> Result<B256, ChainError> {
+        let mut state = self.writer()?;
+        let deposit = deposit_address(factory, receipt, split, token);
+        state.contracts.insert(deposit);
+        let amount = state.balance(token, deposit);
+        let moves: Vec<_> = (amount > 0)
+            .then_some((token, deposit, split, amount))
+            .into_iter()
+            .collect();
+        state.transact(&moves)
+    }
+
+    async fn distribute(&self, split: Wallet, token: Wallet) -> Result<B256, ChainError> {
+        let mut state = self.writer()?;
+        let Some(config) = state.splits.get(&split).cloned() else {
+            return Err(ChainError::Reverted(format!("no split is deployed at {split}")));
+        };
+        let moves: Vec<_> = config
+            .allocate(state.balance(token, split))
+            .into_iter()
+            .filter(|(_, part)| *part > 0)
+            .map(|(recipient, part)| (token, split, recipient, part))
+            .collect();
+        state.transact(&moves)
+    }
+
+    async fn simulate_payment(
+        &self,
+        token: Wallet,
+        to: Wallet,
+        amount: TokenAmount,
+    ) -> Result<B256, ChainError> {
+        let units = amount.base_units();
+        let mint = Wallet::from_address(Address::ZERO);
+        self.lock().transact(&[
+            (token, mint, SIMULATED_BUYER, units),
+            (token, SIMULATED_BUYER, to, units),
+        ])
+    }
+
+    fn is_test_mode(&self) -> bool {
+        true
+    }
+}

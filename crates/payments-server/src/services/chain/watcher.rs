@@ -1,0 +1,207 @@
+//! The deposit watcher: follows `Transfer` logs to open deposit addresses, block range by block range, and
+//! turns a confirmed payment into `paid`.
+//!
+//! Why it cannot miss or double count (docs/chain.md, "The watcher"):
+//! - Only blocks at least `confirmations` deep are scanned, so a transfer that a reorganisation removes
+//!   before it is confirmed is never seen, let alone counted.
+//! - The transfers of a range and the cursor past it are committed in one transaction; a crash before that
+//!   rescans the range, and a transfer seen twice is the same row (unique by chain, transaction, log index).
+//! - Crediting reads what is recorded, not what was just scanned, so a crash between recording and crediting
+//!   is made good on the next pass; `paid` twice is acknowledged and ignored by the state machine.
+//! - The head is read before the open deposits: a receipt created after that read can only be paid in a later
+//!   block than the range scanned now.
+//! - A block hash under the cursor that changed means a reorganisation deeper than `confirmations`: the
+//!   watcher logs it loudly and rescans the last [`REORG_RESCAN_BLOCKS`] blocks.
+
+use std::sync::Arc;
+
+use payments_core::{DepositAssessment, TokenAmount, Wallet, assess_deposit};
+
+use crate::chain::{Chain, ChainError, TokenTransfer};
+use crate::clock::Clock;
+use crate::services::receipts::{ConfirmedPayment, ReceiptService};
+use crate::store::{ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, StoreError};
+
+/// Blocks scanned per pass at most (public nodes cap `eth_getLogs` ranges).
+pub(crate) const MAX_BLOCKS_PER_SCAN: u64 = 500;
+/// Deposit addresses per `eth_getLogs` call (the topic list of one filter).
+const DEPOSITS_PER_QUERY: usize = 200;
+/// How far back the first scan of a chain starts below the confirmed head.
+pub(crate) const FIRST_SCAN_LOOKBACK: u64 = 1_000;
+/// How far the watcher rewinds after finding a reorganisation below its cursor.
+pub(crate) const REORG_RESCAN_BLOCKS: u64 = 64;
+/// Unpaid receipts older than this are no longer watched (docs/chain.md: what happens to a late payment).
+pub(crate) const WATCH_WINDOW_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// Why a pass stopped early; the next pass retries.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum WatchError {
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What one pass did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct WatchPass {
+    /// Blocks scanned.
+    pub(crate) blocks: u64,
+    /// Transfers recorded (new or seen again).
+    pub(crate) transfers: usize,
+    /// Receipts that became paid.
+    pub(crate) paid: usize,
+    /// The confirmed head has been reached: no need to hurry the next pass.
+    pub(crate) caught_up: bool,
+}
+
+/// Follows one chain's deposits.
+#[derive(Debug, Clone)]
+pub(crate) struct DepositWatcher {
+    pub(crate) chain: Arc<dyn Chain>,
+    pub(crate) records: Arc<dyn ChainRepository>,
+    pub(crate) receipts: ReceiptService,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) chain_id: u64,
+    /// The payment token: only its transfers pay a receipt.
+    pub(crate) token: Wallet,
+    /// Blocks on top of a transfer's block before it counts.
+    pub(crate) confirmations: u64,
+}
+
+impl DepositWatcher {
+    /// Scans the next confirmed range (if any) and credits every funded deposit.
+    pub(crate) async fn pass(&self) -> Result<WatchPass, WatchError> {
+        let mut pass = self.scan().await?;
+        pass.paid = self.credit().await?;
+        Ok(pass)
+    }
+
+    async fn scan(&self) -> Result<WatchPass, WatchError> {
+        let head = self.chain.head().await?;
+        let Some(confirmed) = head.checked_sub(self.confirmations) else {
+            return Ok(WatchPass {
+                caught_up: true,
+                ..WatchPass::default()
+            });
+        };
+        let cursor = self.cursor(confirmed).await?;
+        if cursor.next_block > confirmed {
+            return Ok(WatchPass {
+                caught_up: true,
+                ..WatchPass::default()
+            });
+        }
+        let from = cursor.next_block;
+        let to = confirmed.min(from.saturating_add(MAX_BLOCKS_PER_SCAN - 1));
+        let since = self.clock.now_ms().saturating_sub(WATCH_WINDOW_MS);
+        let deposits = self.records.open_deposits(since).await?;
+        let mut transfers = Vec::new();
+        for chunk in deposits.chunks(DEPOSITS_PER_QUERY) {
+            transfers.extend(self.chain.transfers_to(from, to, chunk).await?);
+        }
+        let recorded: Vec<RecordedTransfer> = transfers.iter().map(recorded).collect();
+        let last_block_hash = self.chain.block_hash(to).await?.map(|hash| hash.to_string());
+        let next = ChainCursor {
+            next_block: to + 1,
+            last_block_hash,
+        };
+        self.records
+            .record_scan(self.chain_id, &recorded, &next, self.clock.now_ms())
+            .await?;
+        Ok(WatchPass {
+            blocks: to - from + 1,
+            transfers: recorded.len(),
+            paid: 0,
+            caught_up: to == confirmed,
+        })
+    }
+
+    /// The stored cursor, checked against the chain; a first scan starts [`FIRST_SCAN_LOOKBACK`] blocks below
+    /// the confirmed head.
+    async fn cursor(&self, confirmed: u64) -> Result<ChainCursor, WatchError> {
+        let Some(cursor) = self.records.fetch_cursor(self.chain_id).await? else {
+            return Ok(ChainCursor {
+                next_block: confirmed.saturating_sub(FIRST_SCAN_LOOKBACK),
+                last_block_hash: None,
+            });
+        };
+        let (Some(seen), Some(below)) = (&cursor.last_block_hash, cursor.next_block.checked_sub(1)) else {
+            return Ok(cursor);
+        };
+        let now = self.chain.block_hash(below).await?.map(|hash| hash.to_string());
+        if now.as_ref() == Some(seen) {
+            return Ok(cursor);
+        }
+        tracing::error!(
+            chain_id = self.chain_id,
+            block = below,
+            confirmations = self.confirmations,
+            "the chain reorganised below the confirmation depth; rescanning (raise --confirmations)"
+        );
+        Ok(ChainCursor {
+            next_block: cursor.next_block.saturating_sub(REORG_RESCAN_BLOCKS),
+            last_block_hash: None,
+        })
+    }
+
+    async fn credit(&self) -> Result<usize, WatchError> {
+        let mut paid = 0;
+        for deposit in self.records.funded_deposits(self.chain_id).await? {
+            let Some(payment) = self.payment_of(&deposit) else {
+                continue;
+            };
+            match self.receipts.confirm_payment(payment).await {
+                Ok(_) => paid += 1,
+                Err(error) => tracing::warn!(
+                    receipt = deposit.receipt_id.as_str(),
+                    error = %error,
+                    "a confirmed payment could not be recorded; retrying on the next pass"
+                ),
+            }
+        }
+        Ok(paid)
+    }
+
+    /// The payment a deposit's transfers of the payment token make, when they cover the receipt.
+    fn payment_of(&self, deposit: &FundedDeposit) -> Option<ConfirmedPayment> {
+        let counted: Vec<&RecordedTransfer> = deposit
+            .transfers
+            .iter()
+            .filter(|transfer| transfer.token == self.token)
+            .collect();
+        let amounts = counted
+            .iter()
+            .map(|transfer| TokenAmount::from_base_units(transfer.amount.unwrap_or(0)));
+        match assess_deposit(deposit.total, amounts) {
+            DepositAssessment::Covered {
+                received_cents,
+                completed_by,
+                ..
+            } => {
+                let completing = counted.get(completed_by)?;
+                Some(ConfirmedPayment {
+                    merchant: deposit.merchant,
+                    receipt_id: deposit.receipt_id.clone(),
+                    transaction_hash: completing.transaction_hash.clone(),
+                    buyer: completing.from,
+                    received: received_cents,
+                })
+            }
+            DepositAssessment::Short { .. } => None,
+        }
+    }
+}
+
+fn recorded(transfer: &TokenTransfer) -> RecordedTransfer {
+    RecordedTransfer {
+        transaction_hash: transfer.transaction_hash.to_string(),
+        log_index: transfer.log_index,
+        block_number: transfer.block.number,
+        block_hash: transfer.block.hash.to_string(),
+        token: transfer.token,
+        from: transfer.from,
+        to: transfer.to,
+        amount: transfer.amount.map(TokenAmount::base_units),
+    }
+}
