@@ -1,4 +1,4 @@
-//! Product image rows (schema v7), as in SQLite's `inventory_images.rs`: appended by uploads, replaced by
+//! Product image rows (schema v8), as in SQLite's `inventory_images.rs`: appended by uploads, replaced by
 //! upserts that name `images` (kept images copied row to row inside the database), read one at a time by the
 //! image route, or in one statement for the images an answer embeds.
 

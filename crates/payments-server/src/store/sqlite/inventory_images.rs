@@ -1,4 +1,4 @@
-//! Product image rows (schema v7): appended by uploads, replaced by upserts that name `images` (kept images
+//! Product image rows (schema v8): appended by uploads, replaced by upserts that name `images` (kept images
 //! are copied row to row, never read into memory), read one at a time by the image route, or a few at a
 //! time for the images an answer embeds.
 
