@@ -1,4 +1,4 @@
-//! `payments inventory ...`: list, upsert, delete, upload-image, import.
+//! `payments inventory ...`: list, upsert, delete, upload-image, image, import.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::connection::{ConnectionArgs, block_on};
 use crate::import::{self, ImportArgs};
+use crate::inventory_image::{self, ImageArgs};
 use crate::item_view::{add_degraded, degraded_note, detail_table, page_json, page_table, parse_stock};
 use crate::output::{print_json, print_text};
 use crate::report::{exit_code, failure};
@@ -35,6 +36,8 @@ pub(crate) enum InventoryCommand {
     Delete(DeleteArgs),
     /// Upload a product image (JPEG, PNG or WebP) and print its data URL.
     UploadImage(UploadImageArgs),
+    /// Save one of a product's stored images to a file.
+    Image(ImageArgs),
     /// Upsert every product of a CSV file.
     #[command(long_about = import::LONG_ABOUT)]
     Import(ImportArgs),
@@ -159,7 +162,8 @@ pub(crate) struct UpsertArgs {
     /// Industry pack (the service's default: general).
     #[arg(long)]
     industry_pack: Option<String>,
-    /// An image data URL (repeat for up to 3), e.g. from `upload-image`.
+    /// An image (repeat for up to 3): a data URL, e.g. from `upload-image`, or the route path a listing
+    /// shows for one of this product's stored images (kept as it is).
     #[arg(long = "image", value_name = "DATA_URL")]
     images: Vec<String>,
 }
@@ -195,6 +199,7 @@ async fn dispatch(args: InventoryArgs) -> anyhow::Result<ExitCode> {
         InventoryCommand::Upsert(upsert_args) => upsert(&client, *upsert_args, json).await,
         InventoryCommand::Delete(delete_args) => delete(&client, delete_args, json).await,
         InventoryCommand::UploadImage(upload_args) => upload_image(&client, upload_args, json).await,
+        InventoryCommand::Image(image_args) => inventory_image::run(&client, image_args, json).await,
         InventoryCommand::Import(import_args) => import::run(&client, import_args, json).await,
     }
 }

@@ -16,6 +16,7 @@ mod connection;
 mod hints;
 mod import;
 mod inventory;
+mod inventory_image;
 mod item_view;
 mod output;
 mod ping;

@@ -7,7 +7,7 @@ use url::Url;
 
 use crate::builder::ClientBuilder;
 use crate::error::Error;
-use crate::response::read_json_with_headers;
+use crate::response::{RawBody, read_json, read_json_with_headers, read_raw};
 use crate::retry::{RetryPolicy, new_idempotency_key};
 use crate::secret::SubscriptionKey;
 
@@ -19,8 +19,9 @@ const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 ///
 /// Cheap to clone (the connection pool is shared). Endpoint methods live next to their models:
 /// [`Client::health`], [`Client::ping`], [`Client::list_inventory`], [`Client::upsert_inventory_item`],
-/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`], the receipt and order routes
-/// ([`Client::create_order`], ...), configuration reads ([`Client::split`], ...), and the admin routes,
+/// [`Client::delete_inventory_item`], [`Client::upload_inventory_image`], [`Client::inventory_image`], the
+/// receipt and order routes ([`Client::create_order`], ...), configuration reads ([`Client::split`], ...),
+/// and the admin routes,
 /// which take an [`AdminSession`](crate::AdminSession) ([`Client::admin_login`],
 /// [`Client::deploy_split`], [`Client::refund_receipt`], [`Client::terminal_sale`], ...).
 #[derive(Debug, Clone)]
@@ -96,7 +97,14 @@ impl Client {
         auth: Auth,
     ) -> Result<(T, HeaderMap), Error> {
         let request = self.authorize(self.http.get(url), auth);
-        self.send_reading_headers(request, Replay::Safe).await
+        self.send_reading(request, Replay::Safe, read_json_with_headers)
+            .await
+    }
+
+    /// Sends a `GET` whose success body is not JSON (an image), retrying as [`Client::get_json`] does.
+    pub(crate) async fn get_raw(&self, url: Url, auth: Auth) -> Result<RawBody, Error> {
+        let request = self.authorize(self.http.get(url), auth);
+        self.send_reading(request, Replay::Safe, read_raw).await
     }
 
     /// Sends a write once: without an idempotency key, a repeat could do the work twice.
@@ -124,28 +132,30 @@ impl Client {
             .await
     }
 
-    /// [`Client::send_reading_headers`] for callers that want only the body.
     async fn send<T: DeserializeOwned>(&self, request: RequestBuilder, replay: Replay) -> Result<T, Error> {
-        self.send_reading_headers(request, replay)
-            .await
-            .map(|(value, _)| value)
+        self.send_reading(request, replay, read_json).await
     }
 
-    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure.
-    async fn send_reading_headers<T: DeserializeOwned>(
+    /// The attempt loop: one attempt, then as many retries as the policy grants for the failure; `read`
+    /// turns an answer into the result (or its typed error).
+    async fn send_reading<T, Answer>(
         &self,
         request: RequestBuilder,
         replay: Replay,
-    ) -> Result<(T, HeaderMap), Error> {
+        read: impl Fn(reqwest::Response) -> Answer,
+    ) -> Result<T, Error>
+    where
+        Answer: Future<Output = Result<T, Error>>,
+    {
         let request = request.build()?;
         let mut retry = 0;
         loop {
             // A streamed body cannot be cloned, hence not resent: such a request gets one attempt.
             let Some(attempt) = request.try_clone() else {
-                return read_json_with_headers(self.http.execute(request).await?).await;
+                return read(self.http.execute(request).await?).await;
             };
             let result = match self.http.execute(attempt).await {
-                Ok(response) => read_json_with_headers(response).await,
+                Ok(response) => read(response).await,
                 Err(error) => Err(Error::from(error)),
             };
             let delay = match (&result, replay) {

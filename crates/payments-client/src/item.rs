@@ -42,7 +42,9 @@ pub struct InventoryItem {
     /// Tags (at most 24).
     #[serde(default, deserialize_with = "null_as_default")]
     pub tags: Vec<String>,
-    /// Images as data URLs (at most 3).
+    /// Images (at most 3), each a data URL or, once the answer's embedded images reach the service's size
+    /// cap, the path of the image's own route (`/api/inventory/{id}/images/{n}?v=...`, read with
+    /// [`Client::inventory_image`](crate::Client::inventory_image)). Either form may be posted back.
     #[serde(default, deserialize_with = "null_as_default")]
     pub images: Vec<String>,
     /// Custom key/value attributes.

@@ -82,7 +82,7 @@ pub use config::{
     PricingConfig, ShopConfig, SiteConfig, SplitConfig, TaxCatalog, TaxCatalogEntry, TokenInfo,
 };
 pub use error::{ApiError, Error, ErrorCode};
-pub use inventory::{Degraded, Deleted, InventoryPage, UploadedImage, UpsertedItem};
+pub use inventory::{Degraded, Deleted, InventoryImage, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub use receipt::{

@@ -50,6 +50,28 @@ pub(crate) async fn read_json_with_headers<T: DeserializeOwned>(
     }
 }
 
+/// A success answer that is not JSON: its headers and bytes.
+#[derive(Debug)]
+pub(crate) struct RawBody {
+    pub(crate) headers: HeaderMap,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// Reads the body as bytes on 2xx, an [`ApiError`] otherwise.
+pub(crate) async fn read_raw(response: Response) -> Result<RawBody, Error> {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.bytes().await?;
+    if status.is_success() {
+        Ok(RawBody {
+            headers,
+            bytes: body.to_vec(),
+        })
+    } else {
+        Err(Error::from(api_error(status, &headers, &body)))
+    }
+}
+
 /// Builds the typed error of a non-success response, whatever its body.
 pub(crate) fn api_error(status: StatusCode, headers: &HeaderMap, body: &[u8]) -> ApiError {
     let envelope = serde_json::from_slice::<ErrorBody>(body).unwrap_or(ErrorBody {

@@ -45,7 +45,8 @@ pub struct UpsertInventoryItem {
     /// Tags (at most 24).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
-    /// Images as data URLs (at most 3).
+    /// Images (at most 3): data URLs, or the route paths a listing gave for this product's stored images
+    /// (kept as they are).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub images: Option<Vec<String>>,
     /// Custom key/value attributes.

@@ -23,6 +23,7 @@ use crate::http::error::ApiError;
 use crate::http::rate_limit::{RateKey, RateLimits};
 use crate::http::response::HttpResponse;
 use crate::http::router;
+use crate::metrics::{Metrics, UPKEEP_INTERVAL};
 use crate::services::Services;
 use crate::services::keys::KeyAdmin;
 use crate::services::receipts;
@@ -39,6 +40,8 @@ pub(crate) struct AppState {
     pub(crate) rate_limits: RateLimits<RateKey>,
     /// The unauthenticated sign-in routes, per client address.
     pub(crate) sign_in_limits: RateLimits<IpAddr>,
+    /// Rendered by `GET /metrics`.
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 /// The HTTP application; cheap to clone (one shared state).
@@ -66,7 +69,9 @@ impl App {
     ) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
-        let services = Services::new(&config, &repositories, &clock, simulated);
+        let metrics = Arc::new(Metrics::new());
+        repositories.timing.attach(Arc::clone(&metrics));
+        let services = Services::new(&config, &repositories, &clock, simulated, &metrics);
         App {
             state: Arc::new(AppState {
                 config,
@@ -74,6 +79,7 @@ impl App {
                 clock,
                 rate_limits,
                 sign_in_limits,
+                metrics,
             }),
         }
     }
@@ -91,6 +97,19 @@ impl App {
     /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
     pub(crate) fn start_webhook_dispatcher(&self) -> WorkerHandle {
         receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))
+    }
+
+    /// Folds histogram samples into their buckets every few seconds, so they do not pile up between
+    /// scrapes (`serve` starts it and aborts it on shutdown).
+    pub(crate) fn start_metrics_upkeep(&self) -> tokio::task::JoinHandle<()> {
+        let metrics = Arc::clone(&self.state.metrics);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(UPKEEP_INTERVAL);
+            loop {
+                ticks.tick().await;
+                metrics.run_upkeep();
+            }
+        })
     }
 
     /// Key administration on the app's own datastore (dev bootstrap, tests).
@@ -121,6 +140,10 @@ impl App {
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let correlation_id = CorrelationId::from_headers(request.headers());
+        let (method, route) = (
+            router::method_label(request.method()),
+            router::pattern(request.uri().path()).unwrap_or("unmatched"),
+        );
         let span = tracing::info_span!(
             "request",
             method = %request.method(),
@@ -144,7 +167,11 @@ impl App {
             if let Some(value) = correlation_id.header_value() {
                 response.headers_mut().insert(correlation::HEADER, value);
             }
-            let elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            let elapsed = started.elapsed();
+            self.state
+                .metrics
+                .request(method, route, response.status().as_u16(), elapsed);
+            let elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
             tracing::info!(
                 status = response.status().as_u16(),
                 elapsed_us,

@@ -68,6 +68,9 @@ pub struct ServerConfig {
     pub sign_in_rate_limit_per_minute: NonZeroU32,
     /// When set, `x-edge-secret` plus `x-subscription-id` identify a caller in place of a key.
     pub edge_secret: Option<Secret>,
+    /// When set, `GET /metrics` needs `Authorization: Bearer <token>` and is served on any listener; when
+    /// not, it is served only on a loopback listener to requests no proxy forwarded (docs/operations.md).
+    pub metrics_token: Option<Secret>,
     /// How long a key confirmed by the datastore is answered from memory (zero: looked up on every request).
     pub key_cache: Duration,
     /// Largest accepted body of `POST /api/inventory` (a product with data-URL images), in bytes.
@@ -135,6 +138,7 @@ impl ServerConfig {
             rate_limit_per_minute: DEFAULT_RATE_LIMIT_PER_MINUTE,
             sign_in_rate_limit_per_minute: DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE,
             edge_secret: None,
+            metrics_token: None,
             key_cache: Duration::from_millis(DEFAULT_KEY_CACHE_MS),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             inventory_list_budget: DEFAULT_INVENTORY_LIST_BUDGET,

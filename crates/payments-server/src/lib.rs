@@ -20,6 +20,7 @@ mod handlers;
 mod http;
 mod limits;
 mod master_key;
+mod metrics;
 mod overload;
 mod portal;
 mod secret;

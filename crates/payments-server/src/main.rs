@@ -71,6 +71,10 @@ struct ServeArgs {
     /// Shared secret of a trusted edge proxy: `x-edge-secret` + `x-subscription-id` then identify the caller.
     #[arg(long, env = "PAYMENTS_EDGE_SECRET", hide_env_values = true)]
     edge_secret: Option<String>,
+    /// Bearer token that GET /metrics requires; without one, /metrics answers only on a loopback listener,
+    /// to requests without proxy headers.
+    #[arg(long, env = "PAYMENTS_METRICS_TOKEN", hide_env_values = true)]
+    metrics_token: Option<String>,
     /// Largest body of POST /api/inventory (a product with data-URL images), in bytes (413 above it).
     #[arg(long, env = "PAYMENTS_MAX_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
@@ -234,6 +238,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;
     config.edge_secret = args.edge_secret.map(Secret::new);
+    config.metrics_token = args.metrics_token.map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;
     config.limits = args.limits.limits();
     let open_files = payments_server::raise_open_file_limit();

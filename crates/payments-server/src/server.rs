@@ -15,6 +15,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 
 use crate::app::App;
+use crate::http::metrics_access::ListenerAddr;
 use crate::http::rate_limit::PeerAddr;
 use crate::limits::connection_cap;
 use crate::overload::{self, Admission, Admitted};
@@ -29,6 +30,7 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output = ()>) {
     let graceful = GracefulShutdown::new();
     let dispatcher = app.start_webhook_dispatcher();
+    let metrics_upkeep = app.start_metrics_upkeep();
     let chain_workers = app.start_chain_workers();
     let limits = app.config().limits;
     let open_files = rlimit::getrlimit(rlimit::Resource::NOFILE)
@@ -62,8 +64,12 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
                         }
                     };
                     let app = app.clone();
+                    let listener_ip = stream.local_addr().ok().map(|local| local.ip());
                     let service = service_fn(move |mut request: Request<Incoming>| {
                         request.extensions_mut().insert(PeerAddr(peer.ip()));
+                        if let Some(ip) = listener_ip {
+                            request.extensions_mut().insert(ListenerAddr(ip));
+                        }
                         let app = app.clone();
                         async move { Ok::<_, Infallible>(app.handle(request).await) }
                     });
@@ -88,6 +94,7 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     }
     drop(listener);
     dispatcher.stop().await;
+    metrics_upkeep.abort();
     if let Some(workers) = chain_workers {
         workers.stop().await;
     }

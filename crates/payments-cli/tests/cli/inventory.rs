@@ -1,4 +1,4 @@
-//! `payments inventory list|upsert|delete|upload-image`.
+//! `payments inventory list|upsert|delete|upload-image|image`.
 
 use payments_client::{InventoryQuery, UpsertInventoryItem};
 use payments_core::Cents;
@@ -214,4 +214,38 @@ async fn upload_image_prints_the_data_url_and_attaches_it() {
     assert!(run.stdout.starts_with("data:image/png;base64,"), "{}", run.stdout);
     let stored = client.list_inventory(&InventoryQuery::new()).await.unwrap();
     assert_eq!(stored.items[0].images, [run.stdout.trim_end()]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn image_saves_a_stored_image_to_a_file_and_an_unknown_one_is_not_found() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    let item = client
+        .upsert_inventory_item(&UpsertInventoryItem::new("PIC", "Pic", Cents::new(1), 1))
+        .await
+        .unwrap()
+        .item;
+    client
+        .upload_inventory_image("PIC", "pixel.png", TINY_PNG.to_vec(), "image/png")
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("saved.png");
+    let out_arg = out.to_str().unwrap();
+
+    let run = payments(&app, &["inventory", "image", &item.id, "0", "--out", out_arg]).await;
+    let missing = payments(&app, &["inventory", "image", &item.id, "1", "--out", out_arg]).await;
+
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!("wrote {} bytes (image/png) to {out_arg}\n", TINY_PNG.len())
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), TINY_PNG);
+    assert_eq!(missing.code, 1, "{missing:?}");
+    assert!(
+        missing.stderr.starts_with("error: not_found: "),
+        "{}",
+        missing.stderr
+    );
 }

@@ -171,3 +171,35 @@ async fn an_uploaded_image_is_returned_as_a_data_url_and_attached_to_the_product
     let listed = client.list_inventory(&InventoryQuery::new()).await.unwrap();
     assert_eq!(listed.items[0].images, [uploaded.image_url]);
 }
+
+#[tokio::test]
+async fn a_stored_image_is_read_through_its_route_with_its_type_and_entity_tag() {
+    let app = spawn_app().await;
+    let client = client(&app);
+    let item = client
+        .upsert_inventory_item(&product("PIC-1", 100, 1))
+        .await
+        .unwrap()
+        .item;
+    client
+        .upload_inventory_image("PIC-1", "pixel.png", TINY_PNG.to_vec(), "image/png")
+        .await
+        .unwrap();
+
+    let image = client.inventory_image(&item.id, 0).await.unwrap();
+    let missing = client.inventory_image(&item.id, 1).await.unwrap_err();
+
+    assert_eq!(image.bytes, TINY_PNG);
+    assert_eq!(image.content_type, "image/png");
+    assert_eq!(
+        image.etag.as_deref(),
+        Some("\"43739c566e26fd7cb88f69d3864ea34740372f5ee99acac169e090beffbce5c6\"")
+    );
+    let payments_client::Error::Api(api) = missing else {
+        panic!("expected an API error, got {missing:?}");
+    };
+    assert_eq!(
+        (api.status, api.code),
+        (404, payments_client::ErrorCode::NotFound)
+    );
+}

@@ -1,13 +1,15 @@
-//! POST /api/inventory/images: multipart `image` + `sku`; the image is attached to that product.
+//! Product images: `POST /api/inventory/images` (multipart `image` + `sku`; the image is attached to that
+//! product) and `GET /api/inventory/{id}/images/{n}` (one stored image, with `ETag` and caching headers).
 
+use hyper::header::IF_NONE_MATCH;
 use serde::Serialize;
 
-use crate::domain::inventory::{ImageDataUrl, Sku};
+use crate::domain::inventory::{ContentHash, ImageKey, NewImage, ProductId, Sku, parse_index};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
-use crate::http::multipart;
 use crate::http::response::{self, HttpResponse};
+use crate::http::{image_response, multipart};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -20,7 +22,7 @@ pub(crate) async fn upload(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let form = multipart::image_upload(ctx).await?;
     let sku = Sku::parse("sku", &form.sku)?;
-    let image = ImageDataUrl::from_bytes(&form.image)?;
+    let image = NewImage::from_bytes(form.image)?;
     let attached = ctx
         .state
         .services
@@ -31,4 +33,33 @@ pub(crate) async fn upload(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         ok: true,
         image_url: attached.as_str(),
     }))
+}
+
+pub(crate) async fn get(ctx: &Ctx<'_>, id: &str, index: &str) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::InventoryRead).await?;
+    let key = image_key(id, index)?;
+    let known = ctx
+        .headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .map(ContentHash::from_if_none_match)
+        .unwrap_or_default();
+    let fetched = ctx
+        .state
+        .services
+        .inventory
+        .image(caller.wallet, key, &known)
+        .await?;
+    Ok(image_response::image(fetched, ctx.query("v")))
+}
+
+/// A path that cannot name an image is answered like an image that does not exist.
+fn image_key(id: &str, index: &str) -> Result<ImageKey, ApiError> {
+    let product = ProductId::parse("id", id).ok();
+    match (product, parse_index(index)) {
+        (Some(product), Some(index)) => Ok(ImageKey { product, index }),
+        _ => Err(ApiError::NotFound {
+            message: format!("no image {index} of product {id}"),
+        }),
+    }
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::domain::inventory::{InventoryItem, InventoryItemRequest, InventoryQuery, ItemDraft, ProductId};
+use crate::domain::inventory::{InventoryItemRequest, InventoryQuery, ItemDraft, ProductId, ShownItem};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -11,7 +11,7 @@ use crate::http::response::{self, Degraded, HttpResponse};
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct InventoryListResponse<'a> {
-    items: &'a [InventoryItem],
+    items: &'a [ShownItem],
     total: u64,
     page: u32,
     page_size: u32,
@@ -24,7 +24,7 @@ struct InventoryListResponse<'a> {
 #[derive(Debug, Serialize)]
 struct UpsertResponse<'a> {
     ok: bool,
-    item: &'a InventoryItem,
+    item: &'a ShownItem,
 }
 
 #[derive(Debug, Serialize)]
@@ -38,11 +38,11 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let (page, page_size) = (query.page, query.page_size);
     let found = ctx.state.services.inventory.list(caller.wallet, query).await?;
     Ok(response::ok(&InventoryListResponse {
-        items: &found.page.items,
-        total: found.page.total,
+        items: &found.items,
+        total: found.total,
         page,
         page_size,
-        next_cursor: found.page.next.map(|key| key.encode()),
+        next_cursor: found.next.map(|key| key.encode()),
         degraded: found.degraded.then(Degraded::datastore_unavailable),
     }))
 }

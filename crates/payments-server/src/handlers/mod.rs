@@ -4,6 +4,7 @@ pub(crate) mod admin_auth;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
+pub(crate) mod metrics;
 pub(crate) mod orders;
 pub(crate) mod ping;
 pub(crate) mod platform_config;

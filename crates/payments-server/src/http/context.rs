@@ -20,6 +20,7 @@ use crate::domain::subscription::Caller;
 use crate::http::body;
 use crate::http::credentials;
 use crate::http::error::{ApiError, BoxError};
+use crate::http::metrics_access::ListenerAddr;
 use crate::http::rate_limit::{PeerAddr, RateKey, RateLimits, RateStatus};
 use crate::secret::Secret;
 use crate::services::auth::{self, Credentials};
@@ -196,5 +197,13 @@ impl<'a> Ctx<'a> {
     /// The client's address, when the request came through the server's accept loop.
     pub(crate) fn peer_ip(&self) -> Option<IpAddr> {
         self.request.extensions().get::<PeerAddr>().map(|peer| peer.0)
+    }
+
+    /// The address of the listener the request arrived on, when it came through the server's accept loop.
+    pub(crate) fn listener_ip(&self) -> Option<IpAddr> {
+        self.request
+            .extensions()
+            .get::<ListenerAddr>()
+            .map(|listener| listener.0)
     }
 }

@@ -47,7 +47,9 @@ impl From<InventoryError> for ApiError {
             InventoryError::WalletMismatch => ApiError::Forbidden {
                 message: error.to_string(),
             },
-            InventoryError::UnknownProduct(_) | InventoryError::UnknownSku(_) => ApiError::NotFound {
+            InventoryError::UnknownProduct(_)
+            | InventoryError::UnknownSku(_)
+            | InventoryError::UnknownImage { .. } => ApiError::NotFound {
                 message: error.to_string(),
             },
             InventoryError::SkuTaken(_) => ApiError::Conflict {
@@ -55,6 +57,10 @@ impl From<InventoryError> for ApiError {
             },
             InventoryError::TooManyImages => ApiError::InvalidInput {
                 field: Some("image".to_owned()),
+                message: error.to_string(),
+            },
+            InventoryError::ImageNotKept { index } => ApiError::InvalidInput {
+                field: Some(format!("images[{index}]")),
                 message: error.to_string(),
             },
             InventoryError::Store(store) => store.into(),

@@ -11,6 +11,8 @@ mod error_from_admin;
 mod error_from_receipts;
 mod error_from_reserve;
 pub(crate) mod idempotency;
+pub(crate) mod image_response;
+pub(crate) mod metrics_access;
 pub(crate) mod multipart;
 pub(crate) mod rate_limit;
 pub(crate) mod refusal;

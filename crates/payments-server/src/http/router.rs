@@ -3,8 +3,8 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, health, images, inventory, orders, ping, platform_config, receipt_admin, receipt_status,
-    receipt_webhooks, receipts, reserve, shop, split, split_transactions,
+    admin_auth, health, images, inventory, metrics, orders, ping, platform_config, receipt_admin,
+    receipt_status, receipt_webhooks, receipts, reserve, shop, split, split_transactions,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -20,6 +20,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
     match (method, segments.as_slice()) {
         (&Method::GET, ["healthz"]) => health::get(ctx).await,
+        (&Method::GET, ["metrics"]) => metrics::get(ctx).await,
         (&Method::GET | &Method::HEAD, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
         (&Method::POST, ["portal", id]) => crate::handlers::portal::open(ctx, id).await,
         (&Method::POST, ["portal", id, "simulate"]) => crate::handlers::portal::simulate(ctx, id).await,
@@ -29,6 +30,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::POST, ["api", "inventory"]) => inventory::upsert(ctx).await,
         (&Method::DELETE, ["api", "inventory"]) => inventory::delete(ctx).await,
         (&Method::POST, ["api", "inventory", "images"]) => images::upload(ctx).await,
+        (&Method::GET, ["api", "inventory", id, "images", index]) => images::get(ctx, id, index).await,
         (&Method::GET, ["api", "shop", "config"]) => shop::get_config(ctx).await,
         (&Method::POST, ["api", "shop", "config"]) => shop::post_config(ctx).await,
         (&Method::GET, ["api", "site", "config"]) => Ok(platform_config::site_config(ctx)),
@@ -55,9 +57,10 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["api", "reserve", "balances" | "recommend"]) => not_allowed(GET),
         (_, ["api", "auth", "nonce" | "me"]) => not_allowed(GET),
         (_, ["api", "auth", "login" | "logout"] | ["api", "auth", "sessions", "revoke"]) => not_allowed(POST),
-        (_, ["healthz"] | ["api", "status", "ping"]) => not_allowed(GET),
+        (_, ["healthz"] | ["metrics"] | ["api", "status", "ping"]) => not_allowed(GET),
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
+        (_, ["api", "inventory", _, "images", _]) => not_allowed(GET),
         (&Method::POST, ["api", "orders"]) => orders::create(ctx).await,
         (&Method::GET, ["api", "receipts"]) => receipts::list(ctx).await,
         (&Method::POST, ["api", "receipts"]) => receipts::create(ctx).await,
@@ -82,4 +85,95 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
 
 fn not_allowed(allow: &'static [Method]) -> Result<HttpResponse, ApiError> {
     Err(ApiError::MethodNotAllowed { allow })
+}
+
+/// The route pattern `path` matches, as the metrics label requests (never the raw path: ids would multiply
+/// the series); `None` when no route has this path. Keep in step with [`route`].
+pub(crate) fn pattern(path: &str) -> Option<&'static str> {
+    let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
+    let pattern = match segments.as_slice() {
+        ["healthz"] => "/healthz",
+        ["metrics"] => "/metrics",
+        ["portal", _] => "/portal/{id}",
+        ["portal", _, "simulate"] => "/portal/{id}/simulate",
+        ["api", "status", "ping"] => "/api/status/ping",
+        ["api", "inventory"] => "/api/inventory",
+        ["api", "inventory", "images"] => "/api/inventory/images",
+        ["api", "inventory", _, "images", _] => "/api/inventory/{id}/images/{n}",
+        ["api", "shop", "config"] => "/api/shop/config",
+        ["api", "site", "config"] => "/api/site/config",
+        ["api", "pricing", "config"] => "/api/pricing/config",
+        ["api", "tax", "catalog"] => "/api/tax/catalog",
+        ["api", "auth", "nonce"] => "/api/auth/nonce",
+        ["api", "auth", "login"] => "/api/auth/login",
+        ["api", "auth", "logout"] => "/api/auth/logout",
+        ["api", "auth", "me"] => "/api/auth/me",
+        ["api", "auth", "sessions", "revoke"] => "/api/auth/sessions/revoke",
+        ["api", "split", "deploy"] => "/api/split/deploy",
+        ["api", "split", "history"] => "/api/split/history",
+        ["api", "split", "withdraw"] => "/api/split/withdraw",
+        ["api", "split", "transactions"] => "/api/split/transactions",
+        ["api", "reserve", "balances"] => "/api/reserve/balances",
+        ["api", "reserve", "recommend"] => "/api/reserve/recommend",
+        ["api", "orders"] => "/api/orders",
+        ["api", "receipts"] => "/api/receipts",
+        ["api", "receipts", "status"] => "/api/receipts/status",
+        ["api", "receipts", "refund"] => "/api/receipts/refund",
+        ["api", "receipts", "terminal"] => "/api/receipts/terminal",
+        ["api", "receipts", _] => "/api/receipts/{id}",
+        ["api", "receipts", _, "webhooks"] => "/api/receipts/{id}/webhooks",
+        ["api", "receipts", _, "webhooks", _, "redeliver"] => {
+            "/api/receipts/{id}/webhooks/{delivery}/redeliver"
+        }
+        _ => return None,
+    };
+    Some(pattern)
+}
+
+/// The method as the metrics label it: the standard ones by name, any other token as `other`.
+pub(crate) fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_labelled_by_their_route_pattern_and_unknown_paths_by_none() {
+        for (path, expected) in [
+            ("/api/receipts/order-1001", Some("/api/receipts/{id}")),
+            ("/api/receipts/status", Some("/api/receipts/status")),
+            (
+                "/api/receipts/r1/webhooks/d1/redeliver",
+                Some("/api/receipts/{id}/webhooks/{delivery}/redeliver"),
+            ),
+            (
+                "/api/inventory/prod_1/images/2",
+                Some("/api/inventory/{id}/images/{n}"),
+            ),
+            ("/portal/abc", Some("/portal/{id}")),
+            ("/portal/abc/simulate", Some("/portal/{id}/simulate")),
+            ("/metrics", Some("/metrics")),
+            ("/api/receipts/a/b", None),
+            ("/wp-login.php", None),
+        ] {
+            assert_eq!(pattern(path), expected, "{path}");
+        }
+    }
+
+    #[test]
+    fn methods_outside_the_standard_ones_share_one_label() {
+        assert_eq!(method_label(&Method::GET), "GET");
+        assert_eq!(method_label(&Method::from_bytes(b"BREW").unwrap()), "other");
+    }
 }

@@ -8,8 +8,10 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::domain::inventory::{
-    ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemDraft, MAX_IMAGES, ProductId, Sku,
+    ContentHash, EMBEDDED_IMAGES_BUDGET, ImageDataUrl, ImageFetch, ImageKey, InventoryItem, InventoryQuery,
+    ItemDraft, MAX_IMAGES, NewImage, ProductId, ShownItem, Sku, StoredImage, images_to_embed, show, show_one,
 };
+use crate::domain::page_cursor::InventoryKey;
 use crate::domain::subscription::Caller;
 use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
 
@@ -25,15 +27,24 @@ pub(crate) enum InventoryError {
     UnknownSku(String),
     #[error("a product has at most {MAX_IMAGES} images")]
     TooManyImages,
+    #[error("the product has no image {index}")]
+    UnknownImage { index: usize },
+    /// An upsert's `images[index]` is the URL of an image the saved product does not have.
+    #[error("images[{index}]: names an image this product does not have (send its data URL instead)")]
+    ImageNotKept { index: usize },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-/// A page of products, or an empty one marked degraded when the datastore does not answer (spec: reads
-/// answer 200 with `degraded: true` rather than fail).
+/// A page of products with their images as answered, or an empty one marked degraded when the datastore
+/// does not answer (spec: reads answer 200 with `degraded: true` rather than fail).
 #[derive(Debug)]
 pub(crate) struct Listing {
-    pub(crate) page: InventoryPage,
+    pub(crate) items: Vec<ShownItem>,
+    /// Products matching the filters, over all pages.
+    pub(crate) total: u64,
+    /// Where the next page starts; `None` when this page is the last.
+    pub(crate) next: Option<InventoryKey>,
     pub(crate) degraded: bool,
 }
 
@@ -61,21 +72,50 @@ impl InventoryService {
             });
         match listed {
             Ok(page) => Ok(Listing {
-                page,
+                items: self.shown(wallet, page.items).await,
+                total: page.total,
+                next: page.next,
                 degraded: false,
             }),
             Err(StoreError::Unavailable(reason)) => {
                 tracing::warn!(reason = %reason, "inventory listed in degraded mode");
                 Ok(Listing {
-                    page: InventoryPage {
-                        items: Vec::new(),
-                        total: 0,
-                        next: None,
-                    },
+                    items: Vec::new(),
+                    total: 0,
+                    next: None,
                     degraded: true,
                 })
             }
             Err(other) => Err(other),
+        }
+    }
+
+    /// `items` as answered: the images that fit in [`EMBEDDED_IMAGES_BUDGET`] embedded, the rest linked to
+    /// their route.
+    async fn shown(&self, wallet: Wallet, items: Vec<InventoryItem>) -> Vec<ShownItem> {
+        let fetched = self.embedded_images(wallet, &items).await;
+        show(items, fetched)
+    }
+
+    /// The bytes of the images of `items` that fit in [`EMBEDDED_IMAGES_BUDGET`], read in one store call.
+    /// Embedding is a convenience: when those bytes cannot be read in time, every image is linked instead of
+    /// failing the answer.
+    async fn embedded_images(&self, wallet: Wallet, items: &[InventoryItem]) -> Vec<(ImageKey, StoredImage)> {
+        let wanted = images_to_embed(items, EMBEDDED_IMAGES_BUDGET);
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let reading = self.inventory.fetch_images(wallet, &wanted);
+        match tokio::time::timeout(self.list_budget, reading).await {
+            Ok(Ok(found)) => found,
+            Ok(Err(error)) => {
+                tracing::warn!(error = %error, "embedded images not read; answered as links");
+                Vec::new()
+            }
+            Err(_) => {
+                tracing::warn!("embedded images not read in time; answered as links");
+                Vec::new()
+            }
         }
     }
 
@@ -85,7 +125,7 @@ impl InventoryService {
         &self,
         caller: &Caller,
         draft: ItemDraft,
-    ) -> Result<InventoryItem, InventoryError> {
+    ) -> Result<ShownItem, InventoryError> {
         if draft
             .claimed_wallet
             .is_some_and(|claimed| claimed != caller.wallet)
@@ -101,11 +141,17 @@ impl InventoryService {
         };
         let outcome = self.inventory.upsert(&upsert).await?;
         match outcome {
-            UpsertOutcome::Saved(item) => Ok(*item),
+            UpsertOutcome::Saved(item) => {
+                let fetched = self
+                    .embedded_images(caller.wallet, std::slice::from_ref(&item))
+                    .await;
+                Ok(show_one(*item, fetched))
+            }
             UpsertOutcome::UnknownId => Err(InventoryError::UnknownProduct(
                 id.map(|id| id.as_str().to_owned()).unwrap_or_default(),
             )),
             UpsertOutcome::SkuTaken => Err(InventoryError::SkuTaken(sku.as_str().to_owned())),
+            UpsertOutcome::UnknownImage { index } => Err(InventoryError::ImageNotKept { index }),
         }
     }
 
@@ -119,19 +165,34 @@ impl InventoryService {
         }
     }
 
+    /// Appends an uploaded image; answered as its data URL (the spec's `imageUrl`).
     pub(crate) async fn attach_image(
         &self,
         wallet: Wallet,
         sku: Sku,
-        image: ImageDataUrl,
+        image: NewImage,
     ) -> Result<ImageDataUrl, InventoryError> {
         let now_ms = self.clock.now_ms();
         let shown_sku = sku.as_str().to_owned();
         let outcome = self.inventory.attach_image(wallet, &sku, &image, now_ms).await?;
         match outcome {
-            AttachOutcome::Attached => Ok(image),
+            AttachOutcome::Attached => Ok(image.data_url()),
             AttachOutcome::UnknownSku => Err(InventoryError::UnknownSku(shown_sku)),
             AttachOutcome::TooManyImages => Err(InventoryError::TooManyImages),
         }
+    }
+
+    /// One image of the merchant's product, for its route; left unread when its hash is one of `known`.
+    pub(crate) async fn image(
+        &self,
+        wallet: Wallet,
+        key: ImageKey,
+        known: &[ContentHash],
+    ) -> Result<ImageFetch, InventoryError> {
+        let index = key.index;
+        self.inventory
+            .fetch_image(wallet, &key, known)
+            .await?
+            .ok_or(InventoryError::UnknownImage { index })
     }
 }

@@ -13,6 +13,7 @@ use crate::clock::Clock;
 use crate::config::ServerConfig;
 use crate::domain::chain::ChainContracts;
 use crate::master_key::MasterKey;
+use crate::metrics::Metrics;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
 use crate::services::chain::ChainWorkers;
@@ -67,6 +68,7 @@ impl Services {
         repos: &Repositories,
         clock: &Arc<dyn Clock>,
         simulated: Option<Arc<SimulatedChain>>,
+        metrics: &Arc<Metrics>,
     ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
@@ -161,6 +163,7 @@ impl Services {
                 timeout: config.webhook_timeout,
                 retry_delays: config.webhook_retry_delays.clone(),
                 dev_mode: config.dev_mode,
+                metrics: Arc::clone(metrics),
             }),
             chain,
             simulated,

@@ -9,23 +9,19 @@ pub(crate) struct ItemColumns {
     pub(crate) tags_json: String,
     /// Lower-cased tags: the filters match tags case-insensitively.
     pub(crate) tag_keys_json: String,
-    pub(crate) images_json: String,
     pub(crate) attributes_json: String,
     pub(crate) shipping_config_json: String,
     pub(crate) search_text: String,
 }
 
 impl ItemColumns {
-    /// `images`: the draft's, or the stored ones when the upsert keeps them.
-    ///
     /// # Errors
     /// When a value cannot be serialized (our own types always can).
-    pub(crate) fn of(fields: &ItemFields, images: &[String]) -> serde_json::Result<Self> {
+    pub(crate) fn of(fields: &ItemFields) -> serde_json::Result<Self> {
         let tag_keys: Vec<String> = fields.tags.iter().map(|tag| tag.to_lowercase()).collect();
         Ok(ItemColumns {
             tags_json: serde_json::to_string(&fields.tags)?,
             tag_keys_json: serde_json::to_string(&tag_keys)?,
-            images_json: serde_json::to_string(images)?,
             attributes_json: serde_json::to_string(&fields.attributes)?,
             shipping_config_json: serde_json::to_string(&fields.shipping_config)?,
             search_text: search_text(fields),

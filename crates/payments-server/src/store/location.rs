@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::store::postgres::PgPoolOptions;
-use crate::store::{Availability, PgStore, Repositories, SqliteStore, StoreError};
+use crate::store::{Availability, PgStore, Repositories, SqliteStore, StoreError, StoreTiming};
 
 /// `--db payments.db` is a SQLite file; `--db postgres://…` (or `postgresql://…`) a PostgreSQL database.
 #[derive(Clone, PartialEq, Eq)]
@@ -86,17 +86,21 @@ impl fmt::Display for DatabaseLocation {
 /// When the database cannot be reached, opened or migrated.
 pub(crate) async fn open(location: &DatabaseLocation, now_ms: i64) -> Result<Repositories, StoreError> {
     let availability = Availability::default();
-    match location {
+    let timing = StoreTiming::default();
+    let mut repositories = match location {
         DatabaseLocation::Sqlite(path) => {
-            let store = SqliteStore::open(path, now_ms, availability.clone())?;
-            Ok(Repositories::of(Arc::new(store), availability))
+            let store = SqliteStore::open(path, now_ms, availability.clone())?.timed(timing.clone());
+            Repositories::of(Arc::new(store), availability)
         }
         DatabaseLocation::Postgres(url) => {
-            let store =
-                PgStore::open_with(url, now_ms, PgPoolOptions::default(), availability.clone()).await?;
-            Ok(Repositories::of(Arc::new(store), availability))
+            let store = PgStore::open_with(url, now_ms, PgPoolOptions::default(), availability.clone())
+                .await?
+                .timed(timing.clone());
+            Repositories::of(Arc::new(store), availability)
         }
-    }
+    };
+    repositories.timing = timing;
+    Ok(repositories)
 }
 
 #[cfg(test)]

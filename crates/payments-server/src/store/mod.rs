@@ -13,6 +13,7 @@ mod receipt_types;
 mod repository;
 mod reserve_repository;
 mod sqlite;
+mod timing;
 mod use_case;
 
 use std::sync::Arc;
@@ -36,7 +37,7 @@ pub(crate) use postgres::PgStore;
 pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, ReceiptPage, StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
@@ -44,6 +45,7 @@ pub(crate) use repository::{
 };
 pub(crate) use reserve_repository::ReserveRepository;
 pub(crate) use sqlite::SqliteStore;
+pub(crate) use timing::StoreTiming;
 pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
@@ -106,6 +108,8 @@ pub(crate) struct Repositories {
     pub(crate) sessions: Arc<dyn SessionRepository>,
     pub(crate) chain: Arc<dyn ChainRepository>,
     pub(crate) reserve: Arc<dyn ReserveRepository>,
+    /// Where the backend reports its operation times; the app attaches its metrics.
+    pub(crate) timing: StoreTiming,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -115,7 +119,7 @@ pub(crate) struct Repositories {
 }
 
 impl Repositories {
-    /// Serves every repository from `backend`.
+    /// Serves every repository from `backend` (whose operation times are not recorded).
     pub(crate) fn of<B>(backend: Arc<B>, availability: Availability) -> Self
     where
         B: HealthRepository
@@ -139,6 +143,7 @@ impl Repositories {
             sessions: backend.clone(),
             chain: backend.clone(),
             reserve: backend,
+            timing: StoreTiming::default(),
             availability,
         }
     }
@@ -152,6 +157,10 @@ pub(crate) enum UpsertOutcome {
     UnknownId,
     /// The draft moves a product to a SKU another product of this merchant has.
     SkuTaken,
+    /// `images[index]` of the draft names a stored image this product does not have. Nothing was written.
+    UnknownImage {
+        index: usize,
+    },
 }
 
 /// What attaching an uploaded image did.

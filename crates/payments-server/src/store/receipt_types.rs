@@ -138,6 +138,15 @@ pub(crate) enum DeliveryNext {
     Failed,
 }
 
+/// The outbox at one moment (the metrics' queue depth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OutboxDepth {
+    /// Deliveries neither delivered nor given up: due, scheduled for a retry, or in flight.
+    pub(crate) pending: u64,
+    /// Deliveries whose attempt is running (leased) now.
+    pub(crate) in_flight: u64,
+}
+
 /// One finished attempt.
 #[derive(Debug, Clone)]
 pub(crate) struct AttemptRecord {

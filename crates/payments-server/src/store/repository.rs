@@ -12,7 +12,9 @@ use payments_core::{FeePct, Wallet};
 
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::inventory::{
+    ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
+};
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
@@ -20,8 +22,8 @@ use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
-    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError,
-    ReceiptPage, StoreError, UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, OutboxDepth,
+    ReceiptError, ReceiptPage, StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -53,7 +55,11 @@ pub(crate) trait KeyRepository: Send + Sync + fmt::Debug {
     ) -> Result<Option<Subscription>, StoreError>;
 }
 
-/// Products and their images.
+/// Products and their images. Product reads carry each image's metadata ([`ImageMeta`]) but never its bytes:
+/// those are read one image at a time ([`InventoryRepository::fetch_image`]) or for the few an answer embeds
+/// ([`InventoryRepository::fetch_images`]).
+///
+/// [`ImageMeta`]: crate::domain::inventory::ImageMeta
 #[async_trait]
 pub(crate) trait InventoryRepository: Send + Sync + fmt::Debug {
     /// One page of the merchant's products. The backend stops the work once `budget` has passed
@@ -64,17 +70,33 @@ pub(crate) trait InventoryRepository: Send + Sync + fmt::Debug {
         query: &InventoryQuery,
         budget: Duration,
     ) -> Result<InventoryPage, StoreError>;
+    /// Saves the product and, when the draft names them, its images: new ones are stored, kept ones
+    /// ([`ImageInput::Kept`](crate::domain::inventory::ImageInput::Kept)) must be this product's own.
     async fn upsert(&self, upsert: &ItemUpsert) -> Result<UpsertOutcome, StoreError>;
-    /// Deletes this merchant's product; false when it has none with this id.
+    /// Deletes this merchant's product (and its images); false when it has none with this id.
     async fn delete(&self, wallet: Wallet, id: &ProductId) -> Result<bool, StoreError>;
     /// Appends an image to the product with this SKU unless it already has the maximum.
     async fn attach_image(
         &self,
         wallet: Wallet,
         sku: &Sku,
-        image: &ImageDataUrl,
+        image: &NewImage,
         now_ms: i64,
     ) -> Result<AttachOutcome, StoreError>;
+    /// One image of the merchant's product; its bytes are not read when its hash is one of `known` (the
+    /// versions the caller has). `None` when the merchant has no such product or the product no such image.
+    async fn fetch_image(
+        &self,
+        wallet: Wallet,
+        image: &ImageKey,
+        known: &[ContentHash],
+    ) -> Result<Option<ImageFetch>, StoreError>;
+    /// The bytes of these images of the merchant's products; those that do not exist (any more) are left out.
+    async fn fetch_images(
+        &self,
+        wallet: Wallet,
+        images: &[ImageKey],
+    ) -> Result<Vec<(ImageKey, StoredImage)>, StoreError>;
 }
 
 /// Receipts with their history, refunds and the stock their orders reserve.
@@ -135,6 +157,8 @@ pub(crate) trait OutboxRepository: Send + Sync + fmt::Debug {
         delivery_id: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError>;
+    /// How many deliveries are pending, and how many of them are in flight at `now_ms` (all merchants).
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError>;
 }
 
 /// Shop settings and split configurations.

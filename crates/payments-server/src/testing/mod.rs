@@ -56,6 +56,8 @@ pub struct TestOptions {
     pub rate_limit_per_minute: Option<NonZeroU32>,
     /// Configures the edge-proxy secret.
     pub edge_secret: Option<String>,
+    /// `--metrics-token`.
+    pub metrics_token: Option<String>,
     /// Wallets with the `platform_admin` role.
     pub platform_admins: Vec<Wallet>,
     /// Leaves the platform split recipient unset (default: [`TEST_PLATFORM_RECIPIENT`]).
@@ -147,6 +149,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         .rate_limit_per_minute
         .unwrap_or(config.rate_limit_per_minute);
     config.edge_secret = options.edge_secret.map(Secret::new);
+    config.metrics_token = options.metrics_token.map(Secret::new);
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::domain::field_error::FieldError;
 use crate::domain::inventory::shipping::ShippingConfig;
+use crate::domain::inventory::stored_image::{ImageInput, ImageMeta};
 use crate::domain::inventory::text;
 
 const PRODUCT_ID_PREFIX: &str = "prod_";
@@ -66,7 +67,6 @@ pub(crate) struct ItemFields {
     pub(crate) category: String,
     pub(crate) description: String,
     pub(crate) tags: Vec<String>,
-    pub(crate) images: Vec<String>,
     pub(crate) attributes: Map<String, Value>,
     pub(crate) cost_usd: Cents,
     pub(crate) taxable: bool,
@@ -83,12 +83,14 @@ pub(crate) struct ItemDraft {
     pub(crate) id: Option<ProductId>,
     /// A `wallet` the body claims; it must be the caller's own.
     pub(crate) claimed_wallet: Option<Wallet>,
-    /// `images` was absent: keep what the product has (images usually arrive through the upload route).
-    pub(crate) keep_existing_images: bool,
+    /// The product's images, in order; `None` (`images` absent) keeps what the product has (images usually
+    /// arrive through the upload route).
+    pub(crate) images: Option<Vec<ImageInput>>,
     pub(crate) fields: ItemFields,
 }
 
-/// A stored product, as the spec's InventoryItem.
+/// A stored product, as the spec's InventoryItem; its `images` are answered through
+/// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct InventoryItem {
@@ -96,6 +98,9 @@ pub(crate) struct InventoryItem {
     pub(crate) wallet: Wallet,
     #[serde(flatten)]
     pub(crate) fields: ItemFields,
+    /// What is stored of each image, in order, without the bytes.
+    #[serde(skip)]
+    pub(crate) images: Vec<ImageMeta>,
     pub(crate) created_at: i64,
     pub(crate) updated_at: i64,
 }

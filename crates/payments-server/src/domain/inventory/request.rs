@@ -6,9 +6,10 @@ use serde_json::{Map, Value};
 
 use crate::domain::field_error::FieldError;
 use crate::domain::inventory::attributes;
-use crate::domain::inventory::image::{ImageDataUrl, MAX_IMAGES};
+use crate::domain::inventory::image::{ImageError, MAX_IMAGES, NewImage};
 use crate::domain::inventory::item::{ItemDraft, ItemFields, ProductId, Sku};
 use crate::domain::inventory::shipping::ShippingConfig;
+use crate::domain::inventory::stored_image::{ImageInput, ImageKey};
 use crate::domain::inventory::text;
 
 /// Wire form. Unknown top-level properties (e.g. `createdAt` echoed back from a GET) are ignored; types are
@@ -40,7 +41,6 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
     type Error = FieldError;
 
     fn try_from(request: InventoryItemRequest) -> Result<Self, Self::Error> {
-        let keep_existing_images = request.images.is_none();
         let fields = ItemFields {
             sku: Sku::parse("sku", &request.sku)?,
             name: text::printable("name", &request.name, text::NAME_MAX_CHARS)?,
@@ -60,7 +60,6 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
                 true,
             )?,
             tags: text::tags(request.tags.unwrap_or_default())?,
-            images: images(request.images.unwrap_or_default())?,
             attributes: attributes::validate(request.attributes.unwrap_or_default())?,
             cost_usd: request.cost_usd.unwrap_or(Cents::ZERO),
             taxable: request.taxable.unwrap_or(false),
@@ -79,13 +78,14 @@ impl TryFrom<InventoryItemRequest> for ItemDraft {
         Ok(ItemDraft {
             id: request.id.map(|id| ProductId::parse("id", &id)).transpose()?,
             claimed_wallet: request.wallet,
-            keep_existing_images,
+            images: request.images.map(images).transpose()?,
             fields,
         })
     }
 }
 
-fn images(urls: Vec<String>) -> Result<Vec<String>, FieldError> {
+/// Each entry a data URL (a new image) or the URL of one of the product's own stored images (kept).
+fn images(urls: Vec<String>) -> Result<Vec<ImageInput>, FieldError> {
     if urls.len() > MAX_IMAGES {
         return Err(FieldError::new(
             "images",
@@ -95,9 +95,11 @@ fn images(urls: Vec<String>) -> Result<Vec<String>, FieldError> {
     urls.iter()
         .enumerate()
         .map(|(index, url)| {
-            ImageDataUrl::parse(url)
-                .map(ImageDataUrl::into_string)
-                .map_err(|error| FieldError::new(format!("images[{index}]"), error.to_string()))
+            let parsed = match ImageKey::parse_url(url) {
+                Some(key) => Ok(ImageInput::Kept(key)),
+                None => NewImage::parse_data_url(url).map(ImageInput::New),
+            };
+            parsed.map_err(|error: ImageError| FieldError::new(format!("images[{index}]"), error.to_string()))
         })
         .collect()
 }
@@ -120,7 +122,7 @@ mod tests {
         assert_eq!(draft.fields.sku.as_str(), "A-1");
         assert_eq!(draft.fields.currency, "USD");
         assert_eq!(draft.fields.industry_pack, "general");
-        assert!(draft.keep_existing_images);
+        assert_eq!(draft.images, None);
         assert!(!draft.fields.taxable);
     }
 
@@ -129,5 +131,31 @@ mod tests {
         let error = draft(json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": -2})).unwrap_err();
 
         assert_eq!(error.field, "stockQty");
+    }
+
+    #[test]
+    fn images_are_data_urls_or_the_urls_of_stored_images() {
+        let draft = draft(
+            json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": 1, "images": [
+                "/api/inventory/prod_1/images/2?v=abc",
+                "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==",
+            ]}),
+        )
+        .unwrap();
+
+        let images = draft.images.unwrap();
+        assert!(
+            matches!(&images[0], ImageInput::Kept(key) if key.product.as_str() == "prod_1" && key.index == 2)
+        );
+        assert!(matches!(&images[1], ImageInput::New(image) if image.content_type() == "image/png"));
+    }
+
+    #[test]
+    fn an_image_that_is_neither_names_its_place() {
+        let error = draft(json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": 1,
+            "images": ["https://cdn.example/a.png"]}))
+        .unwrap_err();
+
+        assert_eq!(error.field, "images[0]");
     }
 }

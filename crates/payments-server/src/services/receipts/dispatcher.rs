@@ -15,10 +15,13 @@ use tokio::task::JoinSet;
 use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
 use crate::master_key::MasterKey;
+use crate::metrics::{AttemptOutcome, Metrics};
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::services::receipts::in_flight::{self, InFlight, Slot};
 use crate::services::worker::WorkerHandle;
-use crate::store::{AttemptRecord, Claim, DeliveryNext, DueDelivery, OutboxRepository};
+use crate::store::{
+    AttemptRecord, Claim, DeliveryNext, DueDelivery, OutboxDepth, OutboxRepository, StoreError,
+};
 
 /// How often due deliveries are looked for without a wake-up.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -38,6 +41,15 @@ pub(crate) struct Dispatcher {
     pub(crate) retry_delays: Vec<Duration>,
     /// Development mode allows loopback and plain-HTTP targets.
     pub(crate) dev_mode: bool,
+    /// Counts attempts by outcome.
+    pub(crate) metrics: Arc<Metrics>,
+}
+
+impl Dispatcher {
+    /// The outbox's depth now (all merchants), for the metrics.
+    pub(crate) async fn depth(&self) -> Result<OutboxDepth, StoreError> {
+        self.outbox.depth(self.clock.now_ms()).await
+    }
 }
 
 pub(crate) fn start_dispatcher(state: Arc<Dispatcher>) -> WorkerHandle {
@@ -143,6 +155,12 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
         Err(error) => (None, Some(bounded(error))),
     };
     log_outcome(&delivery, next, status_code, error.as_deref());
+    let outcome = match next {
+        DeliveryNext::Delivered => AttemptOutcome::Delivered,
+        DeliveryNext::RetryAt(_) => AttemptOutcome::Retrying,
+        DeliveryNext::Failed => AttemptOutcome::Failed,
+    };
+    state.metrics.webhook_attempt(outcome, started.elapsed());
     let record = AttemptRecord {
         delivery_rowid: delivery.rowid,
         attempt: delivery.attempt,

@@ -116,7 +116,7 @@ pub(crate) fn product(wallet: Wallet, sku: &str, stock: i64, tags: &[&str]) -> I
         draft: ItemDraft {
             id: None,
             claimed_wallet: None,
-            keep_existing_images: false,
+            images: Some(Vec::new()),
             fields: ItemFields {
                 sku: Sku::parse("sku", sku).unwrap(),
                 name: format!("Product {sku}"),
@@ -126,7 +126,6 @@ pub(crate) fn product(wallet: Wallet, sku: &str, stock: i64, tags: &[&str]) -> I
                 category: "Drinks".to_owned(),
                 description: format!("The {sku} of the house"),
                 tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
-                images: Vec::new(),
                 attributes: Default::default(),
                 cost_usd: Cents::new(100),
                 taxable: true,

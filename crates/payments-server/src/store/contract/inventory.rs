@@ -1,15 +1,13 @@
-//! [`InventoryRepository`]: upserts by id or SKU, the listing's filters and paging, images, deletes.
+//! [`InventoryRepository`]: upserts by id or SKU, the listing's filters and paging, deletes (images: `images.rs`).
 
 use std::time::Duration;
 
 use payments_core::Cents;
 
-use crate::domain::inventory::{
-    ImageDataUrl, InventoryQuery, MAX_IMAGES, ProductId, Sku, SortField, SortOrder, StockFilter, TagsMode,
-};
+use crate::domain::inventory::{InventoryQuery, ProductId, SortField, SortOrder, StockFilter, TagsMode};
 use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::contract::{all_items, product_id};
-use crate::store::{AttachOutcome, Repositories, UpsertOutcome};
+use crate::store::{Repositories, UpsertOutcome};
 
 /// Far more than any listing here needs.
 pub(crate) const BUDGET: Duration = Duration::from_secs(30);
@@ -142,46 +140,6 @@ pub(crate) async fn listings_filter_by_search_tags_stock_and_price_and_page(repo
             .unwrap(),
     );
     assert_eq!((total, page), (4, vec!["MOCHA".to_owned()]));
-}
-
-pub(crate) async fn images_attach_up_to_the_maximum(repos: Repositories) {
-    let merchant = wallet('a');
-    product_id(&repos, fixtures::product(merchant, "CUP", 1, &[])).await;
-    let sku = Sku::parse("sku", "CUP").unwrap();
-    let image = ImageDataUrl::from_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
-
-    for _ in 0..MAX_IMAGES {
-        assert_eq!(
-            repos
-                .inventory
-                .attach_image(merchant, &sku, &image, T0 + 1)
-                .await
-                .unwrap(),
-            AttachOutcome::Attached
-        );
-    }
-
-    assert_eq!(
-        repos
-            .inventory
-            .attach_image(merchant, &sku, &image, T0 + 2)
-            .await
-            .unwrap(),
-        AttachOutcome::TooManyImages
-    );
-    assert_eq!(
-        repos
-            .inventory
-            .attach_image(wallet('c'), &sku, &image, T0 + 2)
-            .await
-            .unwrap(),
-        AttachOutcome::UnknownSku
-    );
-    let items = all_items(&repos, merchant).await;
-    assert_eq!(
-        (items[0].fields.images.len(), items[0].updated_at),
-        (MAX_IMAGES, T0 + 1)
-    );
 }
 
 pub(crate) async fn deleting_a_product_twice_reports_the_second_as_missing(repos: Repositories) {

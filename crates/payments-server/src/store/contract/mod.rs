@@ -8,6 +8,7 @@
 pub(crate) mod chain;
 pub(crate) mod fixtures;
 pub(crate) mod health;
+pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
@@ -56,11 +57,16 @@ macro_rules! contract_suite {
             outbox::attempts_show_in_the_log_and_redelivery_starts_a_new_round,
             outbox::a_claim_takes_at_most_the_per_endpoint_limit_counting_attempts_in_flight,
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
+            outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
             keys::keys_are_found_by_hash_rotated_and_revoked,
             keys::parallel_first_key_bootstraps_create_one_subscription,
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
             inventory::listings_filter_by_search_tags_stock_and_price_and_page,
-            inventory::images_attach_up_to_the_maximum,
+            images::images_attach_up_to_the_maximum_and_list_without_their_bytes,
+            images::an_image_is_read_alone_and_left_unread_when_the_caller_has_it,
+            images::embedded_images_are_read_only_where_named_and_only_the_merchants,
+            images::upserts_keep_reorder_and_replace_images_and_refuse_images_not_their_own,
+            images::deleting_a_product_deletes_its_images,
             inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
             paging::receipt_pages_return_every_receipt_once_while_receipts_are_created,

@@ -291,3 +291,34 @@ pub(crate) async fn a_redelivery_during_an_attempt_starts_a_new_round_when_it_en
         (due.id.as_str(), 2, 1)
     );
 }
+
+pub(crate) async fn the_depth_counts_pending_and_in_flight_deliveries_until_they_end(repos: Repositories) {
+    due_deliveries(&repos, 3).await;
+    let now = T0 + 2_000;
+
+    let before = repos.outbox.depth(now).await.unwrap();
+    let claimed = repos
+        .outbox
+        .claim_due(&Claim::new(now, now + 60_000, 2))
+        .await
+        .unwrap();
+    let leased = repos.outbox.depth(now).await.unwrap();
+    let delivered = AttemptRecord {
+        delivery_rowid: claimed[0].rowid,
+        attempt: claimed[0].attempt,
+        status_code: Some(200),
+        error: None,
+        started_at: now,
+        finished_at: now + 10,
+        duration_ms: 10,
+        next: DeliveryNext::Delivered,
+    };
+    repos.outbox.record_attempt(&delivered).await.unwrap();
+    let after = repos.outbox.depth(now + 10).await.unwrap();
+    let leases_over = repos.outbox.depth(now + 60_001).await.unwrap();
+
+    assert_eq!((before.pending, before.in_flight), (3, 0));
+    assert_eq!((leased.pending, leased.in_flight), (3, 2));
+    assert_eq!((after.pending, after.in_flight), (2, 1));
+    assert_eq!((leases_over.pending, leases_over.in_flight), (2, 0));
+}

@@ -9,35 +9,50 @@ use payments_core::{Cents, Wallet};
 use tokio_postgres::Row;
 
 use crate::domain::inventory::{
-    ImageDataUrl, InventoryItem, InventoryPage, InventoryQuery, ItemFields, MAX_IMAGES, ProductId, Sku,
+    ContentHash, ImageFetch, ImageKey, InventoryItem, InventoryPage, InventoryQuery, ItemFields, MAX_IMAGES,
+    NewImage, ProductId, Sku, StoredImage, first_unknown_kept,
 };
 use crate::store::postgres::error::{PgError, contended_on_unique};
-use crate::store::postgres::{PgStore, inventory_list, rows};
+use crate::store::postgres::{PgStore, inventory_images, inventory_list, rows};
 use crate::store::{AttachOutcome, InventoryRepository, ItemColumns, ItemUpsert, StoreError, UpsertOutcome};
 
+/// The columns [`item_from_row`] reads. `images_meta` is each image's metadata as a JSON array (never the
+/// bytes); the statement must read `FROM inventory_items` unaliased.
+macro_rules! item_columns {
+    () => {
+        "inventory_items.public_id, inventory_items.wallet, sku, name, price_cents, currency, stock_qty,
+        category, description, tags_json,
+        (SELECT COALESCE(json_agg(json_build_object('index', position, 'contentType', content_type,
+                'byteSize', byte_size, 'sha256', sha256) ORDER BY position), '[]'::json)::text
+            FROM inventory_images WHERE item_id = inventory_items.id) AS images_meta,
+        attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack, shipping_enabled,
+        shipping_config_json, created_at, updated_at"
+    };
+}
+pub(super) use item_columns;
+
 pub(super) const FETCH_BY_ROWID: &str =
-    "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty,
-    category, description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code,
-    industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at
-    FROM inventory_items WHERE id = $1";
-const LOCK_BY_ID: &str =
-    "SELECT id, sku, images_json FROM inventory_items WHERE wallet = $1 AND public_id = $2 FOR UPDATE";
+    concat!("SELECT ", item_columns!(), " FROM inventory_items WHERE id = $1");
+const LOCK_BY_ID: &str = "SELECT id, public_id, sku FROM inventory_items
+    WHERE wallet = $1 AND public_id = $2 FOR UPDATE";
 const LOCK_BY_SKU: &str =
-    "SELECT id, sku, images_json FROM inventory_items WHERE wallet = $1 AND sku = $2 FOR UPDATE";
+    "SELECT id, public_id, sku FROM inventory_items WHERE wallet = $1 AND sku = $2 FOR UPDATE";
+/// Read after the product row is locked: every image write locks that row first.
+const IMAGE_COUNT: &str = "SELECT COUNT(*) AS image_count FROM inventory_images WHERE item_id = $1";
 const INSERT: &str = "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency,
-    stock_qty, category, description, tags_json, tag_keys_json, search_text, images_json, attributes_json,
+    stock_qty, category, description, tags_json, tag_keys_json, search_text, attributes_json,
     cost_cents, taxable, jurisdiction_code, industry_pack, shipping_enabled, shipping_config_json, created_at,
     updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)
     RETURNING id";
 /// `id`, `public_id` and `created_at` are never updated: an upsert keeps the product's identity and age.
 const UPDATE: &str = "UPDATE inventory_items SET sku = $3, name = $4, price_cents = $5, currency = $6,
     stock_qty = $7, category = $8, description = $9, tags_json = $10, tag_keys_json = $11, search_text = $12,
-    images_json = $13, attributes_json = $14, cost_cents = $15, taxable = $16, jurisdiction_code = $17,
-    industry_pack = $18, shipping_enabled = $19, shipping_config_json = $20, updated_at = $21
+    attributes_json = $13, cost_cents = $14, taxable = $15, jurisdiction_code = $16,
+    industry_pack = $17, shipping_enabled = $18, shipping_config_json = $19, updated_at = $20
     WHERE id = $1 AND wallet = $2";
 const DELETE: &str = "DELETE FROM inventory_items WHERE wallet = $1 AND public_id = $2";
-const SET_IMAGES: &str = "UPDATE inventory_items SET images_json = $2, updated_at = $3 WHERE id = $1";
+const TOUCH: &str = "UPDATE inventory_items SET updated_at = $2 WHERE id = $1";
 
 pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
     Ok(InventoryItem {
@@ -52,7 +67,6 @@ pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
             category: rows::get(row, "category")?,
             description: rows::get(row, "description")?,
             tags: rows::json(row, "tags_json")?,
-            images: rows::json(row, "images_json")?,
             attributes: rows::json(row, "attributes_json")?,
             cost_usd: Cents::new(rows::get(row, "cost_cents")?),
             taxable: rows::get(row, "taxable")?,
@@ -61,6 +75,7 @@ pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
             shipping_enabled: rows::get(row, "shipping_enabled")?,
             shipping_config: rows::json(row, "shipping_config_json")?,
         },
+        images: rows::json(row, "images_meta")?,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
     })
@@ -69,8 +84,9 @@ pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
 /// The few columns an upsert or image upload needs to decide.
 struct Existing {
     rowid: i64,
+    id: ProductId,
     sku: String,
-    images: Vec<String>,
+    image_count: usize,
 }
 
 async fn lock(
@@ -83,10 +99,14 @@ async fn lock(
     let Some(row) = tx.query_opt(&statement, &[&wallet, &key]).await? else {
         return Ok(None);
     };
+    let rowid: i64 = rows::get(&row, "id")?;
+    let statement = tx.prepare_cached(IMAGE_COUNT).await?;
+    let image_count: i64 = rows::get(&tx.query_one(&statement, &[&rowid]).await?, "image_count")?;
     Ok(Some(Existing {
-        rowid: rows::get(&row, "id")?,
+        rowid,
+        id: ProductId::from_stored(rows::get(&row, "public_id")?),
         sku: rows::get(&row, "sku")?,
-        images: rows::json(&row, "images_json")?,
+        image_count: usize::try_from(image_count).unwrap_or_default(),
     }))
 }
 
@@ -114,20 +134,25 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
-    let images = match &existing {
-        Some(existing) if draft.keep_existing_images => &existing.images,
-        _ => &fields.images,
-    };
-    let columns =
-        ItemColumns::of(fields, images).map_err(|error| PgError::corrupt("product to store", error))?;
+    let kept = existing
+        .as_ref()
+        .map(|existing| (&existing.id, existing.image_count));
+    if let Some(index) = draft
+        .images
+        .as_deref()
+        .and_then(|images| first_unknown_kept(images, kept))
+    {
+        return Ok(UpsertOutcome::UnknownImage { index });
+    }
+    let columns = ItemColumns::of(fields).map_err(|error| PgError::corrupt("product to store", error))?;
     let (price, cost) = (fields.price_usd.as_i64(), fields.cost_usd.as_i64());
-    // UPDATE ($1 = row id) and INSERT ($1 = new public id) take the same fields as $2..$21.
+    // UPDATE ($1 = row id) and INSERT ($1 = new public id) take the same fields as $2..$20.
     let new_public_id = new_id.as_str();
     let first: &(dyn tokio_postgres::types::ToSql + Sync) = match &existing {
         Some(existing) => &existing.rowid,
         None => &new_public_id,
     };
-    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 21] = [
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 20] = [
         first,
         &wallet,
         &fields.sku.as_str(),
@@ -140,7 +165,6 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
         &columns.tags_json,
         &columns.tag_keys_json,
         &columns.search_text,
-        &columns.images_json,
         &columns.attributes_json,
         &cost,
         &fields.taxable,
@@ -167,6 +191,9 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
             rows::get(&row, "id")?
         }
     };
+    if let Some(images) = &draft.images {
+        inventory_images::replace(&tx, rowid, images).await?;
+    }
     let statement = tx.prepare_cached(FETCH_BY_ROWID).await?;
     let item = item_from_row(&tx.query_one(&statement, &[&rowid]).await?)?;
     tx.commit().await?;
@@ -185,23 +212,19 @@ async fn attach_image(
     mut client: Object,
     wallet: Wallet,
     sku: &Sku,
-    image: &ImageDataUrl,
+    image: &NewImage,
     now_ms: i64,
 ) -> Result<AttachOutcome, PgError> {
     let tx = client.transaction().await?;
-    let Some(mut existing) = lock(&tx, LOCK_BY_SKU, &wallet.to_string(), sku.as_str()).await? else {
+    let Some(existing) = lock(&tx, LOCK_BY_SKU, &wallet.to_string(), sku.as_str()).await? else {
         return Ok(AttachOutcome::UnknownSku);
     };
-    if existing.images.len() >= MAX_IMAGES {
+    if existing.image_count >= MAX_IMAGES {
         return Ok(AttachOutcome::TooManyImages);
     }
-    existing.images.push(image.as_str().to_owned());
-    let statement = tx.prepare_cached(SET_IMAGES).await?;
-    tx.execute(
-        &statement,
-        &[&existing.rowid, &rows::to_json(&existing.images)?, &now_ms],
-    )
-    .await?;
+    inventory_images::insert(&tx, existing.rowid, existing.image_count, image).await?;
+    let statement = tx.prepare_cached(TOUCH).await?;
+    tx.execute(&statement, &[&existing.rowid, &now_ms]).await?;
     tx.commit().await?;
     Ok(AttachOutcome::Attached)
 }
@@ -230,10 +253,29 @@ impl InventoryRepository for PgStore {
         &self,
         wallet: Wallet,
         sku: &Sku,
-        image: &ImageDataUrl,
+        image: &NewImage,
         now_ms: i64,
     ) -> Result<AttachOutcome, StoreError> {
         self.run(|client| Box::pin(attach_image(client, wallet, sku, image, now_ms)))
+            .await
+    }
+
+    async fn fetch_image(
+        &self,
+        wallet: Wallet,
+        image: &ImageKey,
+        known: &[ContentHash],
+    ) -> Result<Option<ImageFetch>, StoreError> {
+        self.run(|client| Box::pin(inventory_images::fetch_one(client, wallet, image, known)))
+            .await
+    }
+
+    async fn fetch_images(
+        &self,
+        wallet: Wallet,
+        images: &[ImageKey],
+    ) -> Result<Vec<(ImageKey, StoredImage)>, StoreError> {
+        self.run(|client| Box::pin(inventory_images::fetch_many(client, wallet, images)))
             .await
     }
 }

@@ -13,7 +13,7 @@ use crate::domain::inventory::{
 };
 use crate::domain::page_cursor::{InventoryKey, SortValue};
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::inventory::item_from_row;
+use crate::store::postgres::inventory::{item_columns, item_from_row};
 use crate::store::postgres::rows;
 
 const FILTER: &str = "FROM inventory_items
@@ -32,9 +32,8 @@ const NO_TAGS: &str = "\n  AND $9::text[] IS NULL";
 const ANY_TAG: &str = "\n  AND tag_keys_json::jsonb ?| $9::text[]";
 const ALL_TAGS: &str = "\n  AND tag_keys_json::jsonb ?& $9::text[]";
 const COUNT: &str = "SELECT COUNT(*) AS total ";
-const COLUMNS: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
-    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at, id ";
+/// The item columns, then the row id the keyset cursor continues from.
+const COLUMNS: &str = concat!("SELECT ", item_columns!(), ", inventory_items.id ");
 const PAGE: &str = "LIMIT $10 OFFSET $11";
 
 /// Ties are broken by insertion order so paging is stable. Names compare lower-cased bytewise (`C`), like

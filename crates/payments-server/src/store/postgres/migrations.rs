@@ -7,7 +7,9 @@
 use deadpool_postgres::Object;
 
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7};
+use crate::store::postgres::{
+    schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8,
+};
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
 pub(super) const MIGRATION_LOCK: i64 = 0x7061_796d_6967_7231;
@@ -29,6 +31,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, schema_v5::SQL),
     (6, schema_v6::SQL),
     (7, schema_v7::SQL),
+    (8, schema_v8::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

@@ -12,6 +12,7 @@ mod config;
 mod error;
 mod idempotency;
 mod inventory;
+mod inventory_images;
 mod inventory_list;
 mod merchant;
 mod migrations;
@@ -28,6 +29,7 @@ mod schema_v4;
 mod schema_v5;
 mod schema_v6;
 mod schema_v7;
+mod schema_v8;
 mod shops;
 mod splits;
 mod stock;
@@ -45,7 +47,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, R
 use futures_util::future::BoxFuture;
 use tokio_postgres::NoTls;
 
-use crate::store::{Availability, HealthRepository, StoreError};
+use crate::store::{Availability, HealthRepository, StoreError, StoreTiming};
 use error::PgError;
 
 pub(crate) use config::PgPoolOptions;
@@ -53,12 +55,15 @@ pub(crate) use config::PgPoolOptions;
 pub use test_support::PgTestDatabase;
 
 const HEALTH_CHECK: &str = "SELECT 1";
+/// The `backend` label of this store's operation times.
+const BACKEND: &str = "postgres";
 
 /// The PostgreSQL store.
 #[derive(Clone)]
 pub(crate) struct PgStore {
     pool: Pool,
     availability: Availability,
+    timing: StoreTiming,
 }
 
 impl fmt::Debug for PgStore {
@@ -121,7 +126,18 @@ impl PgStore {
         if !applied.is_empty() {
             tracing::info!(?applied, "applied PostgreSQL migrations");
         }
-        Ok(PgStore { pool, availability })
+        Ok(PgStore {
+            pool,
+            availability,
+            timing: StoreTiming::default(),
+        })
+    }
+
+    /// Reports each operation's time to `timing` (`query` for one repository call, `sale` and
+    /// `transition` for the use-case transactions).
+    pub(crate) fn timed(mut self, timing: StoreTiming) -> Self {
+        self.timing = timing;
+        self
     }
 
     #[cfg(test)]
@@ -137,18 +153,21 @@ impl PgStore {
         operation: impl Fn(Object) -> BoxFuture<'a, Result<T, PgError>> + Send,
     ) -> Result<T, StoreError> {
         self.availability.check()?;
-        let mut attempt = 0;
-        loop {
-            let client = self.client().await?;
-            match operation(client).await {
-                Ok(value) => return Ok(value),
-                Err(error) => {
-                    let pause = retry::pause_after(error, attempt, false)?;
-                    tokio::time::sleep(pause).await;
-                    attempt += 1;
+        let attempts = async {
+            let mut attempt = 0;
+            loop {
+                let client = self.client().await?;
+                match operation(client).await {
+                    Ok(value) => return Ok(value),
+                    Err(error) => {
+                        let pause = retry::pause_after(error, attempt, false)?;
+                        tokio::time::sleep(pause).await;
+                        attempt += 1;
+                    }
                 }
             }
-        }
+        };
+        self.timing.time(BACKEND, "query", attempts).await
     }
 
     /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`].

@@ -10,7 +10,8 @@ use crate::domain::receipt::{DeliveryId, ReceiptId};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxRepository, StoreError,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxDepth, OutboxRepository,
+    StoreError,
 };
 
 /// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
@@ -52,6 +53,9 @@ const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
     next_attempt_at = CASE WHEN redeliver_queued = 1 THEN $4::bigint ELSE $3::bigint END,
     leased_until = NULL, redeliver_queued = 0, updated_at = $4 WHERE id = $1";
 const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = $1 AND wallet = $2";
+/// Pending deliveries, and those leased (in flight) at `$1`.
+const DEPTH: &str = "SELECT COUNT(*) AS pending, COUNT(*) FILTER (WHERE leased_until > $1) AS in_flight
+    FROM webhook_deliveries WHERE state = 'pending'";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
 const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
@@ -218,6 +222,15 @@ async fn redeliver(
     Ok(changed == 1)
 }
 
+async fn depth(client: Object, now_ms: i64) -> Result<OutboxDepth, PgError> {
+    let statement = client.prepare_cached(DEPTH).await?;
+    let row = client.query_one(&statement, &[&now_ms]).await?;
+    Ok(OutboxDepth {
+        pending: rows::non_negative(rows::get(&row, "pending")?),
+        in_flight: rows::non_negative(rows::get(&row, "in_flight")?),
+    })
+}
+
 #[async_trait]
 impl OutboxRepository for PgStore {
     async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError> {
@@ -246,5 +259,9 @@ impl OutboxRepository for PgStore {
     ) -> Result<bool, StoreError> {
         self.run(|client| Box::pin(redeliver(client, wallet, receipt_id, delivery_id, now_ms)))
             .await
+    }
+
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {
+        self.run(|client| Box::pin(depth(client, now_ms))).await
     }
 }

@@ -13,7 +13,7 @@ use crate::domain::receipt::{
 };
 use crate::domain::split::StoredSplit;
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{PgStore, rows, sale, splits, transition};
+use crate::store::postgres::{BACKEND, PgStore, rows, sale, splits, transition};
 use crate::store::{
     Committed, OrderError, ReceiptError, ReceiptPage, ReceiptRepository, Sale, SaleTx, StoreError,
     TransitionTx, Transitioned, TxError,
@@ -232,13 +232,15 @@ impl ReceiptRepository for PgStore {
     }
 
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
-        sale::create(self, sale).await
+        self.timing.time(BACKEND, "sale", sale::create(self, sale)).await
     }
 
     async fn transition(
         &self,
         change: TransitionTx,
     ) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
-        transition::apply(self, change).await
+        self.timing
+            .time(BACKEND, "transition", transition::apply(self, change))
+            .await
     }
 }

@@ -8,17 +8,19 @@ use crate::domain::inventory::InventoryItem;
 use crate::domain::receipt::ItemRef;
 use crate::store::StockTake;
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::inventory::item_from_row;
+use crate::store::postgres::inventory::{item_columns, item_from_row};
 use crate::store::postgres::rows;
 
-const BY_ID: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
-    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at
-    FROM inventory_items WHERE wallet = $1 AND public_id = $2";
-const BY_SKU: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
-    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at
-    FROM inventory_items WHERE wallet = $1 AND sku = $2";
+const BY_ID: &str = concat!(
+    "SELECT ",
+    item_columns!(),
+    " FROM inventory_items WHERE wallet = $1 AND public_id = $2"
+);
+const BY_SKU: &str = concat!(
+    "SELECT ",
+    item_columns!(),
+    " FROM inventory_items WHERE wallet = $1 AND sku = $2"
+);
 /// Takes `$3` units only if that many remain; a concurrent reservation is waited for and the condition
 /// re-checked on its result. A product made unlimited (-1) since the decision read it stays unlimited.
 const RESERVE: &str = "UPDATE inventory_items

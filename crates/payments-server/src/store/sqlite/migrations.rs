@@ -8,6 +8,7 @@ use super::schema_v4;
 use super::schema_v5;
 use super::schema_v6;
 use super::schema_v7;
+use super::schema_v8;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -77,6 +78,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, schema_v5::SQL),
     (6, schema_v6::SQL),
     (7, schema_v7::SQL),
+    (8, schema_v8::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
@@ -87,6 +89,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
 /// `foreign_key_check` empty before it commits.
 pub(super) fn apply(conn: &mut Connection, now_ms: i64) -> rusqlite::Result<()> {
     conn.execute(CREATE_MIGRATIONS_TABLE, [])?;
+    schema_v8::register_functions(conn)?;
     conn.execute_batch("PRAGMA foreign_keys = OFF")?;
     let applied = apply_each(conn, now_ms);
     conn.execute_batch("PRAGMA foreign_keys = ON")?;
@@ -154,5 +157,91 @@ mod tests {
             .query_row("PRAGMA foreign_keys", [], |row| row.get(0))
             .unwrap();
         assert!(foreign_keys);
+    }
+
+    #[test]
+    fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
+        for (version, sql) in &MIGRATIONS[..7] {
+            conn.execute_batch(sql).unwrap();
+            conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
+        }
+        // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
+        conn.execute(
+            "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+                description, tags_json, tag_keys_json, search_text, images_json, attributes_json, cost_cents,
+                taxable, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
+             VALUES ('prod_1', '0xaa', 'CUP', 'Cup', 100, 'USD', 1, '', '', '[]', '[]', '', ?1, '{}', 0, 0,
+                'general', 0, '{}', 1, 1)",
+            ["[\"data:image/png;base64,iVBORw0KGgpB\",\"data:image/jpeg;base64,/9j/Qw==\"]"],
+        )
+        .unwrap();
+
+        apply(&mut conn, 2).unwrap();
+
+        let mut statement = conn
+            .prepare("SELECT position, content_type, byte_size, sha256, data FROM inventory_images ORDER BY position")
+            .unwrap();
+        let images: Vec<(i64, String, i64, String, Vec<u8>)> = statement
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            images,
+            [
+                (
+                    0,
+                    "image/png".to_owned(),
+                    9,
+                    "7133ad08284317968ef1cba3f0914e04eae6eeafc11156c01b55aef10ba07380".to_owned(),
+                    b"\x89PNG\r\n\x1a\nA".to_vec()
+                ),
+                (
+                    1,
+                    "image/jpeg".to_owned(),
+                    4,
+                    "0c074ca3896ab6732f82ec88fc1494885a77bf3d68ba6c95bb14c01a2c8b40b5".to_owned(),
+                    b"\xff\xd8\xffC".to_vec()
+                ),
+            ]
+        );
+        let images_json_left: bool = conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM pragma_table_info('inventory_items') WHERE name = 'images_json')",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(!images_json_left);
+    }
+
+    #[test]
+    fn version_8_refuses_a_stored_image_that_does_not_decode() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
+        for (version, sql) in &MIGRATIONS[..7] {
+            conn.execute_batch(sql).unwrap();
+            conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
+        }
+        conn.execute(
+            "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
+                description, tags_json, tag_keys_json, search_text, images_json, attributes_json, cost_cents,
+                taxable, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
+             VALUES ('prod_1', '0xaa', 'CUP', 'Cup', 100, 'USD', 1, '', '', '[]', '[]', '',
+                '[\"data:image/png;base64,@@@\"]', '{}', 0, 0, 'general', 0, '{}', 1, 1)",
+            [],
+        )
+        .unwrap();
+
+        assert!(apply(&mut conn, 2).is_err());
+
+        let kept: String = conn
+            .query_row("SELECT images_json FROM inventory_items", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(kept, "[\"data:image/png;base64,@@@\"]");
     }
 }

@@ -8,6 +8,7 @@ mod chain;
 mod contract_runner;
 mod idempotency;
 mod inventory;
+mod inventory_images;
 mod inventory_list;
 mod migrations;
 mod order_items;
@@ -21,6 +22,7 @@ mod schema_v4;
 mod schema_v5;
 mod schema_v6;
 mod schema_v7;
+mod schema_v8;
 mod shops;
 mod splits;
 mod subscriptions;
@@ -37,7 +39,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, ErrorCode};
 use tokio::sync::oneshot;
 
-use crate::store::{Availability, StoreError, TxError};
+use crate::store::{Availability, StoreError, StoreTiming, TxError};
 use writer::{JobDone, WriterHandle};
 
 const CONNECTION_PRAGMAS: &str = "PRAGMA journal_mode = WAL;
@@ -49,6 +51,8 @@ const READER_PRAGMAS: &str = "PRAGMA query_only = ON;";
 const HEALTH_CHECK: &str = "SELECT 1";
 
 const READER_CONNECTIONS: u32 = 8;
+/// The `backend` label of this store's operation times.
+const BACKEND: &str = "sqlite";
 /// Prepared statements kept per connection: every hot statement is reused instead of parsed per request
 /// (parsing a receipt SELECT costs more than running it).
 const STATEMENT_CACHE: usize = 64;
@@ -63,6 +67,7 @@ pub(crate) struct SqliteStore {
     readers: Pool<SqliteConnectionManager>,
     writer: WriterHandle,
     availability: Availability,
+    timing: StoreTiming,
 }
 
 impl SqliteStore {
@@ -89,7 +94,14 @@ impl SqliteStore {
             readers,
             writer,
             availability,
+            timing: StoreTiming::default(),
         })
+    }
+
+    /// Reports each operation's time to `timing` (as `read` or `write`).
+    pub(crate) fn timed(mut self, timing: StoreTiming) -> Self {
+        self.timing = timing;
+        self
     }
 
     /// Runs a read on the blocking pool with a reader connection.
@@ -102,12 +114,14 @@ impl SqliteStore {
     {
         self.availability.check()?;
         let readers = self.readers.clone();
-        tokio::task::spawn_blocking(move || {
+        let reading = tokio::task::spawn_blocking(move || {
             let conn = readers.get().map_err(unavailable)?;
             operation(&conn).map_err(query)
-        })
-        .await
-        .map_err(|error| StoreError::Task(error.to_string()))?
+        });
+        self.timing
+            .time(BACKEND, "read", reading)
+            .await
+            .map_err(|error| StoreError::Task(error.to_string()))?
     }
 
     /// A point read run right here when a reader connection is free (a few microseconds: cheaper than the
@@ -121,7 +135,12 @@ impl SqliteStore {
     {
         self.availability.check()?;
         match self.readers.try_get() {
-            Some(conn) => operation(&conn).map_err(query),
+            Some(conn) => {
+                let started = std::time::Instant::now();
+                let read = operation(&conn).map_err(query);
+                self.timing.record(BACKEND, "read", started.elapsed());
+                read
+            }
             None => self.read(operation).await,
         }
     }
@@ -158,11 +177,14 @@ impl SqliteStore {
                 }),
             }
         }));
-        answer.await.unwrap_or_else(|_| {
-            Err(TxError::Store(StoreError::Unavailable(
-                "the writer thread stopped".to_owned(),
-            )))
-        })
+        self.timing
+            .time(BACKEND, "write", answer)
+            .await
+            .unwrap_or_else(|_| {
+                Err(TxError::Store(StoreError::Unavailable(
+                    "the writer thread stopped".to_owned(),
+                )))
+            })
     }
 
     /// [`Self::transact`] for plain writes, whose only failures are the datastore's.

@@ -5,16 +5,18 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::inventory::InventoryItem;
 use crate::domain::receipt::ItemRef;
-use crate::store::sqlite::inventory::item_from_row;
+use crate::store::sqlite::inventory::{item_columns, item_from_row};
 
-const BY_ID: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
-    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at
-    FROM inventory_items WHERE wallet = ?1 AND public_id = ?2";
-const BY_SKU: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
-    description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at
-    FROM inventory_items WHERE wallet = ?1 AND sku = ?2";
+const BY_ID: &str = concat!(
+    "SELECT ",
+    item_columns!(),
+    " FROM inventory_items WHERE wallet = ?1 AND public_id = ?2"
+);
+const BY_SKU: &str = concat!(
+    "SELECT ",
+    item_columns!(),
+    " FROM inventory_items WHERE wallet = ?1 AND sku = ?2"
+);
 
 /// One entry per reference, in order; `None` where the merchant has no such product.
 pub(super) fn fetch(

@@ -7,21 +7,23 @@ use payments_core::{FeePct, Wallet};
 
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
-use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::inventory::{
+    ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
+};
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::sqlite::{
-    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_list, receipts, shops, splits,
-    subscriptions, use_cases, webhooks,
+    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, receipts, shops,
+    splits, subscriptions, use_cases, webhooks,
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxRepository, ReceiptPage, ReceiptRepository, Sale,
-    SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError,
-    UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptPage,
+    ReceiptRepository, Sale, SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx,
+    Transitioned, TxError, UpsertOutcome,
 };
 
 #[async_trait]
@@ -109,11 +111,32 @@ impl InventoryRepository for SqliteStore {
         &self,
         wallet: Wallet,
         sku: &Sku,
-        image: &ImageDataUrl,
+        image: &NewImage,
         now_ms: i64,
     ) -> Result<AttachOutcome, StoreError> {
         let (sku, image) = (sku.clone(), image.clone());
         self.write(move |conn| inventory::attach_image(conn, wallet, &sku, &image, now_ms))
+            .await
+    }
+
+    async fn fetch_image(
+        &self,
+        wallet: Wallet,
+        image: &ImageKey,
+        known: &[ContentHash],
+    ) -> Result<Option<ImageFetch>, StoreError> {
+        let (image, known) = (image.clone(), known.to_vec());
+        self.read(move |conn| inventory_images::fetch_one(conn, wallet, &image, &known))
+            .await
+    }
+
+    async fn fetch_images(
+        &self,
+        wallet: Wallet,
+        images: &[ImageKey],
+    ) -> Result<Vec<(ImageKey, StoredImage)>, StoreError> {
+        let images = images.to_vec();
+        self.read(move |conn| inventory_images::fetch_many(conn, wallet, &images))
             .await
     }
 }
@@ -203,6 +226,10 @@ impl OutboxRepository for SqliteStore {
         let (receipt_id, delivery_id) = (receipt_id.clone(), delivery_id.to_owned());
         self.write(move |conn| webhooks::redeliver(conn, wallet, &receipt_id, &delivery_id, now_ms))
             .await
+    }
+
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {
+        self.read(move |conn| webhooks::depth(conn, now_ms)).await
     }
 }
 

@@ -28,3 +28,13 @@ pub(super) fn corrupt(index: usize, error: impl Display) -> rusqlite::Error {
 pub(super) fn to_json(value: &impl serde::Serialize) -> rusqlite::Result<String> {
     serde_json::to_string(value).map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))
 }
+
+/// Counts, sizes and places are stored as INTEGER (i64); a negative one reads as 0.
+pub(super) fn non_negative(value: i64) -> usize {
+    usize::try_from(value).unwrap_or_default()
+}
+
+/// A count, size or place to store: INTEGER is an i64.
+pub(super) fn integer(value: usize) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}

@@ -4,7 +4,7 @@ use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::receipt::{DeliveryId, ReceiptId};
-use crate::store::{AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery};
+use crate::store::{AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxDepth};
 
 /// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
 /// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
@@ -43,6 +43,10 @@ const REDELIVER: &str = "UPDATE webhook_deliveries SET
     round_attempts = CASE WHEN leased_until > ?3 THEN round_attempts ELSE 0 END,
     next_attempt_at = CASE WHEN leased_until > ?3 THEN next_attempt_at ELSE ?3 END,
     updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
+
+/// Pending deliveries, and those leased (in flight) at `?1`; served by the `(state, next_attempt_at)` index.
+const DEPTH: &str = "SELECT COUNT(*), COALESCE(SUM(leased_until > ?1), 0) FROM webhook_deliveries
+    WHERE state = 'pending'";
 
 fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
     let round: i64 = row.get(8)?;
@@ -173,4 +177,14 @@ pub(super) fn redeliver(
     tx.prepare_cached(REDELIVER)?
         .execute(params![rowid, delivery_id, now_ms])
         .map(|changed| changed == 1)
+}
+
+pub(super) fn depth(conn: &Connection, now_ms: i64) -> rusqlite::Result<OutboxDepth> {
+    conn.prepare_cached(DEPTH)?.query_row([now_ms], |row| {
+        let (pending, in_flight): (i64, i64) = (row.get(0)?, row.get(1)?);
+        Ok(OutboxDepth {
+            pending: u64::try_from(pending).unwrap_or_default(),
+            in_flight: u64::try_from(in_flight).unwrap_or_default(),
+        })
+    })
 }
