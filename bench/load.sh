@@ -49,7 +49,7 @@ cleanup() {
 trap cleanup EXIT
 
 db="$work/bench.db"
-key=$("$server" keys create --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write,receipts:read,receipts:write --name bench |
+key=$("$server" keys create --create-db --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write,receipts:read,receipts:write --name bench |
     sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
 if [[ -z "$key" ]]; then
     echo "load.sh: could not create a key" >&2

@@ -13,6 +13,7 @@ use payments_core::Wallet;
 use serde::Serialize;
 
 use crate::admin_key::read_signing_key;
+use crate::admin_key_check::KeyCheck;
 use crate::admin_session::{self, SessionArgs, StoredSession};
 use crate::connection::{ConnectionArgs, block_on};
 use crate::output::{Table, print_json, print_text, utc};
@@ -54,6 +55,8 @@ struct SessionView {
     expires_at: i64,
     url: String,
     session_file: PathBuf,
+    /// Whether the configured subscription key acts for this wallet.
+    subscription_key: KeyCheck,
 }
 
 #[derive(Debug, Serialize)]
@@ -97,7 +100,8 @@ async fn admin(args: AdminArgs) -> anyhow::Result<ExitCode> {
                 identity.wallet,
                 identity.roles,
                 identity.expires_at,
-            )?;
+            )
+            .await?;
         }
         AdminCommand::Me => {
             let (client, session) = admin_session::signed_in(&connection, &session)?;
@@ -108,7 +112,8 @@ async fn admin(args: AdminArgs) -> anyhow::Result<ExitCode> {
                 identity.wallet,
                 identity.roles,
                 identity.expires_at,
-            )?;
+            )
+            .await?;
         }
         AdminCommand::Logout => logout(&connection, path).await?,
     }
@@ -151,7 +156,8 @@ async fn logout(connection: &ConnectionArgs, path: PathBuf) -> anyhow::Result<()
     ))
 }
 
-fn show(
+/// The signed-in merchant, the session, and whether the configured subscription key acts for it.
+async fn show(
     connection: &ConnectionArgs,
     session_file: PathBuf,
     wallet: Wallet,
@@ -164,6 +170,7 @@ fn show(
         expires_at,
         url: connection.url.clone(),
         session_file,
+        subscription_key: KeyCheck::of(connection, wallet).await,
     };
     if connection.json {
         return print_json(&view);
@@ -172,9 +179,14 @@ fn show(
     table.row(["wallet".to_owned(), view.wallet.to_string()]);
     table.row(["roles".to_owned(), role_names(&view.roles)]);
     table.row(["expires".to_owned(), utc(view.expires_at)]);
-    table.row(["server".to_owned(), view.url]);
+    table.row(["server".to_owned(), view.url.clone()]);
     table.row(["session file".to_owned(), view.session_file.display().to_string()]);
-    print_text(&table.render())
+    table.row(["key".to_owned(), view.subscription_key.summary(wallet)]);
+    let warning = view.subscription_key.warning(wallet).unwrap_or_default();
+    print_text(&format!(
+        "signed in as merchant {wallet}\n{}{warning}",
+        table.render()
+    ))
 }
 
 /// Roles as the server names them, comma-separated.

@@ -27,6 +27,19 @@ pub(crate) fn local_hint(code: &str) -> (&'static str, u8) {
             "copy the key again: one word of visible characters, no spaces or line breaks",
             EXIT_USAGE,
         ),
+        "invalid_secret" => (
+            "pass the webhook secret as whsec_ followed by base64, or the API key with --key",
+            EXIT_USAGE,
+        ),
+        "invalid_headers" => (
+            "the headers file holds one `Name: value` per line (as `curl -D` writes them) or a JSON \
+             object of names to values",
+            EXIT_USAGE,
+        ),
+        "missing_signature" => (
+            "pass --signature, or --headers-file with the captured request headers",
+            EXIT_USAGE,
+        ),
         "invalid_url" => (
             "pass a full URL with its scheme, e.g. --url http://127.0.0.1:8080",
             EXIT_USAGE,
@@ -57,7 +70,8 @@ pub(crate) fn api_hint(api: &ApiError) -> String {
                                  command needs, or an admin session for admin commands"
             .to_owned(),
         ErrorCode::SplitRequired => "configure the split first: `payments admin login --private-key-file \
-                                     FILE`, then `payments split deploy`"
+                                     FILE` with the key's merchant wallet (a development server keeps it in \
+                                     payments.db.dev-admin.key), then `payments split deploy`"
             .to_owned(),
         ErrorCode::InvalidInput => match &api.field {
             Some(field) => format!("fix `{field}` and run the command again"),

@@ -79,9 +79,12 @@ pub(crate) struct ListArgs {
     #[arg(long)]
     page_size: Option<u32>,
     /// Page number, 0-indexed.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, conflicts_with_all = ["all", "cursor"])]
     page: Option<u32>,
-    /// Fetch every page.
+    /// Start after this position: the `nextCursor` of a previous page with the same filters and sort.
+    #[arg(long, conflicts_with = "all")]
+    cursor: Option<String>,
+    /// Fetch every page (following each page's cursor, so products created meanwhile shift nothing).
     #[arg(long)]
     all: bool,
 }
@@ -205,13 +208,11 @@ async fn list(client: &Client, args: ListArgs, json: bool) -> anyhow::Result<Exi
     let mut page = client.list_inventory(&query).await?;
     let total = page.total;
     let mut items: Vec<InventoryItem> = std::mem::take(&mut page.items);
-    while all && (items.len() as u64) < total {
-        query.page = Some(query.page.unwrap_or(0) + 1);
+    while all && let Some(cursor) = page.next_cursor.take() {
+        query.cursor = Some(cursor);
         let mut next = client.list_inventory(&query).await?;
-        if next.items.is_empty() {
-            break;
-        }
         items.append(&mut next.items);
+        page.next_cursor = next.next_cursor;
     }
     if json {
         print_json(&page_json(&items, total, &page))?;
@@ -253,6 +254,7 @@ impl ListArgs {
             }),
             page_size: self.page_size,
             page: self.page,
+            cursor: self.cursor,
         }
     }
 }

@@ -29,6 +29,9 @@ pub(crate) fn page_table(items: &[InventoryItem], total: u64, shown_from: &Inven
         shown_from.page,
         shown_from.page_size
     ));
+    if let Some(cursor) = &shown_from.next_cursor {
+        text.push_str(&format!("more: --cursor {cursor} (or --all)\n"));
+    }
     text.push_str(&degraded_note(shown_from.degraded.as_ref()));
     text
 }
@@ -71,6 +74,7 @@ pub(crate) fn page_json(items: &[InventoryItem], total: u64, page: &InventoryPag
         "total": total,
         "page": page.page,
         "pageSize": page.page_size,
+        "nextCursor": page.next_cursor,
     });
     add_degraded(&mut value, page.degraded.as_ref());
     value

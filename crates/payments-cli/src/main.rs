@@ -9,6 +9,7 @@ mod webhooks_verify;
 
 mod admin;
 mod admin_key;
+mod admin_key_check;
 mod admin_session;
 mod completions;
 mod connection;
@@ -27,6 +28,7 @@ mod settings;
 mod split_deploy;
 mod split_transactions;
 mod token_usd;
+mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
 #[derive(Debug, Parser)]

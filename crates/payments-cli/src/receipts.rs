@@ -26,9 +26,15 @@ pub(crate) struct ReceiptsArgs {
 enum ReceiptsCommand {
     /// List receipts, newest first.
     List {
-        /// How many (1 to 200; the server's default is 100).
+        /// How many per page (1 to 200; the server's default is 100).
         #[arg(long)]
         limit: Option<u32>,
+        /// Start after this position: the cursor a previous page printed.
+        #[arg(long, conflicts_with = "all")]
+        cursor: Option<String>,
+        /// Fetch every page (following each page's cursor, so receipts created meanwhile shift nothing).
+        #[arg(long)]
+        all: bool,
     },
     /// Show one receipt with its lines.
     Show { id: String },
@@ -48,6 +54,14 @@ enum ReceiptsCommand {
     },
     /// Show a receipt's webhook deliveries and attempts.
     Webhooks { id: String },
+    /// Send one of a receipt's webhook deliveries again: the same body and delivery id
+    /// (`payments receipts webhooks ID` lists them).
+    Redeliver {
+        /// The receipt.
+        id: String,
+        /// The delivery to send again.
+        delivery_id: String,
+    },
     /// Attest that a receipt was paid (admin session; see `payments admin login`).
     MarkPaid(receipts_admin::MarkPaidArgs),
     /// Record a refund of a paid receipt (admin session).
@@ -78,6 +92,9 @@ enum OrdersCommand {
         /// Tax jurisdiction, e.g. `US-CA`.
         #[arg(long)]
         jurisdiction: Option<String>,
+        /// Endpoint for the order's status pushes (HTTPS; a development server also takes loopback http://).
+        #[arg(long)]
+        webhook_url: Option<String>,
     },
 }
 
@@ -97,8 +114,14 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
         ReceiptsCommand::MarkPaid(admin) => receipts_admin::mark_paid(&args.connection, admin).await?,
         ReceiptsCommand::Refund(admin) => receipts_admin::refund(&args.connection, admin).await?,
         ReceiptsCommand::Terminal(admin) => receipts_admin::terminal(&args.connection, admin).await?,
-        ReceiptsCommand::List { limit } => {
-            let receipts = client()?.list_receipts(limit).await?;
+        ReceiptsCommand::List { limit, cursor, all } => {
+            let client = client()?;
+            let mut page = client.list_receipts_page(limit, cursor.as_deref()).await?;
+            let mut receipts = std::mem::take(&mut page.receipts);
+            while all && let Some(cursor) = page.next_cursor.take() {
+                page = client.list_receipts_page(limit, Some(&cursor)).await?;
+                receipts.append(&mut page.receipts);
+            }
             if json {
                 print_json(&receipts)?;
             } else {
@@ -111,7 +134,11 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                         utc(receipt.created_at),
                     ]);
                 }
-                print_text(&table.render())?;
+                let more = page
+                    .next_cursor
+                    .map(|cursor| format!("more: --cursor {cursor} (or --all)\n"))
+                    .unwrap_or_default();
+                print_text(&format!("{}{more}", table.render()))?;
             }
         }
         ReceiptsCommand::Show { id } => {
@@ -183,6 +210,16 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                 print_text(&table.render())?;
             }
         }
+        ReceiptsCommand::Redeliver { id, delivery_id } => {
+            client()?.redeliver_webhook(&id, &delivery_id).await?;
+            if json {
+                print_json(&serde_json::json!({"ok": true, "receiptId": id, "deliveryId": delivery_id}))?;
+            } else {
+                print_text(&format!(
+                    "delivery {delivery_id} of receipt {id} queued again (`payments receipts webhooks {id}` shows its attempts)\n"
+                ))?;
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -193,6 +230,7 @@ async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
         items,
         tax_rate,
         jurisdiction,
+        webhook_url,
     } = args.command;
     let items = items
         .iter()
@@ -200,6 +238,7 @@ async fn orders(args: OrdersArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<_>>()?;
     let mut order = CreateOrder::new(items);
     order.jurisdiction_code = jurisdiction;
+    order.webhook_url = webhook_url;
     order.tax_rate = tax_rate
         .map(|rate| {
             TaxRate::parse(&rate).map_err(|error| failure("invalid_input", format!("--tax-rate: {error}")))

@@ -4,6 +4,7 @@
 //! loopback targets) and watch the deliveries arrive, checked exactly as a merchant backend must check
 //! them. It binds loopback only: it is a tool for development, not a production receiver.
 
+mod forward;
 mod receiver;
 
 use std::io::{self, Write as _};
@@ -21,14 +22,19 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
-use webhook_verify::{ApiKey, Tolerance, Verifier, WebhookSecret};
+use webhook_verify::{Tolerance, Verifier};
 
 use crate::connection::block_on;
+use crate::report::{exit_code, failure};
+use crate::webhook_keys::{SecretText, api_key, webhook_secret, whsec_for_api_key};
+use forward::Forwarder;
 use receiver::{Line, Receiver};
 
 const AFTER_HELP: &str = "\
 Prints `listening on http://127.0.0.1:PORT` first, then one line per verified delivery (or, with --json, its
-body). Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as
+body). On stderr it names the `whsec_` secret the service signs Standard Webhooks with for --key (like
+`stripe listen`). With --forward-to URL each verified delivery is sent on to URL with its original body and
+headers, and URL's status is the answer to the service. Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as
 `rejected: <reason>`. Ctrl-C or SIGTERM stops it (exit 0). Exits 2 on a usage error or when the port cannot
 be bound.
 
@@ -65,7 +71,7 @@ pub(crate) struct ListenArgs {
         env = "PAYMENTS_KEY",
         hide_env_values = true
     )]
-    keys: Vec<ApiKey>,
+    keys: Vec<SecretText>,
 
     /// Standard Webhooks secret `whsec_<base64>`, repeatable; when given, --key (and PAYMENTS_KEY) is ignored.
     #[arg(
@@ -74,7 +80,12 @@ pub(crate) struct ListenArgs {
         env = "PAYMENTS_WEBHOOK_SECRET",
         hide_env_values = true
     )]
-    secrets: Vec<WebhookSecret>,
+    secrets: Vec<SecretText>,
+
+    /// Send each verified delivery on to this URL (e.g. http://127.0.0.1:3000/webhooks), with its original
+    /// body and headers; the URL's answer status becomes the listener's answer to the service.
+    #[arg(long, value_name = "URL", env = "PAYMENTS_FORWARD_TO")]
+    forward_to: Option<String>,
 
     /// Freshness window of the delivery timestamp in seconds, both directions; 0 disables the check.
     #[arg(
@@ -92,9 +103,12 @@ pub(crate) struct ListenArgs {
 
 /// Listens until a stop signal; the exit code says stopped (0), failed (1) or usage error (2).
 pub(crate) fn run(args: ListenArgs) -> ExitCode {
-    let Some(verifier) = verifier(&args) else {
-        eprintln!("error: pass --key KEY (or set PAYMENTS_KEY) or --secret whsec_...");
-        return ExitCode::from(EXIT_USAGE);
+    let (verifier, forward) = match verifier(&args).and_then(|verifier| {
+        let forward = args.forward_to.as_deref().map(Forwarder::new).transpose()?;
+        Ok((verifier, forward))
+    }) {
+        Ok(ready) => ready,
+        Err(error) => return exit_code(Err(error)),
     };
     if !args.secrets.is_empty() && !args.keys.is_empty() {
         // Said out loud: a key exported in the environment must not look like it is being checked.
@@ -105,12 +119,14 @@ pub(crate) fn run(args: ListenArgs) -> ExitCode {
     let (lines, queue) = mpsc::sync_channel(PENDING_LINES);
     let (stdout_failed, stdout_gone) = oneshot::channel();
     let printer = std::thread::spawn(move || print_lines(&queue, stdout_failed));
+    let secrets = signing_secrets(&args);
     let receiver = Receiver {
         verifier,
         json: args.json,
         lines,
+        forward,
     };
-    let code = block_on(listen(args.port, receiver, stdout_gone)).unwrap_or_else(|err| {
+    let code = block_on(listen(args.port, receiver, &secrets, stdout_gone)).unwrap_or_else(|err| {
         eprintln!("error: {err:#}");
         ExitCode::FAILURE
     });
@@ -119,22 +135,58 @@ pub(crate) fn run(args: ListenArgs) -> ExitCode {
     code
 }
 
-/// The verifier of the chosen scheme; `None` when no key or secret was given.
-fn verifier(args: &ListenArgs) -> Option<Verifier> {
-    let verifier = if args.secrets.is_empty() {
-        Verifier::from_api_keys(args.keys.iter().cloned()).ok()?
+/// The verifier of the chosen scheme (`--secret` wins over `--key`).
+///
+/// # Errors
+/// `missing_key` when neither was given, `invalid_key` / `invalid_secret` for a malformed one (never
+/// quoted).
+fn verifier(args: &ListenArgs) -> anyhow::Result<Verifier> {
+    let built = if !args.secrets.is_empty() {
+        let secrets = args
+            .secrets
+            .iter()
+            .map(webhook_secret)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Verifier::from_webhook_secrets(secrets)
+    } else if !args.keys.is_empty() {
+        let keys = args
+            .keys
+            .iter()
+            .map(api_key)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Verifier::from_api_keys(keys)
     } else {
-        Verifier::from_webhook_secrets(args.secrets.iter().cloned()).ok()?
+        return Err(failure(
+            "missing_key",
+            "pass --key KEY (or set PAYMENTS_KEY) or --secret whsec_...",
+        ));
     };
+    let verifier = built.map_err(|error| failure("invalid_key", error.to_string()))?;
     let tolerance = match args.tolerance_secs {
         0 => Tolerance::Disabled,
         secs => Tolerance::Within(Duration::from_secs(secs)),
     };
-    Some(verifier.with_tolerance(tolerance))
+    Ok(verifier.with_tolerance(tolerance))
+}
+
+/// The `whsec_` secrets the listener verifies with, to show like `stripe listen` does: those derived from
+/// the API keys (the service signs its Standard Webhooks headers with the same key), or, with `--secret`,
+/// none (the caller has them already and they are not repeated on the terminal).
+fn signing_secrets(args: &ListenArgs) -> Vec<String> {
+    if args.secrets.is_empty() {
+        args.keys.iter().map(whsec_for_api_key).collect()
+    } else {
+        Vec::new()
+    }
 }
 
 /// Binds, announces the address, and serves until a signal or until stdout is closed.
-async fn listen(port: u16, receiver: Receiver, stdout_gone: oneshot::Receiver<io::Error>) -> ExitCode {
+async fn listen(
+    port: u16,
+    receiver: Receiver,
+    secrets: &[String],
+    stdout_gone: oneshot::Receiver<io::Error>,
+) -> ExitCode {
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let listener = match TcpListener::bind(address).await {
         Ok(listener) => listener,
@@ -158,6 +210,14 @@ async fn listen(port: u16, receiver: Receiver, stdout_gone: oneshot::Receiver<io
     }
     let scheme = receiver.verifier.scheme();
     eprintln!("verifying {scheme} signatures on every path; Ctrl-C stops");
+    for secret in secrets {
+        eprintln!(
+            "webhook signing secret: {secret} (Standard Webhooks form of the key: as private as the key)"
+        );
+    }
+    if let Some(forwarder) = &receiver.forward {
+        eprintln!("forwarding verified deliveries to {}", forwarder.url());
+    }
     match serve(listener, Arc::new(receiver), &mut stop, stdout_gone).await {
         None => ExitCode::SUCCESS,
         Some(err) => {

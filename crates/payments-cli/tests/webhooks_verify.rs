@@ -35,6 +35,8 @@ fn write_body(dir: &Path, body: &[u8]) -> PathBuf {
 fn payments(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_payments"))
         .args(args)
+        .env_remove("PAYMENTS_KEY")
+        .env_remove("PAYMENTS_WEBHOOK_SECRET")
         .output()
         .unwrap()
 }
@@ -174,30 +176,213 @@ fn a_missing_body_file_is_an_error_not_a_verdict() {
 
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).starts_with("error: cannot read body file"),
+        stderr(&output).starts_with("error: io_error: cannot read the body from"),
         "{}",
         stderr(&output)
     );
 }
 
 #[test]
-fn key_and_secret_together_are_a_usage_error() {
-    let output = payments(&[
-        "webhooks",
-        "verify",
-        "--key",
-        "sk_test",
-        "--secret",
-        "whsec_c2VjcmV0",
-        "--id",
-        "msg_1",
-        "--sig-timestamp",
-        "1",
-        "--signature",
-        "v1,AAAA",
-        "--body-file",
-        "body.json",
-    ]);
+fn with_a_key_and_a_secret_the_secret_is_used_and_that_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, body, _, standard) = vector(2);
+    let body_file = write_body(dir.path(), &body);
+    let field = |name: &str| standard[name].as_str().unwrap().to_owned();
 
-    assert_eq!(output.status.code(), Some(2));
+    let output = Command::new(env!("CARGO_BIN_EXE_payments"))
+        .args([
+            "webhooks",
+            "verify",
+            "--secret",
+            &field("secret"),
+            "--id",
+            &field("webhookId"),
+            "--sig-timestamp",
+            &field("webhookTimestamp"),
+            "--signature",
+            &field("webhookSignature"),
+            "--body-file",
+            body_file.to_str().unwrap(),
+            "--tolerance-secs",
+            "0",
+        ])
+        .env("PAYMENTS_KEY", "sk_test_not_the_signer")
+        .output()
+        .unwrap();
+
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert!(
+        stderr(&output).contains("PAYMENTS_KEY is not used"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// `payments ARGS` with `env` and `stdin` fed to it (PAYMENTS_KEY and PAYMENTS_WEBHOOK_SECRET of the
+/// test's environment removed).
+fn payments_with(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_payments"))
+        .args(args)
+        .env_remove("PAYMENTS_KEY")
+        .env_remove("PAYMENTS_WEBHOOK_SECRET")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_key_comes_from_payments_key_and_the_body_from_stdin() {
+    let (key, body, signature, _) = vector(1);
+
+    let output = payments_with(
+        &[
+            "webhooks",
+            "verify",
+            "--body-file",
+            "-",
+            "--signature",
+            &signature,
+        ],
+        &[("PAYMENTS_KEY", &key)],
+        &body,
+    );
+
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert_eq!(stdout(&output), "valid\n");
+}
+
+#[test]
+fn a_captured_headers_file_gives_the_signature_of_either_scheme() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, body, signature, standard) = vector(2);
+    let body_file = write_body(dir.path(), &body);
+    let field = |name: &str| standard[name].as_str().unwrap().to_owned();
+    let curl_dump = dir.path().join("x-service.txt");
+    std::fs::write(
+        &curl_dump,
+        format!("POST /hook HTTP/1.1\r\nContent-Type: application/json\r\nX-Service-Signature: {signature}\r\n\r\n"),
+    )
+    .unwrap();
+    let json_headers = dir.path().join("standard.json");
+    let object = serde_json::json!({
+        "webhook-id": field("webhookId"),
+        "webhook-timestamp": field("webhookTimestamp"),
+        "webhook-signature": field("webhookSignature"),
+    });
+    std::fs::write(&json_headers, object.to_string()).unwrap();
+    let body_arg = body_file.to_str().unwrap();
+
+    let x_service = payments_with(
+        &[
+            "webhooks",
+            "verify",
+            "--body-file",
+            body_arg,
+            "--headers-file",
+            curl_dump.to_str().unwrap(),
+        ],
+        &[("PAYMENTS_KEY", &key)],
+        b"",
+    );
+    let standard_webhooks = payments_with(
+        &[
+            "webhooks",
+            "verify",
+            "--body-file",
+            body_arg,
+            "--headers-file",
+            json_headers.to_str().unwrap(),
+            "--tolerance-secs",
+            "0",
+        ],
+        &[("PAYMENTS_WEBHOOK_SECRET", &field("secret"))],
+        b"",
+    );
+
+    assert_eq!(x_service.status.code(), Some(0), "stderr: {}", stderr(&x_service));
+    assert_eq!(
+        standard_webhooks.status.code(),
+        Some(0),
+        "stderr: {}",
+        stderr(&standard_webhooks)
+    );
+}
+
+#[test]
+fn json_prints_one_result_object_for_a_valid_and_an_invalid_signature() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, body, signature, _) = vector(1);
+    let body_file = write_body(dir.path(), &body);
+    let other_signature = vector(0).2;
+
+    let valid = verify_x_service(&body_file, &key, &signature, &["--json"]);
+    let invalid = verify_x_service(&body_file, &key, &other_signature, &["--json"]);
+
+    let valid_json: Value = serde_json::from_str(&stdout(&valid)).unwrap();
+    let invalid_json: Value = serde_json::from_str(&stdout(&invalid)).unwrap();
+    assert_eq!(valid.status.code(), Some(0));
+    assert_eq!(valid_json["valid"], true);
+    assert_eq!(valid_json["scheme"], "x_service");
+    assert_eq!(invalid.status.code(), Some(1));
+    assert_eq!(invalid_json["valid"], false);
+    assert_eq!(invalid_json["error"], "signature_mismatch");
+}
+
+#[test]
+fn a_malformed_key_or_secret_is_a_usage_error_that_never_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let body_file = write_body(dir.path(), b"{}");
+    let body_arg = body_file.to_str().unwrap();
+    let key = "sk_live_do_not_print_me\n";
+    let secret = "sk_live_not_a_whsec_secret";
+
+    let bad_key = payments_with(
+        &[
+            "webhooks",
+            "verify",
+            "--body-file",
+            body_arg,
+            "--signature",
+            "sha256=00",
+        ],
+        &[("PAYMENTS_KEY", key)],
+        b"",
+    );
+    let bad_secret = payments_with(
+        &[
+            "--json",
+            "webhooks",
+            "verify",
+            "--body-file",
+            body_arg,
+            "--signature",
+            "v1,AA",
+        ],
+        &[("PAYMENTS_WEBHOOK_SECRET", secret)],
+        b"",
+    );
+
+    assert_eq!(bad_key.status.code(), Some(2));
+    assert!(stderr(&bad_key).contains("invalid_key"), "{}", stderr(&bad_key));
+    assert!(
+        !stderr(&bad_key).contains("do_not_print_me"),
+        "{}",
+        stderr(&bad_key)
+    );
+    assert_eq!(bad_secret.status.code(), Some(2));
+    let error: Value = serde_json::from_str(stderr(&bad_secret).trim()).unwrap();
+    assert_eq!(error["error"], "invalid_secret");
+    assert!(
+        !stderr(&bad_secret).contains("not_a_whsec"),
+        "{}",
+        stderr(&bad_secret)
+    );
 }

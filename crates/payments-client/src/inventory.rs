@@ -21,6 +21,9 @@ pub struct InventoryPage {
     pub page: u32,
     /// The page size used.
     pub page_size: u32,
+    /// Where the next page starts: pass it as [`InventoryQuery::cursor`] with the same filters and sort;
+    /// `None` on the last page. [`Client::list_all_inventory`] follows it for you.
+    pub next_cursor: Option<String>,
     /// Set when the service answered in degraded mode.
     pub degraded: Option<Degraded>,
 }
@@ -66,6 +69,8 @@ struct InventoryPageResponse {
     total: u64,
     page: u32,
     page_size: u32,
+    #[serde(default)]
+    next_cursor: Option<String>,
     #[serde(flatten)]
     degraded: DegradedFields,
 }
@@ -134,6 +139,7 @@ impl Client {
             total: page.total,
             page: page.page,
             page_size: page.page_size,
+            next_cursor: page.next_cursor,
             degraded: page.degraded.into_degraded(),
         })
     }

@@ -37,6 +37,10 @@
 //! know arrives as [`ErrorCode::Unknown`] / [`ReceiptStatusValue::Unknown`] instead of failing. Money is
 //! [`payments_core::Cents`].
 //!
+//! Lists page by cursor: [`Client::list_receipts_page`] and [`Client::list_inventory`] return a page
+//! with its `next_cursor`; [`Client::list_all_receipts`] and [`Client::list_all_inventory`] return a
+//! `Stream` of every row, fetching page after page.
+//!
 //! Retries are off by default. With [`ClientBuilder::retries`] ([`RetryPolicy`]), `GET`s and creates
 //! (orders, receipts, refunds) are retried on transport failures, 429 (until `resetAt`), 503 (after
 //! `Retry-After`), 502 and 504, with capped exponential backoff; every create then carries an
@@ -52,6 +56,7 @@ mod config;
 mod error;
 mod inventory;
 mod item;
+mod paging;
 mod query;
 mod receipt;
 mod receipts;
@@ -84,7 +89,7 @@ pub use receipt::{
     CreatedReceipt, FailureFields, PaymentInstruction, Receipt, ReceiptStatusView, StatusPosted,
     WebhookAttempt, WebhookDelivery,
 };
-pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine};
+pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine, ReceiptsPage};
 pub use reserve::{ReserveAdvice, ReserveBalances, TokenHolding};
 pub use retry::RetryPolicy;
 pub use secret::SubscriptionKey;

@@ -43,6 +43,9 @@ pub struct InventoryQuery {
     pub page_size: Option<u32>,
     /// Page number, 0-indexed.
     pub page: Option<u32>,
+    /// Start after this position: an [`crate::InventoryPage::next_cursor`] of the same filters and sort
+    /// (then leave [`InventoryQuery::page`] unset).
+    pub cursor: Option<String>,
 }
 
 /// How [`InventoryQuery::tags`] combine.
@@ -209,6 +212,12 @@ impl InventoryQuery {
         self
     }
 
+    /// Sets the position to start after (a page's `next_cursor`).
+    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+
     /// Appends the set parameters to `url`'s query string.
     pub(crate) fn append_to(&self, url: &mut Url) {
         let mut pairs = url.query_pairs_mut();
@@ -253,6 +262,9 @@ impl InventoryQuery {
         }
         if let Some(page) = self.page {
             put("page", &page.to_string());
+        }
+        if let Some(cursor) = &self.cursor {
+            put("cursor", cursor);
         }
     }
 }

@@ -197,8 +197,22 @@ struct OrderEnvelope {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct ListEnvelope {
     receipts: Vec<Receipt>,
+    #[serde(default)]
+    next_cursor: Option<String>,
+}
+
+/// One page of `GET /api/receipts`, newest first.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ReceiptsPage {
+    /// The receipts of this page.
+    pub receipts: Vec<Receipt>,
+    /// Where the next page starts (pass it to [`Client::list_receipts_page`]); `None` on the last page.
+    /// [`Client::list_all_receipts`] follows it for you.
+    pub next_cursor: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -247,12 +261,32 @@ impl Client {
     /// # Errors
     /// [`Error::Api`] or a transport error.
     pub async fn list_receipts(&self, limit: Option<u32>) -> Result<Vec<Receipt>, Error> {
+        Ok(self.list_receipts_page(limit, None).await?.receipts)
+    }
+
+    /// `GET /api/receipts?limit=&cursor=` (scope `receipts:read`): one page, newest first, starting after
+    /// `cursor` (a previous page's [`ReceiptsPage::next_cursor`]) when given.
+    ///
+    /// # Errors
+    /// [`Error::Api`] (400 `invalid_input` on `cursor` for one this list did not give) or a transport
+    /// error.
+    pub async fn list_receipts_page(
+        &self,
+        limit: Option<u32>,
+        cursor: Option<&str>,
+    ) -> Result<ReceiptsPage, Error> {
         let mut url = self.url("api/receipts")?;
         if let Some(limit) = limit {
             url.query_pairs_mut().append_pair("limit", &limit.to_string());
         }
+        if let Some(cursor) = cursor {
+            url.query_pairs_mut().append_pair("cursor", cursor);
+        }
         let envelope: ListEnvelope = self.get_json(url, Auth::Subscription).await?;
-        Ok(envelope.receipts)
+        Ok(ReceiptsPage {
+            receipts: envelope.receipts,
+            next_cursor: envelope.next_cursor,
+        })
     }
 
     /// `GET /api/receipts/{id}` (scope `receipts:read`).

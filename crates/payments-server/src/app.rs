@@ -14,6 +14,7 @@ use hyper::Request;
 use hyper::body::Body;
 use tracing::Instrument;
 
+use crate::chain::simulated::SimulatedChain;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
 use crate::http::context::{Ctx, RequestBody};
@@ -54,17 +55,18 @@ impl App {
     /// When the database cannot be opened or migrated.
     pub async fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
         let repositories = store::open(&config.database, clock.now_ms()).await?;
-        Ok(App::with_repositories(config, repositories, clock))
+        Ok(App::with_repositories(config, repositories, clock, None))
     }
 
     pub(crate) fn with_repositories(
         config: ServerConfig,
         repositories: Repositories,
         clock: Arc<dyn Clock>,
+        simulated: Option<Arc<SimulatedChain>>,
     ) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
-        let services = Services::new(&config, &repositories, &clock);
+        let services = Services::new(&config, &repositories, &clock, simulated);
         App {
             state: Arc::new(AppState {
                 config,
@@ -81,6 +83,11 @@ impl App {
         &self.state.config
     }
 
+    /// The shared state, for the crate's own start-up steps (the development bootstrap).
+    pub(crate) fn state(&self) -> &AppState {
+        &self.state
+    }
+
     /// Starts the webhook dispatcher (`serve` does, and stops it on shutdown).
     pub(crate) fn start_webhook_dispatcher(&self) -> WorkerHandle {
         receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))
@@ -94,6 +101,12 @@ impl App {
             .chain_workers
             .clone()
             .map(crate::services::chain::start_chain_workers)
+    }
+
+    /// The test-mode chain this server runs, when it runs one.
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn simulated_chain(&self) -> Option<Arc<SimulatedChain>> {
+        self.state.services.simulated.clone()
     }
 
     pub fn key_admin(&self) -> KeyAdmin {

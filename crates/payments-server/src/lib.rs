@@ -12,6 +12,8 @@ mod app;
 mod chain;
 mod clock;
 mod config;
+mod dev_admin_key;
+mod dev_bootstrap;
 mod dev_mode;
 mod domain;
 mod handlers;
@@ -40,6 +42,8 @@ pub use config::{
     DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT, ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
+pub use dev_admin_key::{DevAdminKey, DevAdminKeyError};
+pub use dev_bootstrap::{DevBootstrapError, DevWelcome};
 pub use dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
 pub use domain::api_key::SubscriptionId;
 pub use domain::chain::ChainContracts;
@@ -52,6 +56,6 @@ pub use limits::{
 pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
-pub use services::keys::{DEV_MERCHANT_WALLET, IssuedKey, KeyAdmin, KeyAdminError, dev_merchant_wallet};
+pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
 pub use store::{DatabaseLocation, StoreError};
 pub use telemetry::{LogFormat, LogGuard, init_tracing};

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod chain_args;
+
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use payments_core::Wallet;
@@ -35,6 +37,8 @@ enum Command {
     Serve(Box<ServeArgs>),
     /// Create, list, revoke and rotate subscription keys.
     Keys(KeysArgs),
+    /// Deploy the platform's contracts on a chain (`chain bootstrap`).
+    Chain(chain_args::ChainCommandArgs),
 }
 
 #[derive(Debug, Args)]
@@ -76,6 +80,8 @@ struct ServeArgs {
     admin: AdminArgs,
     #[command(flatten)]
     receipts: ReceiptArgs,
+    #[command(flatten)]
+    chain: chain_args::ChainArgs,
 }
 
 /// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
@@ -153,6 +159,10 @@ struct KeysArgs {
     /// The database: a SQLite file or a PostgreSQL URL.
     #[arg(long, env = "PAYMENTS_DB", default_value = "payments.db", global = true, hide_env_values = true, value_parser = parse_database)]
     db: DatabaseLocation,
+    /// Create the SQLite file (with its schema) when it does not exist. Without it a missing file is refused:
+    /// run in the server's working directory, or name the server's database with --db.
+    #[arg(long, env = "PAYMENTS_KEYS_CREATE_DB", global = true)]
+    create_db: bool,
     #[command(subcommand)]
     command: KeysCommand,
 }
@@ -192,12 +202,14 @@ fn main() -> anyhow::Result<()> {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(*args),
         Some(Command::Keys(args)) => keys(args),
+        Some(Command::Chain(args)) => chain_args::chain_command(args),
     }
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let _log_guard =
         payments_server::init_tracing(args.log_format).map_err(|error| anyhow::anyhow!(error))?;
+    let explicit_base_url = args.base_url.is_some();
     let base_url = match args.base_url {
         Some(url) => url,
         None => Url::parse(&format!("http://{}", args.listen)).context("building the default base URL")?,
@@ -217,6 +229,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.dev_mode = dev_mode;
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
+    chain_args::apply_chain_args(&mut config, &args.chain)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;
@@ -227,21 +240,31 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(open_files, "open-file limit");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
+        // Bound before anything is created or printed: with the port taken, the start fails before the
+        // development key exists, so the next start (on a free port) still prints it.
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| {
+                format!(
+                    "binding {} (is another server running there? --listen picks another address)",
+                    args.listen
+                )
+            })?;
+        if !explicit_base_url && let Ok(bound) = listener.local_addr() {
+            // `--listen 127.0.0.1:0`: payment links and the printed example name the port actually bound.
+            config.base_url =
+                Url::parse(&format!("http://{bound}")).context("building the default base URL")?;
+        }
         let app = App::open(config, Arc::new(SystemClock))
             .await
             .with_context(|| format!("opening the database {db_display}"))?;
-        if app.config().dev_mode
-            && let Some(issued) = app
-                .key_admin()
-                .bootstrap_dev_merchant()
-                .await
-                .context("creating the development merchant")?
-        {
-            print_dev_key(&issued, app.config());
-        }
-        let listener = tokio::net::TcpListener::bind(args.listen)
+        if let Some(welcome) = app
+            .bootstrap_development()
             .await
-            .with_context(|| format!("binding {}", args.listen))?;
+            .context("creating the development merchant")?
+        {
+            print!("{}", welcome.render(&app.config().base_url));
+        }
         tracing::info!(listen = %args.listen, dev = app.config().dev_mode, "payments-server listening");
         payments_server::serve(listener, app, payments_server::shutdown_signal()).await;
         Ok(())
@@ -323,23 +346,6 @@ fn apply_admin_args(config: &mut ServerConfig, args: &AdminArgs) -> anyhow::Resu
     Ok(())
 }
 
-fn print_dev_key(issued: &IssuedKey, config: &ServerConfig) {
-    let base = config.base_url.as_str().trim_end_matches('/');
-    println!(
-        "Development merchant {} created with a key that has every scope.",
-        issued.wallet
-    );
-    println!("This key is shown once; keep it:");
-    println!();
-    println!("  {}", issued.key.expose());
-    println!();
-    println!("Try it:");
-    println!(
-        "  curl -H 'X-Gateway-Subscription-Key: {}' {base}/api/inventory",
-        issued.key.expose()
-    );
-}
-
 fn parse_database(value: &str) -> Result<DatabaseLocation, String> {
     if value.trim().is_empty() {
         return Err("the database must be a file path or a postgres:// URL".to_owned());
@@ -356,6 +362,16 @@ fn keys(args: KeysArgs) -> anyhow::Result<()> {
 }
 
 async fn keys_command(args: KeysArgs) -> anyhow::Result<()> {
+    if let Some(path) = args.db.sqlite_path()
+        && !args.create_db
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no database at {}: run the command where the server runs, or name its database with --db \
+             (PAYMENTS_DB); --create-db makes a new, empty one",
+            path.display()
+        );
+    }
     let admin = KeyAdmin::open(&args.db, Arc::new(SystemClock))
         .await
         .with_context(|| format!("opening the database {}", args.db))?;

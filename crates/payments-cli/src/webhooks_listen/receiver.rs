@@ -11,6 +11,7 @@ use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 use webhook_verify::{ReceiptStatusUpdated, Scheme, Verifier, VerifyError, WEBHOOK_ID, X_SERVICE_DELIVERY};
 
 use super::READ_TIMEOUT;
+use super::forward::Forwarder;
 use crate::output::one_line;
 
 /// Event bodies are a few hundred bytes; a megabyte is generous and still bounds memory per request.
@@ -31,6 +32,8 @@ pub(super) struct Receiver {
     pub(super) verifier: Verifier,
     pub(super) json: bool,
     pub(super) lines: SyncSender<Line>,
+    /// `--forward-to`: where verified deliveries go next.
+    pub(super) forward: Option<Forwarder>,
 }
 
 impl Receiver {
@@ -57,11 +60,57 @@ impl Receiver {
             }
             Err(_) => return Ok(self.reject(StatusCode::REQUEST_TIMEOUT, "body not received in time")),
         };
-        Ok(self.accept(&parts.headers, &body))
+        let Some(forwarder) = &self.forward else {
+            return Ok(self.accept(&parts.headers, &body));
+        };
+        let line = match self.verified_line(&parts.headers, &body) {
+            Ok(line) => line,
+            Err(rejected) => return Ok(*rejected),
+        };
+        if let Err(busy) = self.queue(line) {
+            return Ok(*busy);
+        }
+        let forwarded = forwarder.forward(&parts.headers, body).await;
+        // Beside the event lines in text mode; on stderr with --json, so stdout stays one JSON event per line.
+        let line = if self.json {
+            Line::Err(forwarded.line)
+        } else {
+            Line::Out(forwarded.line)
+        };
+        self.lines.try_send(line).ok();
+        Ok(reply(
+            forwarded.status,
+            &format!("forwarded: {}", forwarded.status.as_u16()),
+        ))
     }
 
     /// Verifies one request and queues its line; the answer does not wait for the line to be printed.
     fn accept(&self, headers: &HeaderMap, body: &[u8]) -> Reply {
+        match self.verified_line(headers, body) {
+            Ok(line) => self
+                .queue(line)
+                .map_or_else(|busy| *busy, |()| reply(StatusCode::OK, "ok")),
+            Err(rejected) => *rejected,
+        }
+    }
+
+    /// Queues a verified delivery's line; a full queue (a terminal that stopped reading) answers 503 so
+    /// that the service retries later. (Errors are boxed: a response is large and this is the rare path.)
+    fn queue(&self, line: String) -> Result<(), Box<Reply>> {
+        match self.lines.try_send(Line::Out(line)) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(Box::new(reply(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy, retry later",
+            ))),
+            Err(TrySendError::Disconnected(_)) => {
+                Err(Box::new(reply(StatusCode::SERVICE_UNAVAILABLE, "shutting down")))
+            }
+        }
+    }
+
+    /// The line of a verified delivery, or the rejection to answer.
+    fn verified_line(&self, headers: &HeaderMap, body: &[u8]) -> Result<String, Box<Reply>> {
         let delivery = delivery_id(self.verifier.scheme(), headers);
         let line = match self.verifier.verify_and_parse(headers, body) {
             Ok(_) if self.json => json_line(body),
@@ -75,13 +124,13 @@ impl Receiver {
                     one_line(&format!("{delivery}  {event}  (not handled by this version)"))
                 }
             }
-            Err(err) => return self.reject(rejection_status(&err), &rejection_reason(&err)),
+            Err(err) => {
+                return Err(Box::new(
+                    self.reject(rejection_status(&err), &rejection_reason(&err)),
+                ));
+            }
         };
-        match self.lines.try_send(Line::Out(line)) {
-            Ok(()) => reply(StatusCode::OK, "ok"),
-            Err(TrySendError::Full(_)) => reply(StatusCode::SERVICE_UNAVAILABLE, "busy, retry later"),
-            Err(TrySendError::Disconnected(_)) => reply(StatusCode::SERVICE_UNAVAILABLE, "shutting down"),
-        }
+        Ok(line)
     }
 
     /// Reports a rejected request on stderr and answers it with `status` and the reason.
@@ -200,6 +249,7 @@ mod tests {
             verifier,
             json: false,
             lines,
+            forward: None,
         };
         (receiver, queue)
     }

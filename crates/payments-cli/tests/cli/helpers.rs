@@ -75,6 +75,51 @@ pub(crate) fn write_csv(text: &str) -> (tempfile::TempDir, String) {
     (dir, path.to_str().unwrap().to_owned())
 }
 
+/// A request the forward target received.
+pub(crate) struct Received {
+    pub(crate) headers: hyper::HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
+/// A local "merchant backend" answering every POST with `status` and handing each request to the test.
+pub(crate) async fn forward_target(status: u16) -> (String, std::sync::mpsc::Receiver<Received>) {
+    use http_body_util::{BodyExt as _, Full};
+    use hyper::service::service_fn;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/webhooks", listener.local_addr().unwrap());
+    let (sender, received) = std::sync::mpsc::channel();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let sender = sender.clone();
+            let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                let sender = sender.clone();
+                async move {
+                    let (parts, body) = request.into_parts();
+                    let body = body.collect().await.unwrap().to_bytes().to_vec();
+                    sender
+                        .send(Received {
+                            headers: parts.headers,
+                            body,
+                        })
+                        .ok();
+                    let mut response = hyper::Response::new(Full::new(bytes::Bytes::new()));
+                    *response.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
+                    Ok::<_, std::convert::Infallible>(response)
+                }
+            });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
+            );
+        }
+    });
+    (url, received)
+}
+
 /// A 1x1 transparent PNG.
 pub(crate) const TINY_PNG: &[u8] = &[
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00,

@@ -6,6 +6,8 @@
 #[cfg(unix)]
 mod admin;
 #[cfg(test)]
+mod dev_flow;
+#[cfg(test)]
 mod errors;
 #[cfg(test)]
 mod helpers;
@@ -13,6 +15,7 @@ mod import;
 mod inventory;
 mod ping_and_errors;
 mod receipts;
+#[cfg(test)]
 mod reserve;
 mod settings;
 #[cfg(test)]

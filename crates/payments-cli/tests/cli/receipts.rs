@@ -1,11 +1,11 @@
 //! `payments receipts ...` and `payments orders create` against a spawned server.
 
-use payments_client::{AdminRole, AdminSession, DeploySplit, UpsertInventoryItem};
-use payments_core::Cents;
-use payments_server::testing::spawn_app;
+use payments_client::{AdminRole, AdminSession, DeploySplit, PostStatus, UpsertInventoryItem};
+use payments_core::{Cents, ReceiptStatus};
+use payments_server::testing::{eventually, spawn_app};
 use serde_json::Value;
 
-use crate::helpers::{client_with_key, payments, payments_with_key};
+use crate::helpers::{client_with_key, forward_target, payments, payments_with_key};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn receipts_create_list_show_status_and_webhooks() {
@@ -131,4 +131,130 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
     let served = client.get_receipt(json_id).await.unwrap().payment_url.unwrap();
     assert_eq!(receipt["paymentUrl"].as_str(), Some(served.as_str()));
     assert_eq!(client.list_receipts(None).await.unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_order_with_a_webhook_url_is_pushed_there_and_redeliver_sends_the_delivery_again() {
+    let app = spawn_app().await;
+    let (admin, key) = app.merchant_admin().await;
+    let client = client_with_key(&app, &key.key);
+    let token = admin.cookie.strip_prefix("cb_auth_token=").unwrap();
+    let session =
+        AdminSession::from_tokens(admin.wallet, vec![AdminRole::Merchant], token, &admin.csrf_token).unwrap();
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
+    client
+        .upsert_inventory_item(&UpsertInventoryItem::new("TEA-1", "Tea", Cents::new(300), -1))
+        .await
+        .unwrap();
+    let (target, received) = forward_target(200).await;
+    let wait = std::time::Duration::from_secs(20);
+
+    let ordered = payments_with_key(
+        &app,
+        Some(&key.key),
+        &[
+            "orders",
+            "create",
+            "--item",
+            "TEA-1:1",
+            "--webhook-url",
+            &target,
+            "--json",
+        ],
+    )
+    .await;
+    let receipt: Value = serde_json::from_str(&ordered.stdout).unwrap();
+    let id = receipt["receiptId"].as_str().unwrap().to_owned();
+    client
+        .post_receipt_status(&PostStatus::new(&id, key.wallet, ReceiptStatus::LinkOpened))
+        .await
+        .unwrap();
+    let first = tokio::task::block_in_place(|| received.recv_timeout(wait)).unwrap();
+    let delivery_id = eventually("the first attempt to be logged", wait, || {
+        let client = &client;
+        let id = &id;
+        async move {
+            let deliveries = client.receipt_webhooks(id).await.ok()?;
+            let delivery = deliveries.first()?;
+            (!delivery.attempts.is_empty()).then(|| delivery.delivery_id.clone())
+        }
+    })
+    .await;
+    let redelivered = payments_with_key(
+        &app,
+        Some(&key.key),
+        &["receipts", "redeliver", &id, &delivery_id],
+    )
+    .await;
+    let unknown = payments_with_key(
+        &app,
+        Some(&key.key),
+        &["receipts", "redeliver", &id, "no-such-delivery", "--json"],
+    )
+    .await;
+    let second = tokio::task::block_in_place(|| received.recv_timeout(wait)).unwrap();
+
+    assert_eq!(ordered.code, 0, "{ordered:?}");
+    assert_eq!(receipt["webhookUrl"].as_str(), Some(target.as_str()));
+    assert_eq!(redelivered.code, 0, "{redelivered:?}");
+    assert!(
+        redelivered.stdout.contains("queued again"),
+        "{}",
+        redelivered.stdout
+    );
+    assert_eq!(first.body, second.body, "the same body again");
+    assert_eq!(
+        first.headers.get("x-service-delivery"),
+        second.headers.get("x-service-delivery")
+    );
+    assert_eq!(unknown.code, 1, "{unknown:?}");
+    let error: Value = serde_json::from_str(unknown.stderr.trim()).unwrap();
+    assert_eq!(error["error"], "not_found");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn receipts_list_pages_by_cursor_and_all_walks_every_page() {
+    let app = spawn_app().await;
+    for n in 1..=5 {
+        let id = format!("p-{n}");
+        let created = payments(&app, &["receipts", "create", "--id", &id, "--line", "Tea:3.00"]).await;
+        assert_eq!(created.code, 0, "{created:?}");
+        app.clock.advance(std::time::Duration::from_millis(1));
+    }
+
+    let first = payments(&app, &["receipts", "list", "--limit", "2"]).await;
+    let cursor = first
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("more: --cursor "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no cursor in {:?}", first.stdout))
+        .to_owned();
+    let second = payments(&app, &["receipts", "list", "--limit", "2", "--cursor", &cursor]).await;
+    let all = payments(&app, &["receipts", "list", "--limit", "2", "--all", "--json"]).await;
+    let bad = payments(&app, &["receipts", "list", "--cursor", "forged"]).await;
+
+    assert!(
+        first.stdout.contains("p-5") && first.stdout.contains("p-4"),
+        "{}",
+        first.stdout
+    );
+    assert!(!first.stdout.contains("p-3"), "{}", first.stdout);
+    assert!(
+        second.stdout.contains("p-3") && second.stdout.contains("p-2"),
+        "{}",
+        second.stdout
+    );
+    assert!(!second.stdout.contains("p-5"), "{}", second.stdout);
+    let ids: Vec<String> = serde_json::from_str::<Vec<Value>>(&all.stdout)
+        .unwrap()
+        .iter()
+        .map(|receipt| receipt["receiptId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, ["p-5", "p-4", "p-3", "p-2", "p-1"]);
+    assert_eq!(bad.code, 1, "{bad:?}");
+    assert!(bad.stderr.contains("invalid_input"), "{}", bad.stderr);
 }

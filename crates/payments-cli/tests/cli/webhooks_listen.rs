@@ -12,7 +12,7 @@ use payments_server::testing::{eventually, spawn_app};
 use serde_json::Value;
 use webhook_verify::{ApiKey, WebhookSecret, testing};
 
-use crate::helpers::client;
+use crate::helpers::{client, forward_target};
 
 /// Every wait on the child is bounded by this.
 const WAIT: Duration = Duration::from_secs(20);
@@ -301,4 +301,111 @@ async fn standard_webhooks_deliveries_are_verified_and_sigterm_stops_the_listene
     assert!(note.contains("PAYMENTS_KEY is not used"), "{note}");
     assert!(killed.success());
     assert_eq!(code, Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_listener_shows_the_whsec_secret_and_forwards_real_deliveries_with_their_signatures() {
+    let app = spawn_app().await;
+    app.clock.set(now_ms());
+    let (target, received) = forward_target(202).await;
+    let listener = Listener::start(&["--key", &app.key, "--forward-to", &target], &[]);
+    let printed_secret = listener.next_stderr_starting("webhook signing secret: ");
+    let client = client(&app);
+    let line = ReceiptLine {
+        label: "Tea".to_owned(),
+        price_usd: Cents::new(275),
+        qty: None,
+    };
+    let receipt = CreateReceipt::new("forward-1", vec![line]).webhook_url(format!("{}/hook", listener.url));
+
+    client.create_receipt(&receipt).await.unwrap();
+    client
+        .post_receipt_status(&PostStatus::new(
+            "forward-1",
+            app.wallet,
+            ReceiptStatus::LinkOpened,
+        ))
+        .await
+        .unwrap();
+    let summary = listener.next_stdout();
+    let forward_line = listener.next_stdout();
+    let forwarded = tokio::task::block_in_place(|| received.recv_timeout(WAIT)).unwrap();
+
+    let whsec = printed_secret
+        .strip_prefix("webhook signing secret: ")
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(whsec.starts_with("whsec_"), "{printed_secret}");
+    assert!(!printed_secret.contains(&app.key), "only the whsec form is shown");
+    let header = |name: &str| forwarded.headers.get(name).unwrap().to_str().unwrap().to_owned();
+    let standard = webhook_verify::Verifier::standard_webhooks(WebhookSecret::new(whsec).unwrap());
+    standard
+        .verify(&forwarded.headers, &forwarded.body)
+        .expect("the forwarded Standard Webhooks signature verifies with the printed secret");
+    webhook_verify::Verifier::new(ApiKey::new(&app.key).unwrap())
+        .verify(&forwarded.headers, &forwarded.body)
+        .expect("the forwarded X-Service-Signature verifies with the key");
+    assert_eq!(header("x-service-event"), "receipt.status_updated");
+    let event: Value = serde_json::from_slice(&forwarded.body).unwrap();
+    assert_eq!(event["receiptId"], "forward-1");
+    assert!(summary.contains("receiptId=forward-1"), "{summary}");
+    assert!(
+        forward_line.starts_with(&format!("  -> 202 POST {target}")),
+        "{forward_line}"
+    );
+    let answered = eventually("the delivery log to show the target's 202", WAIT, || {
+        let client = &client;
+        async move {
+            let deliveries = client.receipt_webhooks("forward-1").await.ok()?;
+            deliveries.first()?.attempts.first()?.status_code
+        }
+    })
+    .await;
+    assert_eq!(answered, 202);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn forged_deliveries_are_not_forwarded_and_an_unreachable_target_answers_502() {
+    let key_text = "sk_test_forward_key";
+    let key = ApiKey::new(key_text).unwrap();
+    let (target, received) = forward_target(200).await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed_url = format!("http://{}/webhooks", closed.local_addr().unwrap());
+    drop(closed);
+    let forwarding = Listener::start(&["--forward-to", &target], &[("PAYMENTS_KEY", key_text)]);
+    let stranded = Listener::start(&["--forward-to", &closed_url], &[("PAYMENTS_KEY", key_text)]);
+    let body = br#"{"event":"receipt.status_updated","receiptId":"R-9","status":"paid"}"#;
+    let headers = testing::x_service_headers(&key, body, SystemTime::now());
+    let forged = testing::x_service_headers(&ApiKey::new("sk_test_other").unwrap(), body, SystemTime::now());
+
+    let refused = post(&forwarding.url, &forged, body.to_vec()).await;
+    let accepted = post(&forwarding.url, &headers, body.to_vec()).await;
+    let forwarded = tokio::task::block_in_place(|| received.recv_timeout(WAIT)).unwrap();
+    let unreachable = post(&stranded.url, &headers, body.to_vec()).await;
+
+    assert_eq!(refused.0, 401, "{refused:?}");
+    assert_eq!(accepted, (200, "forwarded: 200\n".to_owned()));
+    assert_eq!(forwarded.body, body.to_vec());
+    assert!(
+        tokio::task::block_in_place(|| received.recv_timeout(Duration::from_millis(200))).is_err(),
+        "only the verified delivery reached the target"
+    );
+    assert_eq!(unreachable.0, 502, "{unreachable:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_forward_url_without_a_scheme_or_a_malformed_key_is_a_usage_error_that_never_shows_the_key() {
+    let (bad_url, bad_url_stderr) = tokio::task::block_in_place(|| {
+        run_to_exit(&["--key", "k", "--forward-to", "127.0.0.1:3000/hook"], &[])
+    });
+    let (bad_key, bad_key_stderr) =
+        tokio::task::block_in_place(|| run_to_exit(&[], &[("PAYMENTS_KEY", " sk_live_hidden_value")]));
+
+    assert_eq!(bad_url, Some(2), "{bad_url_stderr}");
+    assert!(bad_url_stderr.contains("invalid_url"), "{bad_url_stderr}");
+    assert_eq!(bad_key, Some(2), "{bad_key_stderr}");
+    assert!(bad_key_stderr.contains("invalid_key"), "{bad_key_stderr}");
+    assert!(!bad_key_stderr.contains("hidden_value"), "{bad_key_stderr}");
 }

@@ -8,6 +8,8 @@ mod errors;
 #[cfg(test)]
 mod helpers;
 mod inventory;
+mod paging;
 mod receipts;
+#[cfg(test)]
 mod reserve;
 mod status;

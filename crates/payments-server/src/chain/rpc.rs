@@ -8,7 +8,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use alloy::network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
-use alloy::primitives::{Address, B256, Bytes, U256, keccak256};
+use alloy::primitives::{Address, B256, Bytes, keccak256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::{Filter, Log, TransactionRequest};
 use alloy::signers::local::PrivateKeySigner;
@@ -97,19 +97,6 @@ impl RpcChain {
             .contract_address()
             .map(Wallet::from_address)
             .ok_or_else(|| ChainError::Reverted("the deployment has no contract address".to_owned()))
-    }
-
-    /// Test tokens for `to` (only the test token has a public `mint`).
-    pub(crate) async fn mint(
-        &self,
-        token: Wallet,
-        to: Wallet,
-        amount: TokenAmount,
-    ) -> Result<B256, ChainError> {
-        self.writer()?;
-        let token = IPaymentToken::new(token.address(), &self.provider);
-        let call = token.mint(to.address(), U256::from(amount.base_units()));
-        self.mined(call.send()).await
     }
 
     fn writer(&self) -> Result<Address, ChainError> {

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
-use crate::clock::{Clock, SystemClock};
+use crate::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
 pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives::address!(
@@ -38,6 +38,8 @@ struct State {
     contracts: HashSet<Wallet>,
     /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
     sequence: u64,
+    /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
+    writes_fail: bool,
     /// Stamps blocks as they are mined (the app's clock, so a test's settable clock dates its blocks).
     clock: Arc<dyn Clock>,
 }
@@ -51,17 +53,13 @@ struct Block {
 }
 
 /// A point to return to with [`SimulatedChain::revert`] (the number of blocks then).
+#[cfg(any(test, feature = "testing"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Snapshot(usize);
 
 impl SimulatedChain {
     /// A fresh chain with only its genesis block; `contracts` are addresses that count as deployed code
-    /// (the factories and the token of the configuration).
-    pub(crate) fn new(chain_id: u64, contracts: &[Wallet]) -> SimulatedChain {
-        SimulatedChain::with_clock(chain_id, contracts, Arc::new(SystemClock))
-    }
-
-    /// [`SimulatedChain::new`] whose blocks are dated by `clock`.
+    /// (the factories and the token of the configuration). `clock` dates the blocks as they are mined.
     pub(crate) fn with_clock(chain_id: u64, contracts: &[Wallet], clock: Arc<dyn Clock>) -> SimulatedChain {
         let mut state = State {
             blocks: Vec::new(),
@@ -69,6 +67,7 @@ impl SimulatedChain {
             splits: HashMap::new(),
             contracts: HashSet::new(),
             sequence: 0,
+            writes_fail: false,
             clock,
         };
         let genesis = state.next_hash(b"genesis");
@@ -85,6 +84,7 @@ impl SimulatedChain {
         }
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// Mines `count` empty blocks (confirmations for what came before).
     pub(crate) fn mine(&self, count: u64) {
         let mut state = self.lock();
@@ -93,11 +93,13 @@ impl SimulatedChain {
         }
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// The current height, to [`revert`](Self::revert) to later (as anvil's `evm_snapshot`).
     pub(crate) fn snapshot(&self) -> Snapshot {
         Snapshot(self.lock().blocks.len())
     }
 
+    #[cfg(any(test, feature = "testing"))]
     /// Drops every block mined after `snapshot` and what they did (a reorganisation, as `evm_revert`).
     pub(crate) fn revert(&self, snapshot: Snapshot) {
         let mut state = self.lock();
@@ -110,6 +112,23 @@ impl SimulatedChain {
                 }
             }
         }
+    }
+
+    /// Makes the relayer's writes fail (or work again), as a node refusing them would.
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn set_writes_failing(&self, failing: bool) {
+        self.lock().writes_fail = failing;
+    }
+
+    /// The state, for one of the relayer's writes.
+    fn writer(&self) -> Result<MutexGuard<'_, State>, ChainError> {
+        let state = self.lock();
+        if state.writes_fail {
+            return Err(ChainError::Reverted(
+                "the node refused the transaction (simulated)".to_owned(),
+            ));
+        }
+        Ok(state)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -179,6 +198,7 @@ impl State {
         Ok(hash)
     }
 
+    #[cfg(any(test, feature = "testing"))]
     fn push_block(&mut self, transactions: Vec<(B256, Vec<TokenTransfer>)>) {
         let hash = self.next_hash(b"block");
         let timestamp = self.next_timestamp();
@@ -310,7 +330,7 @@ impl Chain for SimulatedChain {
     }
 
     async fn deploy_split(&self, factory: Wallet, split: &Split) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let address = split_address(factory, split);
         state.splits.entry(address).or_insert_with(|| split.clone());
         state.transact(&[])
@@ -323,7 +343,7 @@ impl Chain for SimulatedChain {
         split: Wallet,
         token: Wallet,
     ) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let deposit = deposit_address(factory, receipt, split, token);
         state.contracts.insert(deposit);
         let amount = state.balance(token, deposit);
@@ -335,7 +355,7 @@ impl Chain for SimulatedChain {
     }
 
     async fn distribute(&self, split: Wallet, token: Wallet) -> Result<B256, ChainError> {
-        let mut state = self.lock();
+        let mut state = self.writer()?;
         let Some(config) = state.splits.get(&split).cloned() else {
             return Err(ChainError::Reverted(format!("no split is deployed at {split}")));
         };

@@ -5,6 +5,7 @@ pub(crate) mod api_key;
 pub(crate) mod chain;
 pub(crate) mod field_error;
 pub(crate) mod inventory;
+pub(crate) mod page_cursor;
 pub(crate) mod page_limit;
 pub(crate) mod receipt;
 pub(crate) mod scope;

@@ -15,6 +15,8 @@ struct InventoryListResponse<'a> {
     total: u64,
     page: u32,
     page_size: u32,
+    /// Where the next page starts (`cursor=`); null on the last page.
+    next_cursor: Option<String>,
     #[serde(flatten)]
     degraded: Option<Degraded>,
 }
@@ -40,6 +42,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         total: found.page.total,
         page,
         page_size,
+        next_cursor: found.page.next.map(|key| key.encode()),
         degraded: found.degraded.then(Degraded::datastore_unavailable),
     }))
 }

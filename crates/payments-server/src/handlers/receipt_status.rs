@@ -27,7 +27,9 @@ pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         return Err(ApiError::Unauthorized);
     }
     let request: StatusPostRequest = ctx.json().await?;
-    let poster = ctx.status_poster(request.named_status()).await?;
+    let poster = ctx
+        .status_poster(request.named_status(), request.claims_payment())
+        .await?;
     let post = request.parse()?;
     let (wallet, actor) = poster.acting_for(post.wallet)?;
     let outcome = ctx

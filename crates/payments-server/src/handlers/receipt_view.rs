@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::domain::chain::PaymentChain;
 use crate::domain::receipt::{BillingAddress, Receipt};
+use crate::store::SettlementState;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -46,6 +47,18 @@ pub(crate) struct ReceiptView<'a> {
     /// The transfer that pays this receipt; only for receipts with their own deposit address.
     #[serde(skip_serializing_if = "Option::is_none")]
     payment: Option<PaymentView>,
+    /// Failed settlement attempts of a paid receipt (forward + distribute on chain), while it waits to retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settlement: Option<SettlementView<'a>>,
+}
+
+/// `settlement`: how many attempts failed, the last error, and when the next attempt runs (Unix ms).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SettlementView<'a> {
+    failed_attempts: u32,
+    last_error: Option<&'a str>,
+    next_attempt_at: i64,
 }
 
 /// `payment`: send exactly `amount` base units of `token` to `to` on `chainId`. `to` is the receipt's own
@@ -118,6 +131,16 @@ impl IsZero for Cents {
 }
 
 impl<'a> ReceiptView<'a> {
+    /// Adds the settlement attempts of a paid receipt.
+    pub(crate) fn with_settlement(mut self, settlement: Option<&'a SettlementState>) -> Self {
+        self.settlement = settlement.map(|state| SettlementView {
+            failed_attempts: state.attempts,
+            last_error: state.last_error.as_deref(),
+            next_attempt_at: state.next_attempt_at,
+        });
+        self
+    }
+
     /// `payment_url` from [`crate::services::receipts::payment_url`].
     pub(crate) fn new(receipt: &'a Receipt, payment_url: &'a str, chain: PaymentChain) -> Self {
         let options = &receipt.options;
@@ -150,6 +173,7 @@ impl<'a> ReceiptView<'a> {
             refunded_usd: receipt.refunded,
             failure: receipt.failure.as_ref(),
             payment: PaymentView::of(receipt, chain),
+            settlement: None,
         }
     }
 }

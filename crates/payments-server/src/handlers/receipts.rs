@@ -4,6 +4,7 @@ use hyper::StatusCode;
 use payments_core::{Cents, Failure, ReceiptStatus};
 use serde::Serialize;
 
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::page_limit::parse_limit;
 use crate::domain::receipt::{CreateReceiptRequest, ReceiptId, TargetPolicy};
 use crate::domain::scope::Scope;
@@ -30,8 +31,11 @@ struct CreatedResponse<'a> {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ListResponse<'a> {
     receipts: Vec<ReceiptView<'a>>,
+    /// Where the next page starts (`cursor=`); null on the last page.
+    next_cursor: Option<String>,
     #[serde(flatten)]
     degraded: Option<Degraded>,
 }
@@ -89,10 +93,21 @@ fn render_created(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>)
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let limit = parse_limit(ctx.query("limit"), DEFAULT_LIMIT, MAX_LIMIT)?;
-    let listing = ctx.state.services.receipts.list(caller.wallet, limit).await?;
+    let after = ctx
+        .query("cursor")
+        .filter(|cursor| !cursor.is_empty())
+        .map(ReceiptKey::decode)
+        .transpose()?;
+    let listing = ctx
+        .state
+        .services
+        .receipts
+        .list(caller.wallet, limit, after)
+        .await?;
     if listing.degraded {
         return Ok(response::ok(&ListResponse {
             receipts: Vec::new(),
+            next_cursor: None,
             degraded: Some(Degraded::datastore_unavailable()),
         }));
     }
@@ -108,6 +123,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .map(|(receipt, link)| ReceiptView::new(receipt, link, ctx.state.config.payment_chain()));
     Ok(response::ok(&ListResponse {
         receipts: views.collect(),
+        next_cursor: listing.next.map(|key| key.encode()),
         degraded: None,
     }))
 }
@@ -115,18 +131,20 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let (receipt, recipient) = ctx
+    let payable = ctx
         .state
         .services
         .receipts
         .fetch_payable(caller.wallet, id)
         .await?;
-    let link = ctx.state.services.receipts.link_for(&receipt, recipient);
-    Ok(response::ok(&ReceiptView::new(
-        &receipt,
-        &link,
-        ctx.state.config.payment_chain(),
-    )))
+    let link = ctx
+        .state
+        .services
+        .receipts
+        .link_for(&payable.receipt, payable.recipient);
+    let view = ReceiptView::new(&payable.receipt, &link, ctx.state.config.payment_chain())
+        .with_settlement(payable.settlement.as_ref());
+    Ok(response::ok(&view))
 }
 
 pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {

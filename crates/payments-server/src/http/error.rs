@@ -58,8 +58,7 @@ pub(crate) enum ApiError {
     DatastoreUnavailable {
         reason: String,
     },
-    /// The chain node does not answer (or refused a read); nothing was changed. Logged at warn, the reason
-    /// is never sent.
+    /// The chain node does not answer (503 `chain_unavailable`); retry later.
     ChainUnavailable {
         reason: String,
     },

@@ -34,11 +34,14 @@ impl From<SplitConfigError> for ApiError {
             }
             SplitConfigError::SplitFactoryNotConfigured
             | SplitConfigError::ZeroSplitAddress
-            | SplitConfigError::SplitAddressIsMerchant => ApiError::InvalidInput {
+            | SplitConfigError::SplitAddressIsMerchant
+            | SplitConfigError::NotASplitContract(_)
+            | SplitConfigError::SplitContractDiffers(_) => ApiError::InvalidInput {
                 field: Some("splitAddress".to_owned()),
                 message: error.to_string(),
             },
             SplitConfigError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
+            SplitConfigError::ChainUnavailable(reason) => ApiError::ChainUnavailable { reason },
             SplitConfigError::Store(store) => store.into(),
         }
     }

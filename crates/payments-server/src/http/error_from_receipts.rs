@@ -28,6 +28,11 @@ impl From<ReceiptError> for ApiError {
                 field: Some("status".to_owned()),
                 message,
             },
+            ReceiptError::UnverifiedPayment(_) => ApiError::InvalidInput {
+                field: Some("transactionHash".to_owned()),
+                message,
+            },
+            ReceiptError::ChainUnavailable(reason) => ApiError::ChainUnavailable { reason },
             ReceiptError::WebhookWithoutKey => ApiError::InvalidInput {
                 field: Some("webhook_url".to_owned()),
                 message,

@@ -39,16 +39,19 @@ impl Ctx<'_> {
     /// only an admin may post needs the admin session (401 without one, whatever key is sent). Any other is
     /// posted with the subscription key when one is presented, else with an admin session and its CSRF
     /// token (an admin's UI posting `link_opened`), else it is 401 "missing or invalid subscription key".
+    /// A `checkout_success` that claims a transaction (`claims_payment`) is not admin-only: the chain vouches.
     ///
     /// # Errors
     /// 401, 403 (scope, CSRF, Origin) and 429 as the chosen credential's checks give them.
     pub(crate) async fn status_poster(
         &self,
         status: Option<ReceiptStatus>,
+        claims_payment: bool,
     ) -> Result<StatusPoster, ApiError> {
-        let admin_only = status
-            .and_then(ReceiptStatus::required_to_post)
-            .is_some_and(|required| required.rank() >= Authority::Admin.rank());
+        let admin_only = !claims_payment
+            && status
+                .and_then(ReceiptStatus::required_to_post)
+                .is_some_and(|required| required.rank() >= Authority::Admin.rank());
         if admin_only || (!self.has_dev_credentials() && self.has_session_cookie()) {
             return Ok(StatusPoster::Admin(self.admin_session(true).await?));
         }

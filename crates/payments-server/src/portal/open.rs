@@ -57,6 +57,8 @@ pub(crate) async fn record_opened(
             | ReceiptError::WalletMismatch
             | ReceiptError::NotPostable(_)
             | ReceiptError::ChainOnly(_)
+            | ReceiptError::UnverifiedPayment(_)
+            | ReceiptError::ChainUnavailable(_)
             | ReceiptError::DeliveryNotFound { .. }
             | ReceiptError::NoMasterKey
             | ReceiptError::WebhookWithoutKey

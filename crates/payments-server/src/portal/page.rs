@@ -224,10 +224,10 @@ fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, t
 /// Test mode: a button that pays the receipt on the simulated chain, through the same detection path as a real
 /// transfer. The relative action resolves under whatever prefix serves `/portal/{id}`.
 fn write_simulate_button(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
-    write!(
+    writeln!(
         f,
         "<form method=\"post\" action=\"{}/simulate?merchant={}\">\
-         <button class=\"button\" type=\"submit\">Simulate payment</button></form>\n",
+         <button class=\"button\" type=\"submit\">Simulate payment</button></form>",
         Html(&view.receipt_id),
         view.merchant
     )

@@ -70,6 +70,7 @@ impl InventoryService {
                     page: InventoryPage {
                         items: Vec::new(),
                         total: 0,
+                        next: None,
                     },
                     degraded: true,
                 })

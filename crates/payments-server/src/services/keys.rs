@@ -13,9 +13,6 @@ use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::secret::Secret;
 use crate::store::{DatabaseLocation, KeyRepository, ShopRepository, StoreError};
 
-/// The development merchant created on a fresh database in dev mode.
-pub const DEV_MERCHANT_WALLET: &str = "0xdec0de0000000000000000000000000000000001";
-
 /// A key as issued; the only time the key itself is available.
 #[derive(Debug, Clone)]
 pub struct IssuedKey {
@@ -128,13 +125,13 @@ impl KeyAdmin {
         })
     }
 
-    /// On a database without any subscription, creates the development merchant (shop defaults) and a key with
-    /// every scope; returns it so it can be shown once. `None` when the database already had subscriptions.
+    /// On a database without any subscription, creates the development merchant `wallet` (the wallet of the
+    /// development admin key, [`crate::DevAdminKey`]; shop defaults) and a key with every scope; returns it so
+    /// it can be shown once. `None` when the database already had subscriptions.
     ///
     /// # Errors
     /// When the datastore fails.
-    pub async fn bootstrap_dev_merchant(&self) -> Result<Option<IssuedKey>, KeyAdminError> {
-        let wallet = dev_merchant_wallet();
+    pub async fn bootstrap_dev_merchant(&self, wallet: Wallet) -> Result<Option<IssuedKey>, KeyAdminError> {
         let (issued, new) = self.issue(wallet, Scopes::all(), Some("development merchant".to_owned()));
         if !self.keys.create_first(&new).await? {
             return Ok(None);
@@ -168,10 +165,4 @@ impl KeyAdmin {
         };
         (issued, new)
     }
-}
-
-/// [`DEV_MERCHANT_WALLET`] as a wallet.
-pub fn dev_merchant_wallet() -> Wallet {
-    // A constant known to parse; the fallback is unreachable but keeps this total without `expect`.
-    Wallet::parse(DEV_MERCHANT_WALLET).unwrap_or_else(|_| Wallet::from_address(Default::default()))
 }

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use std::sync::Arc;
 
+use crate::chain::Chain;
 use crate::clock::Clock;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::store::{ShopRepository, StoreError};
@@ -26,6 +27,12 @@ pub(crate) enum SplitConfigError {
     ZeroSplitAddress,
     #[error("splitAddress cannot be the merchant's own wallet: the platform's share would never be paid")]
     SplitAddressIsMerchant,
+    #[error("splitAddress {0} is not a split contract on chain (deploy it, or leave splitAddress out)")]
+    NotASplitContract(Wallet),
+    #[error("the split at splitAddress {0} has other recipients or shares on chain than this configuration")]
+    SplitContractDiffers(Wallet),
+    #[error("the chain node is unavailable: {0}")]
+    ChainUnavailable(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -51,6 +58,9 @@ pub(crate) struct SplitService {
     pub(crate) platform_share_bps: u32,
     /// `SplitFactory` on the configured chain: a split without a given address lives at its CREATE2 address.
     pub(crate) split_factory: Option<Wallet>,
+    /// A real chain, where a given `splitAddress` is checked; `None` on the test-mode chain, which knows only
+    /// the splits it deployed itself.
+    pub(crate) chain: Option<Arc<dyn Chain>>,
 }
 
 impl SplitService {
@@ -95,7 +105,10 @@ impl SplitService {
             Some(address) if address == wallet && platform_bps > 0 => {
                 return Err(SplitConfigError::SplitAddressIsMerchant);
             }
-            Some(address) => address,
+            Some(address) => {
+                self.check_on_chain(address, &split).await?;
+                address
+            }
             // The factory deploys the contract at this address when it is first needed; funds sent before
             // that are not lost (the split allocates its whole balance on its first distribution).
             None => split_address(
@@ -109,5 +122,19 @@ impl SplitService {
             .shops
             .save_split(wallet, &stored, draft.replace, self.clock.now_ms())
             .await?)
+    }
+
+    /// A given split must be a genuine `Split` whose recipients and shares (the platform's included) are
+    /// exactly the configuration's: otherwise the platform share could be skipped.
+    async fn check_on_chain(&self, address: Wallet, split: &Split) -> Result<(), SplitConfigError> {
+        let Some(chain) = &self.chain else {
+            return Ok(());
+        };
+        match chain.split_recipients(address).await {
+            Ok(Some(on_chain)) if on_chain == *split => Ok(()),
+            Ok(Some(_)) => Err(SplitConfigError::SplitContractDiffers(address)),
+            Ok(None) => Err(SplitConfigError::NotASplitContract(address)),
+            Err(error) => Err(SplitConfigError::ChainUnavailable(error.to_string())),
+        }
     }
 }

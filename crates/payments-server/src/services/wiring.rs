@@ -47,16 +47,31 @@ pub(crate) struct Services {
     /// The chain payments are taken on.
     pub(crate) chain: Arc<dyn Chain>,
     /// The same chain when it is the test-mode one (simulated payments; tests mine and reorganise it).
+    #[cfg_attr(
+        not(any(test, feature = "testing")),
+        expect(
+            dead_code,
+            reason = "only the test harness drives the simulated chain directly"
+        )
+    )]
     pub(crate) simulated: Option<Arc<SimulatedChain>>,
     /// `None` when the chain's factories are unknown (nothing to watch).
     pub(crate) chain_workers: Option<ChainWorkers>,
 }
 
 impl Services {
-    pub(crate) fn new(config: &ServerConfig, repos: &Repositories, clock: &Arc<dyn Clock>) -> Self {
+    /// `simulated`: the test-mode chain to use (a test server restarted on the same chain); `None` makes one
+    /// when no RPC URL is configured.
+    pub(crate) fn new(
+        config: &ServerConfig,
+        repos: &Repositories,
+        clock: &Arc<dyn Clock>,
+        simulated: Option<Arc<SimulatedChain>>,
+    ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
-        let (chain, simulated) = chain(config, clock);
+        let (chain, simulated) = chain(config, clock, simulated);
+        let chain_wakeup = Arc::new(Notify::new());
         let receipts = ReceiptService {
             receipts: Arc::clone(&repos.receipts),
             outbox: Arc::clone(&repos.outbox),
@@ -70,8 +85,11 @@ impl Services {
                 token: config.token_address,
             },
             admin_attests_payments: config.is_test_mode(),
+            chain: Arc::clone(&chain),
+            chain_wakeup: Arc::clone(&chain_wakeup),
+            chain_records: Arc::clone(&repos.chain),
         };
-        let chain_workers = chain_workers(config, repos, clock, &chain, &receipts);
+        let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
         let split_transactions = SplitTransactionsService {
             chain: Arc::clone(&chain),
             shops: Arc::clone(&repos.shops),
@@ -126,6 +144,7 @@ impl Services {
                 split_factory: config
                     .effective_chain_contracts()
                     .map(|contracts| contracts.split_factory),
+                chain: (!config.is_test_mode()).then(|| Arc::clone(&chain)),
             },
             split_transactions,
             reserve,
@@ -151,13 +170,18 @@ impl Services {
 }
 
 /// The node at `--chain-rpc-url`, or the in-process test-mode chain.
-fn chain(config: &ServerConfig, clock: &Arc<dyn Clock>) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
-    match &config.chain_rpc_url {
-        Some(url) => (
+fn chain(
+    config: &ServerConfig,
+    clock: &Arc<dyn Clock>,
+    simulated: Option<Arc<SimulatedChain>>,
+) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
+    match (&config.chain_rpc_url, simulated) {
+        (Some(url), _) => (
             Arc::new(RpcChain::connect(url, config.relayer_key.as_ref())),
             None,
         ),
-        None => {
+        (None, Some(simulated)) => (simulated.clone(), Some(simulated)),
+        (None, None) => {
             let contracts = config.effective_chain_contracts();
             let deployed: Vec<_> = contracts
                 .iter()
@@ -186,6 +210,7 @@ fn chain_workers(
     clock: &Arc<dyn Clock>,
     chain: &Arc<dyn Chain>,
     receipts: &ReceiptService,
+    wakeup: Arc<Notify>,
 ) -> Option<ChainWorkers> {
     // Receipts derive their deposits with the configured token and chain (what payment instructions name).
     let contracts = ChainContracts {
@@ -213,7 +238,7 @@ fn chain_workers(
             contracts,
         }),
         poll: config.chain_poll,
-        wakeup: Arc::new(Notify::new()),
+        wakeup,
     })
 }
 

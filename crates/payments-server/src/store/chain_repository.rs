@@ -26,16 +26,16 @@ pub(crate) trait ChainRepository: Send + Sync + fmt::Debug {
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError>;
     /// Unpaid receipts whose deposit received at least one recorded transfer, with those transfers.
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError>;
-    /// Every recorded transfer to `deposit`, oldest first.
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError>;
     /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
     /// Records a failed settlement attempt.
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError>;
+    /// The failed settlement attempts of `merchant`'s receipt `id`, if any.
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError>;
 }
 
 /// Where the deposit watcher resumes: the next block to scan, and the hash it saw for the block before it
@@ -89,4 +89,12 @@ pub(crate) struct SettlementFailure {
     /// Bounded and free of secrets (a chain error message).
     pub(crate) error: String,
     pub(crate) now_ms: i64,
+}
+
+/// Where a receipt's settlement stands after failed attempts (shown on the receipt while it is `paid`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SettlementState {
+    pub(crate) attempts: u32,
+    pub(crate) last_error: Option<String>,
+    pub(crate) next_attempt_at: i64,
 }

@@ -26,6 +26,7 @@ use crate::domain::inventory::{InventoryItem, ItemDraft, ProductId};
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use chain_repository::{
     ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
+    SettlementState,
 };
 pub(crate) use item_columns::ItemColumns;
 pub use location::DatabaseLocation;
@@ -35,7 +36,7 @@ pub(crate) use postgres::PgStore;
 pub use postgres::PgTestDatabase;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,

@@ -2,7 +2,34 @@
 
 use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, Wallet};
 
-use crate::domain::receipt::{DeliveryId, ReceiptId};
+use crate::domain::page_cursor::ReceiptKey;
+use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId};
+
+/// One page of a merchant's receipts, newest first.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ReceiptPage {
+    pub(crate) receipts: Vec<Receipt>,
+    /// Where the next page starts; `None` when this page is the last.
+    pub(crate) next: Option<ReceiptKey>,
+}
+
+impl ReceiptPage {
+    /// The page of `limit` receipts from rows read with their row ids, newest first, one more than
+    /// `limit` when another page follows.
+    pub(crate) fn of_rows(mut rows: Vec<(Receipt, i64)>, limit: u32) -> Self {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        let next = rows.last().filter(|_| more).map(|(receipt, row_id)| ReceiptKey {
+            created_at: receipt.created_at,
+            row_id: *row_id,
+        });
+        ReceiptPage {
+            receipts: rows.into_iter().map(|(receipt, _)| receipt).collect(),
+            next,
+        }
+    }
+}
 
 /// What creating a receipt did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

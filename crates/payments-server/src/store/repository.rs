@@ -13,6 +13,7 @@ use payments_core::{FeePct, Wallet};
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -20,7 +21,7 @@ use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, ReceiptError,
-    StoreError, UpsertOutcome,
+    ReceiptPage, StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -88,8 +89,19 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
         wallet: Option<Wallet>,
         id: &ReceiptId,
     ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError>;
-    /// A merchant's receipts, newest first.
-    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError>;
+    /// A page of a merchant's receipts, newest first (`created_at`, then insertion order), starting after
+    /// `after` when given: a keyset page, so receipts created meanwhile never shift the pages still to come.
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError>;
+    /// A merchant's newest `limit` receipts (what the contract tests read back).
+    #[cfg(test)]
+    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
+        Ok(self.list_page(wallet, limit, None).await?.receipts)
+    }
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
     /// service's decision, the stock reservation and the insert, and the kept response.
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>>;

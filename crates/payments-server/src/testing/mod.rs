@@ -7,6 +7,7 @@
 //! ```
 
 mod admin;
+mod chain;
 mod restart;
 
 use std::future::Future;
@@ -33,6 +34,7 @@ use crate::store::Availability;
 /// A throwaway PostgreSQL database (for tests of the PostgreSQL backend, here and in other crates).
 pub use crate::store::PgTestDatabase;
 pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
+pub use chain::TestChain;
 
 /// Where the test clock starts: 2023-11-14T22:13:20Z.
 pub const TEST_START_MS: i64 = 1_700_000_000_000;
@@ -58,6 +60,35 @@ pub struct TestOptions {
     pub platform_admins: Vec<Wallet>,
     /// Leaves the platform split recipient unset (default: [`TEST_PLATFORM_RECIPIENT`]).
     pub without_platform_recipient: bool,
+    /// Blocks a transfer needs on top of it before it counts (default: 0 on the test-mode chain).
+    pub confirmations: Option<u64>,
+    /// Run against this EVM node instead of the test-mode chain.
+    pub node: Option<TestNode>,
+}
+
+/// An EVM node (anvil in tests) with the platform's contracts deployed.
+#[derive(Debug, Clone)]
+pub struct TestNode {
+    /// Its JSON-RPC URL.
+    pub rpc_url: String,
+    /// What `chain bootstrap` deployed there.
+    pub contracts: crate::ChainContracts,
+    /// The relayer's private key (0x-hex).
+    pub relayer_key: String,
+}
+
+/// Points `config` at `node` (or leaves the test-mode chain).
+fn use_node(config: &mut ServerConfig, node: Option<&TestNode>) {
+    let Some(node) = node else { return };
+    config.chain_rpc_url =
+        Some(Url::parse(&node.rpc_url).unwrap_or_else(|error| panic!("parsing {}: {error}", node.rpc_url)));
+    config.chain_contracts = Some(node.contracts);
+    config.chain_id = node.contracts.chain_id;
+    config.token_address = node.contracts.token;
+    config.relayer_key = Some(
+        crate::RelayerKey::parse(&node.relayer_key)
+            .unwrap_or_else(|error| panic!("the relayer key: {error}")),
+    );
 }
 
 /// A key issued by the harness.
@@ -90,6 +121,8 @@ pub struct TestApp {
     availability: Availability,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
+    confirmations: Option<u64>,
+    node: Option<TestNode>,
     _dir: TempDir,
 }
 
@@ -116,7 +149,9 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.edge_secret = options.edge_secret.map(Secret::new);
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
-    let running = start_server(listener, config).await;
+    config.confirmations = options.confirmations;
+    use_node(&mut config, options.node.as_ref());
+    let running = start_server(listener, config, None).await;
     let app = running.app.clone();
     let wallet = test_wallet(0x11);
     let issued = app
@@ -135,6 +170,8 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         availability: running.availability,
         shutdown: Some(running.shutdown),
         server: Some(running.server),
+        confirmations: options.confirmations,
+        node: options.node,
         _dir: dir,
     }
 }
@@ -165,13 +202,19 @@ struct RunningServer {
     server: JoinHandle<()>,
 }
 
-async fn start_server(listener: tokio::net::TcpListener, config: ServerConfig) -> RunningServer {
+async fn start_server(
+    listener: tokio::net::TcpListener,
+    mut config: ServerConfig,
+    chain: Option<Arc<crate::chain::simulated::SimulatedChain>>,
+) -> RunningServer {
+    // Tests wait for the chain workers with `eventually`; a short poll keeps them quick.
+    config.chain_poll = Duration::from_millis(20);
     let clock = Arc::new(ManualClock::new(TEST_START_MS));
     let repositories = crate::store::open(&config.database, TEST_START_MS)
         .await
         .unwrap_or_else(|error| panic!("opening the db: {error}"));
     let availability = repositories.availability.clone();
-    let app = App::with_repositories(config, repositories, Arc::clone(&clock) as Arc<dyn Clock>);
+    let app = App::with_repositories(config, repositories, Arc::clone(&clock) as Arc<dyn Clock>, chain);
     let (shutdown, signal) = oneshot::channel::<()>();
     let server = tokio::spawn(crate::serve(listener, app.clone(), async {
         signal.await.ok();

@@ -1,5 +1,7 @@
 //! Restarting a test server on the same database file (durability tests: outbox rows survive a restart).
 
+use url::Url;
+
 use crate::master_key::MasterKey;
 use crate::testing::{TestApp, bind_loopback, start_server, test_wallet};
 
@@ -8,7 +10,18 @@ impl TestApp {
     /// on the same database file, with a new clock at [`super::TEST_START_MS`] and a new port. The keys stay valid.
     /// `production: true` turns development mode off (HTTPS-only, no internal webhook targets), keeping the
     /// master key the first server created beside the database.
-    pub async fn restart(mut self, production: bool) -> TestApp {
+    pub async fn restart(self, production: bool) -> TestApp {
+        self.restart_with(production, None).await
+    }
+
+    /// Restarts in development mode against the EVM node at `rpc_url` instead of the test-mode chain (nothing
+    /// needs to answer there for tests of what a real chain forbids: admins attesting payments).
+    pub async fn restart_on_a_node(self, rpc_url: &str) -> TestApp {
+        let url = Url::parse(rpc_url).unwrap_or_else(|error| panic!("parsing {rpc_url}: {error}"));
+        self.restart_with(false, Some(url)).await
+    }
+
+    async fn restart_with(mut self, production: bool, rpc_url: Option<Url>) -> TestApp {
         if let Some(shutdown) = self.shutdown.take() {
             shutdown.send(()).ok();
         }
@@ -20,12 +33,18 @@ impl TestApp {
         let db_path = self.db_path.clone();
         let (listener, base_url, mut config) = bind_loopback(&db_path).await;
         config.dev_mode = !production;
+        // Same secrets as before: admin sessions survive the restart, as with a configured --jwt-secret.
+        config.jwt_secret = self.app.config().jwt_secret.clone();
+        config.chain_rpc_url = rpc_url;
         config.platform_recipient = Some(test_wallet(0x50));
         config.master_key = Some(
             MasterKey::load_or_create(&MasterKey::dev_file_for(&db_path))
                 .unwrap_or_else(|error| panic!("reading the master key: {error}")),
         );
-        let running = start_server(listener, config).await;
+        config.confirmations = self.confirmations;
+        super::use_node(&mut config, self.node.as_ref());
+        // The chain outlives the server, as a real one does.
+        let running = start_server(listener, config, self.app.simulated_chain()).await;
         TestApp {
             base_url,
             key: self.key.clone(),
@@ -37,6 +56,8 @@ impl TestApp {
             availability: running.availability,
             shutdown: Some(running.shutdown),
             server: Some(running.server),
+            confirmations: self.confirmations,
+            node: self.node.clone(),
             _dir: dir,
         }
     }

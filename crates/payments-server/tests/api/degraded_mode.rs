@@ -20,7 +20,7 @@ async fn a_recent_caller_lists_inventory_in_degraded_mode_while_the_datastore_is
     assert_eq!(reply.status, 200);
     assert_eq!(
         reply.json,
-        json!({"items": [], "total": 0, "page": 0, "pageSize": 10,
+        json!({"items": [], "total": 0, "page": 0, "pageSize": 10, "nextCursor": null,
                "degraded": true, "reason": "datastore_unavailable"})
     );
 }
@@ -117,7 +117,7 @@ async fn receipts_list_degraded_and_receipt_writes_are_refused_while_the_datasto
     assert_eq!(listed.status, 200);
     assert_eq!(
         listed.json,
-        json!({"receipts": [], "degraded": true, "reason": "datastore_unavailable"})
+        json!({"receipts": [], "nextCursor": null, "degraded": true, "reason": "datastore_unavailable"})
     );
     for refused in [&created, &moved] {
         assert_eq!(refused.status, 503, "{}", refused.json);

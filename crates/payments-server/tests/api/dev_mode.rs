@@ -5,46 +5,98 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use payments_server::{App, KeyAdmin, ManualClock, ServerConfig};
+use payments_server::{App, DevAdminKey, ManualClock, ServerConfig};
 use reqwest::Method;
 use serde_json::json;
 use url::Url;
 
 use crate::helpers::{KEY_HEADER, send};
 
-#[tokio::test]
-async fn the_dev_merchant_is_created_once_and_its_key_works() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("dev.db");
-    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
-    let admin = KeyAdmin::open(&db.as_path().into(), clock.clone()).await.unwrap();
-
-    let first = admin.bootstrap_dev_merchant().await.unwrap().unwrap();
-    let second = admin.bootstrap_dev_merchant().await.unwrap();
-
-    assert!(second.is_none());
-    assert_eq!(
-        first.wallet.to_string(),
-        "0xdec0de0000000000000000000000000000000001"
-    );
-    assert_eq!(first.scopes.to_string().split(',').count(), 9);
+/// A development app on a fresh database in `dir`, serving on a free port; its base URL.
+async fn development_app(dir: &std::path::Path) -> (App, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let app = App::open(ServerConfig::new(db.as_path(), Url::parse(&base).unwrap()), clock)
+    let mut config = ServerConfig::new(dir.join("dev.db").as_path(), Url::parse(&base).unwrap());
+    config.dev_mode = true;
+    config.platform_recipient = Some(payments_server::DEV_PLATFORM_RECIPIENT);
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let app = App::open(config, clock).await.unwrap();
+    tokio::spawn(payments_server::serve(
+        listener,
+        app.clone(),
+        std::future::pending(),
+    ));
+    (app, base)
+}
+
+#[tokio::test]
+async fn the_first_development_start_makes_a_merchant_with_a_known_admin_key_a_working_key_and_a_split() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, base) = development_app(dir.path()).await;
+
+    let welcome = app.bootstrap_development().await.unwrap().unwrap();
+    let again = app.bootstrap_development().await.unwrap();
+
+    assert!(again.is_none(), "nothing is made or shown twice");
+    let key_file = dir.path().join("dev.db.dev-admin.key");
+    assert_eq!(welcome.admin_key_file, key_file);
+    assert_eq!(
+        DevAdminKey::load_or_create(&key_file).unwrap().wallet,
+        welcome.merchant
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert_eq!(welcome.key.scopes.to_string().split(',').count(), 9);
+    let get = |path: &str| {
+        reqwest::Client::new()
+            .request(Method::GET, format!("{base}{path}"))
+            .header(KEY_HEADER, welcome.key.key.expose())
+    };
+    let shop = send(get("/api/shop/config")).await;
+    let split = send(get("/api/split/deploy")).await;
+    assert_eq!(shop.json["wallet"], welcome.merchant.to_string());
+    assert_eq!(shop.json["brandName"], "Development Shop");
+    assert_eq!(
+        split.json["split"]["address"],
+        welcome.split.as_ref().unwrap().to_string()
+    );
+    assert_eq!(
+        split.json["split"]["recipients"],
+        json!([{"address": welcome.merchant, "sharesBps": 9950},
+               {"address": payments_server::DEV_PLATFORM_RECIPIENT, "sharesBps": 50}])
+    );
+    let text = welcome.render(&Url::parse(&base).unwrap());
+    assert!(
+        text.contains(&format!("--private-key-file {}", key_file.display())),
+        "{text}"
+    );
+    assert!(text.contains("orders can be created at once"), "{text}");
+}
+
+#[tokio::test]
+async fn without_a_platform_recipient_the_welcome_names_the_command_that_makes_the_split() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = Url::parse(&format!("http://{}", listener.local_addr().unwrap())).unwrap();
+    let mut config = ServerConfig::new(dir.path().join("dev.db").as_path(), base.clone());
+    config.dev_mode = true;
+    let app = App::open(config, Arc::new(ManualClock::new(1_700_000_000_000)))
         .await
         .unwrap();
-    tokio::spawn(payments_server::serve(listener, app, std::future::pending()));
-    let reply = send(
-        reqwest::Client::new()
-            .request(Method::GET, format!("{base}/api/shop/config"))
-            .header(KEY_HEADER, first.key.expose()),
-    )
-    .await;
-    assert_eq!(
-        reply.json,
-        json!({"wallet": "0xdec0de0000000000000000000000000000000001", "brandName": "Development Shop",
-               "processingFeePct": 0.0, "platformFeePct": 0.5, "brandKey": null, "supportEmail": null,
-               "logoUrl": null, "redirectUrl": null, "jurisdictions": [], "defaultJurisdiction": null})
+
+    let welcome = app.bootstrap_development().await.unwrap().unwrap();
+
+    assert!(welcome.split.is_err());
+    assert!(
+        welcome
+            .render(&base)
+            .contains("payments admin login --private-key-file"),
+        "{}",
+        welcome.render(&base)
     );
 }
 
@@ -55,12 +107,21 @@ const MASTER_KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
 /// line (or to its exit), stops it, and returns its stdout lines, those stderr lines, and its exit code when
 /// it exited by itself. The development key is printed before the server listens.
 fn run_server(args: &[&str], db: &std::path::Path) -> (Vec<String>, Vec<String>, Option<i32>) {
+    run_server_on("127.0.0.1:0", args, db)
+}
+
+/// [`run_server`] listening on `listen`.
+fn run_server_on(
+    listen: &str,
+    args: &[&str],
+    db: &std::path::Path,
+) -> (Vec<String>, Vec<String>, Option<i32>) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_payments-server"));
     for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("PAYMENTS_")) {
         command.env_remove(name);
     }
     let mut child = command
-        .args(["--listen", "127.0.0.1:0", "--db"])
+        .args(["--listen", listen, "--db"])
         .arg(db)
         .args(args)
         .stdout(Stdio::piped())
@@ -100,8 +161,12 @@ fn serving_a_fresh_database_on_loopback_warns_and_prints_a_key_and_a_curl_exampl
             .any(|line| line == payments_server::DEV_MODE_WARNING),
         "{errors:?}"
     );
+    let wallet = DevAdminKey::load_or_create(&dir.path().join("fresh.db.dev-admin.key"))
+        .unwrap()
+        .wallet;
+    assert!(printed[0].contains(&wallet.to_string()), "{printed:?}");
     assert!(
-        printed[0].contains("0xdec0de0000000000000000000000000000000001"),
+        printed.iter().any(|line| line.contains("fresh.db.dev-admin.key")),
         "{printed:?}"
     );
     assert!(
@@ -159,4 +224,45 @@ fn dev_with_a_production_secret_is_refused_and_an_existing_database_needs_the_se
         "{production:?}"
     );
     assert!(!production.iter().any(|line| line.contains("DEVELOPMENT MODE")));
+}
+
+#[test]
+fn a_taken_port_fails_the_start_before_the_key_is_made_so_the_next_start_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fresh.db");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken_address = taken.local_addr().unwrap().to_string();
+
+    let (lost, errors, exited) = run_server_on(&taken_address, &[], &db);
+    drop(taken);
+    let (printed, _, _) = run_server(&[], &db);
+
+    assert!(exited.is_some_and(|code| code != 0), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|line| line.contains(&format!("binding {taken_address}"))),
+        "{errors:?}"
+    );
+    assert!(
+        lost.is_empty(),
+        "nothing is printed before the port is bound: {lost:?}"
+    );
+    assert!(
+        printed
+            .iter()
+            .any(|line| line.trim_start().starts_with("sk_live_")),
+        "the next start still prints the key: {printed:?}"
+    );
+}
+
+#[test]
+fn the_printed_example_names_the_port_actually_bound() {
+    let dir = tempfile::tempdir().unwrap();
+
+    let (printed, _, _) = run_server(&[], &dir.path().join("fresh.db"));
+
+    let curl = printed.iter().find(|line| line.contains("curl")).unwrap();
+    assert!(!curl.contains("127.0.0.1:0/"), "{curl}");
+    assert!(curl.contains("http://127.0.0.1:"), "{curl}");
 }

@@ -160,6 +160,46 @@ async fn keys_rotate_issues_a_new_key_for_the_same_merchant_and_revokes_the_old_
 }
 
 #[test]
+fn keys_commands_refuse_a_missing_database_and_leave_no_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("elsewhere.db");
+
+    let listed = run(&missing, &["list"]);
+    let created = run(
+        &missing,
+        &["create", "--wallet", "0x2222222222222222222222222222222222222222"],
+    );
+
+    for output in [&listed, &created] {
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("no database at"), "{stderr}");
+        assert!(stderr.contains("--create-db"), "{stderr}");
+    }
+    assert!(!missing.exists());
+}
+
+#[test]
+fn keys_create_with_create_db_makes_the_database_and_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.db");
+
+    let created = run_json(
+        &new,
+        &[
+            "create",
+            "--create-db",
+            "--wallet",
+            "0x2222222222222222222222222222222222222222",
+        ],
+    );
+    let listed = run_json(&new, &["list"]);
+
+    assert!(created["key"].as_str().unwrap().starts_with("sk_live_"));
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn help_documents_every_serve_flag_with_its_environment_variable() {
     let output = Command::new(env!("CARGO_BIN_EXE_payments-server"))
         .arg("--help")

@@ -6,7 +6,10 @@
 
 mod admin_helpers;
 mod admin_sessions;
+mod anvil;
 mod auth;
+mod chain_anvil;
+mod chain_payments;
 mod degraded_mode;
 mod dev_mode;
 mod errors;
@@ -21,6 +24,7 @@ mod inventory_list;
 mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
+mod list_cursors;
 mod orders;
 mod paid_receipt;
 mod portal;

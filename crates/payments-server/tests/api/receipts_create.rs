@@ -257,7 +257,7 @@ async fn a_merchant_never_sees_or_changes_another_merchants_receipts() {
 
     assert_eq!(read.status, 404);
     assert_eq!(status.status, 404);
-    assert_eq!(list.json, json!({"receipts": []}));
+    assert_eq!(list.json, json!({"receipts": [], "nextCursor": null}));
     assert_eq!(hooks.status, 404);
     assert_eq!(post.status, 404);
     let unchanged = send(api.dev(Method::GET, "/api/receipts/mine")).await;

@@ -4,6 +4,7 @@ use payments_core::Cents;
 
 use crate::domain::field_error::FieldError;
 use crate::domain::inventory::item::InventoryItem;
+use crate::domain::page_cursor::InventoryKey;
 
 pub(crate) const DEFAULT_PAGE_SIZE: u32 = 100;
 pub(crate) const MAX_PAGE_SIZE: u32 = 200;
@@ -65,6 +66,8 @@ pub(crate) struct InventoryQuery {
     pub(crate) order: SortOrder,
     pub(crate) page: u32,
     pub(crate) page_size: u32,
+    /// `cursor`: list the products after this one (instead of a page number).
+    pub(crate) after: Option<InventoryKey>,
 }
 
 /// One page of a listing.
@@ -72,6 +75,8 @@ pub(crate) struct InventoryQuery {
 pub(crate) struct InventoryPage {
     pub(crate) items: Vec<InventoryItem>,
     pub(crate) total: u64,
+    /// Where the next page starts; `None` when this page is the last.
+    pub(crate) next: Option<InventoryKey>,
 }
 
 impl InventoryQuery {
@@ -88,6 +93,8 @@ impl InventoryQuery {
             ));
         }
         let get = |name: &str| param(name).map(str::trim).filter(|value| !value.is_empty());
+        let sort = get("sort").map_or(Ok(SortField::UpdatedAt), sort)?;
+        let order = get("order").map_or(Ok(SortOrder::Desc), order)?;
         let query = InventoryQuery {
             q: get("q").map(str::to_lowercase),
             category: get("category").map(str::to_lowercase),
@@ -98,13 +105,22 @@ impl InventoryQuery {
             industry_pack: get("industryPack").map(str::to_lowercase),
             taxable: get("taxable").map(|text| boolean("taxable", text)).transpose()?,
             stock: get("stock").map_or(Ok(StockFilter::All), stock)?,
-            sort: get("sort").map_or(Ok(SortField::UpdatedAt), sort)?,
-            order: get("order").map_or(Ok(SortOrder::Desc), order)?,
+            sort,
+            order,
             page: get("page").map_or(Ok(0), |text| number("page", text, 0, MAX_PAGE))?,
             page_size: get("pageSize").map_or(Ok(DEFAULT_PAGE_SIZE), |text| {
                 number("pageSize", text, 1, MAX_PAGE_SIZE)
             })?,
+            after: get("cursor")
+                .map(|cursor| InventoryKey::decode(cursor, sort, order))
+                .transpose()?,
         };
+        if query.after.is_some() && query.page > 0 {
+            return Err(FieldError::new(
+                "page",
+                "cannot be combined with cursor: a cursor already says where the page starts",
+            ));
+        }
         if let (Some(min), Some(max)) = (query.price_min, query.price_max)
             && min > max
         {
@@ -251,6 +267,41 @@ mod tests {
         assert_eq!(parse_tags(&fifty_one).unwrap_err().field, "tags");
         assert_eq!(parse_tags(&long).unwrap_err().field, "tags");
         assert_eq!(parse_tags(&"x".repeat(64)).unwrap().tags.len(), 1);
+    }
+
+    #[test]
+    fn a_cursor_is_read_for_the_listed_sort_and_never_with_a_page_number() {
+        use crate::domain::page_cursor::SortValue;
+        let cursor = InventoryKey {
+            sort: SortField::PriceUsd,
+            order: SortOrder::Asc,
+            value: SortValue::Int(150),
+            row_id: 9,
+        }
+        .encode();
+        let with_page = |page: &str| -> Vec<(&'static str, String)> {
+            vec![
+                ("sort", "priceUsd".to_owned()),
+                ("order", "asc".to_owned()),
+                ("cursor", cursor.clone()),
+                ("page", page.to_owned()),
+            ]
+        };
+        let first = with_page("0");
+        let third = with_page("2");
+        fn lookup<'a>(pairs: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.as_str())
+        }
+
+        let parsed = InventoryQuery::parse(0, |name| lookup(&first, name)).unwrap();
+        let refused = InventoryQuery::parse(0, |name| lookup(&third, name)).unwrap_err();
+
+        assert_eq!(parsed.after.map(|key| key.row_id), Some(9));
+        assert_eq!(refused.field, "page");
+        assert_eq!(parse(&[("cursor", "x")]).unwrap_err().field, "cursor");
     }
 
     #[test]

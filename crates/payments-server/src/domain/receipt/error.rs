@@ -28,6 +28,12 @@ pub(crate) enum ReceiptError {
         "status {0} is set by the server when the chain shows it (a confirmed transfer, a mined settlement); only the test-mode chain accepts an admin's word for it"
     )]
     ChainOnly(payments_core::ReceiptStatus),
+    /// A claimed payment transaction that the chain does not confirm.
+    #[error("transactionHash not verified on chain: {0}")]
+    UnverifiedPayment(String),
+    /// The chain could not be asked.
+    #[error("the chain node is unavailable: {0}")]
+    ChainUnavailable(String),
     #[error("no webhook delivery {delivery} on receipt {receipt}")]
     DeliveryNotFound { receipt: ReceiptId, delivery: String },
     /// Production without `--master-key`: the creating key cannot be stored.

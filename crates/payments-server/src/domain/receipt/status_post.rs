@@ -55,6 +55,16 @@ impl StatusPostRequest {
             .and_then(|status| status.trim().parse().ok())
     }
 
+    /// `checkout_success` with a `transactionHash`: a claim the server verifies on chain, which any poster
+    /// with `receipts:write` may make (the chain, not the poster, then vouches for it).
+    pub(crate) fn claims_payment(&self) -> bool {
+        self.named_status() == Some(ReceiptStatus::CheckoutSuccess)
+            && self
+                .transaction_hash
+                .as_deref()
+                .is_some_and(|hash| !hash.trim().is_empty())
+    }
+
     pub(crate) fn parse(self) -> Result<StatusPost, StatusPostError> {
         let receipt_id = present(self.receipt_id).ok_or(StatusPostError::MissingReceiptId)?;
         let receipt_id = ReceiptId::parse("receiptId", &receipt_id).map_err(StatusPostError::Invalid)?;

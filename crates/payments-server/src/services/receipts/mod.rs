@@ -3,6 +3,7 @@
 
 mod admin_sales;
 mod chain_events;
+mod claimed_payment;
 mod create;
 mod delivery;
 mod dispatcher;

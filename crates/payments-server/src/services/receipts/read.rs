@@ -1,15 +1,18 @@
 //! Reading receipts and their webhook deliveries.
 
-use payments_core::Wallet;
+use payments_core::{Authority, ReceiptStatus, Wallet};
 
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
 use crate::services::receipts::service::{ReceiptService, pay_to};
-use crate::store::{DeliveryLog, MerchantSnapshot, StoreError};
+use crate::store::{DeliveryLog, MerchantSnapshot, SettlementState, StoreError};
 
-/// A merchant's receipts, newest first; `degraded` when the datastore is down (the list is then empty).
+/// A page of a merchant's receipts, newest first; `degraded` when the datastore is down (the list is then
+/// empty and has no next page).
 #[derive(Debug)]
 pub(crate) struct ReceiptListing {
     pub(crate) receipts: Vec<Receipt>,
+    pub(crate) next: Option<ReceiptKey>,
     pub(crate) degraded: bool,
 }
 
@@ -19,6 +22,16 @@ pub(crate) struct PortalView {
     pub(crate) receipt: Receipt,
     pub(crate) brand_name: String,
     pub(crate) recipient: Wallet,
+}
+
+/// A receipt as its merchant reads it: where it is paid, and how its settlement is going.
+#[derive(Debug, Clone)]
+pub(crate) struct PayableReceipt {
+    pub(crate) receipt: Receipt,
+    /// The address buyers pay (the deposit, or the split for receipts from before deposits).
+    pub(crate) recipient: Wallet,
+    /// Failed settlement attempts of a paid receipt, if any.
+    pub(crate) settlement: Option<SettlementState>,
 }
 
 impl ReceiptService {
@@ -34,28 +47,46 @@ impl ReceiptService {
         &self,
         wallet: Wallet,
         id: ReceiptId,
-    ) -> Result<(Receipt, Wallet), ReceiptError> {
+    ) -> Result<PayableReceipt, ReceiptError> {
         let (receipt, split) = self
             .receipts
             .fetch_with_split(Some(wallet), &id)
             .await?
             .ok_or(ReceiptError::NotFound(id))?;
         let recipient = pay_to(&receipt, &MerchantSnapshot { split, shop: None });
-        Ok((receipt, recipient))
+        // Only a receipt the chain paid and settlement has not completed can have failed attempts to show.
+        let awaiting_settlement =
+            receipt.status == ReceiptStatus::Paid && receipt.status_authority == Authority::Chain;
+        let settlement = match awaiting_settlement {
+            true => self.chain_records.fetch_settlement(wallet, &receipt.id).await?,
+            false => None,
+        };
+        Ok(PayableReceipt {
+            receipt,
+            recipient,
+            settlement,
+        })
     }
 
     /// The list, or its degraded form while the datastore is unavailable (a merchant's dashboard keeps
     /// rendering; writes are refused meanwhile).
-    pub(crate) async fn list(&self, wallet: Wallet, limit: u32) -> Result<ReceiptListing, ReceiptError> {
-        match self.receipts.list(wallet, limit).await {
-            Ok(receipts) => Ok(ReceiptListing {
-                receipts,
+    pub(crate) async fn list(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptListing, ReceiptError> {
+        match self.receipts.list_page(wallet, limit, after).await {
+            Ok(page) => Ok(ReceiptListing {
+                receipts: page.receipts,
+                next: page.next,
                 degraded: false,
             }),
             Err(StoreError::Unavailable(reason)) => {
                 tracing::warn!(reason = %reason, "receipts listed in degraded mode");
                 Ok(ReceiptListing {
                     receipts: Vec::new(),
+                    next: None,
                     degraded: true,
                 })
             }

@@ -7,6 +7,7 @@ use payments_core::Wallet;
 use tokio::sync::Notify;
 use url::Url;
 
+use crate::chain::Chain;
 use crate::clock::Clock;
 use crate::domain::chain::ChainContracts;
 use crate::domain::receipt::{OrderError, PaymentTarget, Receipt, ReceiptError, ReceiptId};
@@ -14,7 +15,8 @@ use crate::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::create::payment_url;
 use crate::store::{
-    IdempotencyClaim, MerchantSnapshot, OutboxRepository, ReceiptRepository, Sale, ShopRepository, TxError,
+    ChainRepository, IdempotencyClaim, MerchantSnapshot, OutboxRepository, ReceiptRepository, Sale,
+    ShopRepository, TxError,
 };
 
 /// An `Idempotency-Key` as the HTTP layer read it: the key and the SHA-256 of the request body.
@@ -39,6 +41,12 @@ pub(crate) struct ReceiptService {
     pub(crate) deposits: Deposits,
     /// Test mode (the simulated chain): an admin's word may stand for the chain's (`paid`, `completed`).
     pub(crate) admin_attests_payments: bool,
+    /// Where claimed payments are verified.
+    pub(crate) chain: Arc<dyn Chain>,
+    /// Wakes the deposit watcher (a verified claim is worth a pass now).
+    pub(crate) chain_wakeup: Arc<Notify>,
+    /// Settlement attempts, shown on paid receipts.
+    pub(crate) chain_records: Arc<dyn ChainRepository>,
 }
 
 /// The chain's factories and the payment token: what a new receipt's deposit address is derived from.

@@ -145,6 +145,17 @@ impl ReceiptService {
         if chain_fact && admin.is_some() && !self.admin_attests_payments {
             return Err(ReceiptError::ChainOnly(post.status));
         }
+        let mut post = post;
+        let mut actor = actor;
+        if post.status == ReceiptStatus::CheckoutSuccess
+            && let Some(hash) = post.transaction_hash.take()
+        {
+            // Verified, the claim is the chain's word: it moves the receipt to checkout_success whoever posted
+            // it. The hash becomes the receipt's when the watcher confirms the transfer.
+            self.verify_claimed_payment(wallet, &post.receipt_id, &hash)
+                .await?;
+            actor = Actor::Chain;
+        }
         let change = StatusChange {
             transaction_hash: post.transaction_hash.clone(),
             ..StatusChange::by(actor)

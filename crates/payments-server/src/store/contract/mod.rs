@@ -5,11 +5,13 @@
 //! Races are run through a [`tokio::sync::Barrier`] and the outcome is asserted on what the repositories
 //! read back afterwards, not only on the answers.
 
+pub(crate) mod chain;
 pub(crate) mod fixtures;
 pub(crate) mod health;
 pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
+pub(crate) mod paging;
 pub(crate) mod reserve;
 pub(crate) mod sales;
 pub(crate) mod sessions;
@@ -61,6 +63,8 @@ macro_rules! contract_suite {
             inventory::images_attach_up_to_the_maximum,
             inventory::tag_filters_with_the_most_tags_follow_updates_deletes_and_merchants,
             inventory::deleting_a_product_twice_reports_the_second_as_missing,
+            paging::receipt_pages_return_every_receipt_once_while_receipts_are_created,
+            paging::inventory_pages_after_a_cursor_return_every_product_once_in_each_sort,
             shops::shop_settings_and_the_fee_are_saved_independently,
             shops::a_split_is_kept_unless_replaced_and_replacements_are_archived,
             shops::parallel_split_deploys_keep_one_active_split,
@@ -72,6 +76,7 @@ macro_rules! contract_suite {
             reserve::volume_counts_the_windows_payments_and_refunds_of_one_merchant,
             reserve::deposit_addresses_name_only_the_merchants_own_receipts,
             reserve::the_first_deposit_block_is_the_merchants_lowest_recorded_transfer,
+            chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

@@ -12,7 +12,7 @@ use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
     ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
-    StoreError,
+    SettlementState, StoreError,
 };
 
 const FETCH_CURSOR: &str = "SELECT next_block, last_block_hash FROM chain_cursors WHERE chain_id = $1";
@@ -32,14 +32,10 @@ const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, t.transaction
     FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = $1
     WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
     ORDER BY r.id, t.block_number, t.log_index";
-const DEPOSIT_TRANSFERS: &str =
-    "SELECT t.transaction_hash, t.log_index, t.block_number, t.block_hash, t.token,
-        t.from_wallet, t.to_wallet, t.amount
-    FROM chain_transfers t WHERE t.chain_id = $1 AND t.to_wallet = $2
-    ORDER BY t.block_number, t.log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0) AS attempts
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
-    WHERE r.status = 'paid' AND r.pay_to IS NOT NULL AND (s.receipt_id IS NULL OR s.next_attempt_at <= $1)
+    WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
+        AND (s.receipt_id IS NULL OR s.next_attempt_at <= $1)
     ORDER BY r.id LIMIT $2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)
@@ -47,6 +43,9 @@ const RECORD_FAILURE: &str =
     ON CONFLICT (receipt_id) DO UPDATE SET attempts = excluded.attempts,
         next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
         updated_at = excluded.updated_at";
+
+const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_at
+    FROM settlements s JOIN receipts r ON r.id = s.receipt_id WHERE r.wallet = $1 AND r.public_id = $2";
 
 /// Block numbers and log indexes come from the node as u64 but BIGINT is i64: a value past it is not a real
 /// block and is refused rather than wrapped.
@@ -164,20 +163,6 @@ async fn funded_deposits(client: Object, chain_id: u64) -> Result<Vec<FundedDepo
     Ok(grouped.into_values().collect())
 }
 
-async fn deposit_transfers(
-    client: Object,
-    chain_id: u64,
-    deposit: Wallet,
-) -> Result<Vec<RecordedTransfer>, PgError> {
-    let statement = client.prepare_cached(DEPOSIT_TRANSFERS).await?;
-    client
-        .query(&statement, &[&as_i64(chain_id)?, &deposit.to_string()])
-        .await?
-        .iter()
-        .map(transfer_from_row)
-        .collect()
-}
-
 async fn settlements_due(client: Object, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, PgError> {
     let statement = client.prepare_cached(SETTLEMENTS_DUE).await?;
     client
@@ -215,6 +200,26 @@ async fn record_settlement_failure(client: Object, failure: &SettlementFailure) 
     Ok(())
 }
 
+async fn fetch_settlement(
+    client: Object,
+    merchant: Wallet,
+    id: &ReceiptId,
+) -> Result<Option<SettlementState>, PgError> {
+    let statement = client.prepare_cached(FETCH_SETTLEMENT).await?;
+    let row = client
+        .query_opt(&statement, &[&merchant.to_string(), &id.as_str()])
+        .await?;
+    row.map(|row| {
+        Ok(SettlementState {
+            attempts: u32::try_from(rows::get::<i32>(&row, "attempts")?)
+                .map_err(|error| PgError::corrupt("column attempts", error))?,
+            last_error: rows::get(&row, "last_error")?,
+            next_attempt_at: rows::get(&row, "next_attempt_at")?,
+        })
+    })
+    .transpose()
+}
+
 #[async_trait]
 impl ChainRepository for PgStore {
     async fn fetch_cursor(&self, chain_id: u64) -> Result<Option<ChainCursor>, StoreError> {
@@ -241,15 +246,6 @@ impl ChainRepository for PgStore {
             .await
     }
 
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError> {
-        self.run(|client| Box::pin(deposit_transfers(client, chain_id, deposit)))
-            .await
-    }
-
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {
         self.run(|client| Box::pin(settlements_due(client, now_ms, limit)))
             .await
@@ -257,6 +253,15 @@ impl ChainRepository for PgStore {
 
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError> {
         self.run(|client| Box::pin(record_settlement_failure(client, failure)))
+            .await
+    }
+
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError> {
+        self.run(|client| Box::pin(fetch_settlement(client, merchant, id)))
             .await
     }
 }

@@ -8,7 +8,10 @@ use deadpool_postgres::{GenericClient, Object};
 use payments_core::Wallet;
 use tokio_postgres::types::ToSql;
 
-use crate::domain::inventory::{InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
+use crate::domain::inventory::{
+    InventoryItem, InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode,
+};
+use crate::domain::page_cursor::{InventoryKey, SortValue};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::inventory::item_from_row;
 use crate::store::postgres::rows;
@@ -31,7 +34,7 @@ const ALL_TAGS: &str = "\n  AND tag_keys_json::jsonb ?& $9::text[]";
 const COUNT: &str = "SELECT COUNT(*) AS total ";
 const COLUMNS: &str = "SELECT public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
     description, tags_json, images_json, attributes_json, cost_cents, taxable, jurisdiction_code, industry_pack,
-    shipping_enabled, shipping_config_json, created_at, updated_at ";
+    shipping_enabled, shipping_config_json, created_at, updated_at, id ";
 const PAGE: &str = "LIMIT $10 OFFSET $11";
 
 /// Ties are broken by insertion order so paging is stable. Names compare lower-cased bytewise (`C`), like
@@ -48,6 +51,29 @@ fn order_by(sort: SortField, order: SortOrder) -> &'static str {
         (SortField::CreatedAt, SortOrder::Desc) => "ORDER BY created_at DESC, id DESC",
         (SortField::UpdatedAt, SortOrder::Asc) => "ORDER BY updated_at ASC, id ASC",
         (SortField::UpdatedAt, SortOrder::Desc) => "ORDER BY updated_at DESC, id DESC",
+    }
+}
+
+/// Rows after a cursor's key (`$12`, `$13` = row id), in the same order as [`order_by`]. Names compare as
+/// the listing sorts them: lower-cased, bytewise.
+fn after_key(sort: SortField, order: SortOrder) -> &'static str {
+    match (sort, order) {
+        (SortField::Name, SortOrder::Asc) => {
+            "\n  AND (lower(name) COLLATE \"C\" > lower($12::text) COLLATE \"C\"
+       OR (lower(name) = lower($12::text) AND id > $13))"
+        }
+        (SortField::Name, SortOrder::Desc) => {
+            "\n  AND (lower(name) COLLATE \"C\" < lower($12::text) COLLATE \"C\"
+       OR (lower(name) = lower($12::text) AND id < $13))"
+        }
+        (SortField::PriceUsd, SortOrder::Asc) => "\n  AND (price_cents, id) > ($12::bigint, $13)",
+        (SortField::PriceUsd, SortOrder::Desc) => "\n  AND (price_cents, id) < ($12::bigint, $13)",
+        (SortField::StockQty, SortOrder::Asc) => "\n  AND (stock_qty, id) > ($12::bigint, $13)",
+        (SortField::StockQty, SortOrder::Desc) => "\n  AND (stock_qty, id) < ($12::bigint, $13)",
+        (SortField::CreatedAt, SortOrder::Asc) => "\n  AND (created_at, id) > ($12::bigint, $13)",
+        (SortField::CreatedAt, SortOrder::Desc) => "\n  AND (created_at, id) < ($12::bigint, $13)",
+        (SortField::UpdatedAt, SortOrder::Asc) => "\n  AND (updated_at, id) > ($12::bigint, $13)",
+        (SortField::UpdatedAt, SortOrder::Desc) => "\n  AND (updated_at, id) < ($12::bigint, $13)",
     }
 }
 
@@ -83,8 +109,9 @@ pub(super) async fn list(
         query.price_min.map(|c| c.as_i64()),
         query.price_max.map(|c| c.as_i64()),
     );
-    let limit = i64::from(query.page_size);
-    let offset = i64::from(query.page) * limit;
+    // One row more than the page: whether it exists says whether there is a next page.
+    let limit = i64::from(query.page_size) + 1;
+    let offset = i64::from(query.page) * i64::from(query.page_size);
     let filter: [&(dyn ToSql + Sync); 9] = [
         &wallet,
         &q,
@@ -104,20 +131,44 @@ pub(super) async fn list(
     let total: i64 = rows::get(&tx.query_one(&count, &filter).await?, "total")?;
     let mut paged = filter.to_vec();
     paged.extend([&limit as &(dyn ToSql + Sync), &offset]);
+    let (after_int, after_text) = match query.after.as_ref().map(|key| &key.value) {
+        Some(SortValue::Int(number)) => (Some(*number), None),
+        Some(SortValue::Text(text)) => (None, Some(text.as_str())),
+        None => (None, None),
+    };
+    let after_id = query.after.as_ref().map(|key| key.row_id);
+    let after_clause = match (&after_int, &after_text) {
+        (Some(value), _) => {
+            paged.extend([value as &(dyn ToSql + Sync), &after_id]);
+            after_key(query.sort, query.order)
+        }
+        (None, Some(value)) => {
+            paged.extend([value as &(dyn ToSql + Sync), &after_id]);
+            after_key(query.sort, query.order)
+        }
+        (None, None) => "",
+    };
     let sql = format!(
-        "{COLUMNS}{FILTER}{tag_clause} {} {PAGE}",
+        "{COLUMNS}{FILTER}{tag_clause}{after_clause} {} {PAGE}",
         order_by(query.sort, query.order)
     );
     let page = tx.prepare_cached(&sql).await?;
-    let items = tx
+    let mut found: Vec<(InventoryItem, i64)> = tx
         .query(&page, &paged)
         .await?
         .iter()
-        .map(item_from_row)
-        .collect::<Result<_, _>>()?;
+        .map(|row| Ok((item_from_row(row)?, rows::get(row, "id")?)))
+        .collect::<Result<_, PgError>>()?;
     tx.commit().await?;
+    let more = found.len() > query.page_size as usize;
+    found.truncate(query.page_size as usize);
+    let next = found
+        .last()
+        .filter(|_| more)
+        .map(|(item, row_id)| InventoryKey::of(item, *row_id, query.sort, query.order));
     Ok(InventoryPage {
-        items,
+        items: found.into_iter().map(|(item, _)| item).collect(),
         total: rows::non_negative(total),
+        next,
     })
 }

@@ -7,6 +7,7 @@ use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{
     NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
 };
@@ -14,8 +15,8 @@ use crate::domain::split::StoredSplit;
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows, sale, splits, transition};
 use crate::store::{
-    Committed, OrderError, ReceiptError, ReceiptRepository, Sale, SaleTx, StoreError, TransitionTx,
-    Transitioned, TxError,
+    Committed, OrderError, ReceiptError, ReceiptPage, ReceiptRepository, Sale, SaleTx, StoreError,
+    TransitionTx, Transitioned, TxError,
 };
 
 /// `$2` NULL: the payment page's lookup by id alone, which names a receipt only when exactly one merchant
@@ -43,6 +44,13 @@ const LIST: &str = "SELECT id, public_id, wallet, source, status, version, curre
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split
     FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+/// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
+const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
+    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
+    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
+    ORDER BY created_at DESC, id DESC LIMIT $2";
 /// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
 /// when the other insert is still uncommitted (this one waits for it).
 pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
@@ -170,14 +178,32 @@ async fn fetch_with_split(
     Ok(Some((receipt, split)))
 }
 
-async fn list(client: Object, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, PgError> {
-    let statement = client.prepare_cached(LIST).await?;
-    let rows = client
-        .query(&statement, &[&wallet.to_string(), &i64::from(limit)])
-        .await?;
-    rows.iter()
-        .map(|row| receipt_from_row(row).map(|(_, receipt)| receipt))
-        .collect()
+/// One page (one row more is read to learn whether another page follows).
+async fn list(
+    client: Object,
+    wallet: Wallet,
+    limit: u32,
+    after: Option<ReceiptKey>,
+) -> Result<ReceiptPage, PgError> {
+    let wallet = wallet.to_string();
+    let read_limit = i64::from(limit) + 1;
+    let rows = match after {
+        None => {
+            let statement = client.prepare_cached(LIST).await?;
+            client.query(&statement, &[&wallet, &read_limit]).await?
+        }
+        Some(key) => {
+            let statement = client.prepare_cached(LIST_AFTER).await?;
+            client
+                .query(&statement, &[&wallet, &read_limit, &key.created_at, &key.row_id])
+                .await?
+        }
+    };
+    let found = rows
+        .iter()
+        .map(|row| receipt_from_row(row).map(|(row_id, receipt)| (receipt, row_id)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ReceiptPage::of_rows(found, limit))
 }
 
 #[async_trait]
@@ -195,8 +221,14 @@ impl ReceiptRepository for PgStore {
             .await
     }
 
-    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
-        self.run(|client| Box::pin(list(client, wallet, limit))).await
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError> {
+        self.run(|client| Box::pin(list(client, wallet, limit, after)))
+            .await
     }
 
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {

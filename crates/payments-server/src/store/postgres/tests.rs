@@ -98,12 +98,15 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     let expected = [
         "admin_nonces",
         "admin_sessions",
+        "chain_cursors",
+        "chain_transfers",
         "idempotency_keys",
         "inventory_items",
         "receipt_history",
         "receipt_refunds",
         "receipts",
         "schema_migrations",
+        "settlements",
         "shops",
         "split_history",
         "splits",
@@ -120,7 +123,10 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         .await
         .unwrap();
     let versions: Vec<(i64, i64)> = versions.iter().map(|row| (row.get(0), row.get(1))).collect();
-    assert_eq!(versions, [(1, T0), (2, T0), (3, T0), (4, T0), (5, T0), (6, T0)]);
+    assert_eq!(
+        versions,
+        [(1, T0), (2, T0), (3, T0), (4, T0), (5, T0), (6, T0), (7, T0)]
+    );
     drop(first);
     database.drop_database().await;
 }
@@ -148,7 +154,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 6);
+    assert_eq!(count, 7);
     database.drop_database().await;
 }
 

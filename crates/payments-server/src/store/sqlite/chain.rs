@@ -8,7 +8,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::domain::receipt::ReceiptId;
 use crate::store::sqlite::rows;
 use crate::store::{
-    ChainCursor, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure, StoreError,
+    ChainCursor, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure, SettlementState,
+    StoreError,
 };
 
 const FETCH_CURSOR: &str = "SELECT next_block, last_block_hash FROM chain_cursors WHERE chain_id = ?1";
@@ -27,7 +28,8 @@ const TRANSFER_COLUMNS: &str = "t.transaction_hash, t.log_index, t.block_number,
     t.from_wallet, t.to_wallet, t.amount";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0)
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
-    WHERE r.status = 'paid' AND r.pay_to IS NOT NULL AND (s.receipt_id IS NULL OR s.next_attempt_at <= ?1)
+    WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
+        AND (s.receipt_id IS NULL OR s.next_attempt_at <= ?1)
     ORDER BY r.id LIMIT ?2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)
@@ -36,19 +38,15 @@ const RECORD_FAILURE: &str =
         next_attempt_at = excluded.next_attempt_at, last_error = excluded.last_error,
         updated_at = excluded.updated_at";
 
+const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_at
+    FROM settlements s JOIN receipts r ON r.id = s.receipt_id WHERE r.wallet = ?1 AND r.public_id = ?2";
+
 fn funded_query() -> String {
     format!(
         "SELECT r.wallet, r.public_id, r.total_cents, {TRANSFER_COLUMNS}
         FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = ?1
         WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
         ORDER BY r.id, t.block_number, t.log_index"
-    )
-}
-
-fn deposit_query() -> String {
-    format!(
-        "SELECT {TRANSFER_COLUMNS} FROM chain_transfers t WHERE t.chain_id = ?1 AND t.to_wallet = ?2
-        ORDER BY t.block_number, t.log_index"
     )
 }
 
@@ -153,18 +151,6 @@ pub(super) fn funded_deposits(conn: &Connection, chain_id: u64) -> rusqlite::Res
     Ok(grouped.into_values().collect())
 }
 
-pub(super) fn deposit_transfers(
-    conn: &Connection,
-    chain_id: u64,
-    deposit: Wallet,
-) -> rusqlite::Result<Vec<RecordedTransfer>> {
-    conn.prepare_cached(&deposit_query())?
-        .query_map(params![as_i64(chain_id)?, deposit.to_string()], |row| {
-            transfer_from_row(row, 0)
-        })?
-        .collect()
-}
-
 pub(super) fn settlements_due(
     conn: &Connection,
     now_ms: i64,
@@ -197,6 +183,22 @@ pub(super) fn record_settlement_failure(
     Ok(())
 }
 
+pub(super) fn fetch_settlement(
+    conn: &Connection,
+    merchant: Wallet,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<SettlementState>> {
+    conn.prepare_cached(FETCH_SETTLEMENT)?
+        .query_row(params![merchant.to_string(), id.as_str()], |row| {
+            Ok(SettlementState {
+                attempts: row.get(0)?,
+                last_error: row.get(1)?,
+                next_attempt_at: row.get(2)?,
+            })
+        })
+        .optional()
+}
+
 #[async_trait::async_trait]
 impl crate::store::ChainRepository for super::SqliteStore {
     async fn fetch_cursor(&self, chain_id: u64) -> Result<Option<ChainCursor>, StoreError> {
@@ -223,15 +225,6 @@ impl crate::store::ChainRepository for super::SqliteStore {
         self.read(move |conn| funded_deposits(conn, chain_id)).await
     }
 
-    async fn deposit_transfers(
-        &self,
-        chain_id: u64,
-        deposit: Wallet,
-    ) -> Result<Vec<RecordedTransfer>, StoreError> {
-        self.read(move |conn| deposit_transfers(conn, chain_id, deposit))
-            .await
-    }
-
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {
         self.read(move |conn| settlements_due(conn, now_ms, limit)).await
     }
@@ -239,6 +232,16 @@ impl crate::store::ChainRepository for super::SqliteStore {
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError> {
         let failure = failure.clone();
         self.write(move |conn| record_settlement_failure(conn, &failure))
+            .await
+    }
+
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| fetch_settlement(conn, merchant, &id))
             .await
     }
 }

@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 use payments_core::Wallet;
 use rusqlite::{Connection, ToSql};
 
-use crate::domain::inventory::{InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
+use crate::domain::inventory::{
+    InventoryItem, InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode,
+};
+use crate::domain::page_cursor::{InventoryKey, SortValue};
 use crate::store::sqlite::inventory::{ITEM_COLUMNS, item_from_row};
 use crate::store::sqlite::rows;
 
@@ -45,6 +48,43 @@ fn order_by(sort: SortField, order: SortOrder) -> &'static str {
         (SortField::CreatedAt, SortOrder::Desc) => "ORDER BY created_at DESC, id DESC",
         (SortField::UpdatedAt, SortOrder::Asc) => "ORDER BY updated_at ASC, id ASC",
         (SortField::UpdatedAt, SortOrder::Desc) => "ORDER BY updated_at DESC, id DESC",
+    }
+}
+
+/// Rows after a cursor's key, in the same order as [`order_by`] (ties broken by insertion id). Only the
+/// clause of the listed sort is used, with `:after_value` and `:after_id` bound.
+fn after_key(sort: SortField, order: SortOrder) -> &'static str {
+    match (sort, order) {
+        (SortField::Name, SortOrder::Asc) => {
+            "\n  AND (name COLLATE NOCASE > :after_value OR (name COLLATE NOCASE = :after_value AND id > :after_id))"
+        }
+        (SortField::Name, SortOrder::Desc) => {
+            "\n  AND (name COLLATE NOCASE < :after_value OR (name COLLATE NOCASE = :after_value AND id < :after_id))"
+        }
+        (SortField::PriceUsd, SortOrder::Asc) => {
+            "\n  AND (price_cents > :after_value OR (price_cents = :after_value AND id > :after_id))"
+        }
+        (SortField::PriceUsd, SortOrder::Desc) => {
+            "\n  AND (price_cents < :after_value OR (price_cents = :after_value AND id < :after_id))"
+        }
+        (SortField::StockQty, SortOrder::Asc) => {
+            "\n  AND (stock_qty > :after_value OR (stock_qty = :after_value AND id > :after_id))"
+        }
+        (SortField::StockQty, SortOrder::Desc) => {
+            "\n  AND (stock_qty < :after_value OR (stock_qty = :after_value AND id < :after_id))"
+        }
+        (SortField::CreatedAt, SortOrder::Asc) => {
+            "\n  AND (created_at > :after_value OR (created_at = :after_value AND id > :after_id))"
+        }
+        (SortField::CreatedAt, SortOrder::Desc) => {
+            "\n  AND (created_at < :after_value OR (created_at = :after_value AND id < :after_id))"
+        }
+        (SortField::UpdatedAt, SortOrder::Asc) => {
+            "\n  AND (updated_at > :after_value OR (updated_at = :after_value AND id > :after_id))"
+        }
+        (SortField::UpdatedAt, SortOrder::Desc) => {
+            "\n  AND (updated_at < :after_value OR (updated_at = :after_value AND id < :after_id))"
+        }
     }
 }
 
@@ -124,20 +164,53 @@ fn list(conn: &Connection, wallet: Wallet, query: &InventoryQuery) -> rusqlite::
         row.get(0)
     })?;
     let total = u64::try_from(total).unwrap_or_default();
-    let limit = i64::from(query.page_size);
-    let offset = i64::from(query.page) * limit;
+    // One row more than the page: whether it exists says whether there is a next page.
+    let limit = i64::from(query.page_size) + 1;
+    let offset = i64::from(query.page) * i64::from(query.page_size);
     let mut paged = filter;
     paged.extend([
         (":limit", &limit as &dyn ToSql),
         (":offset", &offset as &dyn ToSql),
     ]);
+    let (after_clause, after_value, after_id) = match &query.after {
+        Some(key) => (
+            after_key(query.sort, query.order),
+            Some(match &key.value {
+                SortValue::Int(number) => rusqlite::types::Value::Integer(*number),
+                SortValue::Text(text) => rusqlite::types::Value::Text(text.clone()),
+            }),
+            key.row_id,
+        ),
+        None => ("", None, 0),
+    };
+    if let Some(value) = &after_value {
+        paged.extend([
+            (":after_value", value as &dyn ToSql),
+            (":after_id", &after_id as &dyn ToSql),
+        ]);
+    }
     let sql = format!(
-        "SELECT {ITEM_COLUMNS} {FILTER}{tag_clause} {} {PAGE}",
+        "SELECT {ITEM_COLUMNS}, id {FILTER}{tag_clause}{after_clause} {} {PAGE}",
         order_by(query.sort, query.order)
     );
     let mut statement = conn.prepare(&sql)?;
-    let items = statement
-        .query_map(&paged[..], item_from_row)?
+    let mut rows: Vec<(InventoryItem, i64)> = statement
+        .query_map(&paged[..], |row| {
+            Ok((item_from_row(row)?, row.get(ROW_ID_COLUMN)?))
+        })?
         .collect::<Result<_, _>>()?;
-    Ok(InventoryPage { items, total })
+    let more = rows.len() > query.page_size as usize;
+    rows.truncate(query.page_size as usize);
+    let next = rows
+        .last()
+        .filter(|_| more)
+        .map(|(item, row_id)| InventoryKey::of(item, *row_id, query.sort, query.order));
+    Ok(InventoryPage {
+        items: rows.into_iter().map(|(item, _)| item).collect(),
+        total,
+        next,
+    })
 }
+
+/// The position of the row id selected after [`ITEM_COLUMNS`].
+const ROW_ID_COLUMN: usize = 20;

@@ -4,11 +4,12 @@
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{
     NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
 };
 use crate::store::sqlite::rows;
-use crate::store::{CreateReceiptOutcome, TransitionCommit};
+use crate::store::{CreateReceiptOutcome, ReceiptPage, TransitionCommit};
 
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
@@ -24,12 +25,21 @@ const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, c
     VALUES (:public_id, :wallet, :source, :status, :currency, :subtotal, :tax, :fee, :total, :line_items,
     :brand_name, :jurisdiction_code, :tax_rate, :tax_components, :options, :webhook_url, :signing_key, :now, :now,
     :pay_to, :pay_split)";
-/// Newest first; the rowid breaks ties between receipts created in the same millisecond.
+/// Newest first; the rowid breaks ties between receipts created in the same millisecond. The rowid is read
+/// last (column 28) for the page's cursor.
 const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts WHERE wallet = ?1
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
     ORDER BY created_at DESC, id DESC LIMIT ?2";
+/// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
+const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
+    AND (created_at < ?3 OR (created_at = ?3 AND id < ?4))
+    ORDER BY created_at DESC, id DESC LIMIT ?2";
+const LIST_ROW_ID: usize = 28;
 /// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
 const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
     paid_cents = :paid, refunded_cents = :refunded,
@@ -133,10 +143,27 @@ pub(super) fn fetch(
     Ok(if found.len() == 1 { found.pop() } else { None })
 }
 
-pub(super) fn list(conn: &Connection, wallet: Wallet, limit: u32) -> rusqlite::Result<Vec<Receipt>> {
-    let mut statement = conn.prepare_cached(LIST)?;
-    let receipts = statement.query_map(params![wallet.to_string(), limit], receipt_from_row)?;
-    receipts.collect()
+/// One page (one row more is read to learn whether another page follows).
+pub(super) fn list(
+    conn: &Connection,
+    wallet: Wallet,
+    limit: u32,
+    after: Option<ReceiptKey>,
+) -> rusqlite::Result<ReceiptPage> {
+    let wallet = wallet.to_string();
+    let read_limit = i64::from(limit) + 1;
+    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(LIST_ROW_ID)?));
+    let found: Vec<(Receipt, i64)> = match after {
+        None => conn
+            .prepare_cached(LIST)?
+            .query_map(params![wallet, read_limit], row)?
+            .collect::<rusqlite::Result<_>>()?,
+        Some(key) => conn
+            .prepare_cached(LIST_AFTER)?
+            .query_map(params![wallet, read_limit, key.created_at, key.row_id], row)?
+            .collect::<rusqlite::Result<_>>()?,
+    };
+    Ok(ReceiptPage::of_rows(found, limit))
 }
 
 /// False when the receipt moved on since it was read (nothing written).

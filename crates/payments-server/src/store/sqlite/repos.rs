@@ -8,6 +8,7 @@ use payments_core::{FeePct, Wallet};
 use crate::domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::inventory::{ImageDataUrl, InventoryPage, InventoryQuery, ProductId, Sku};
+use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{OrderError, Receipt, ReceiptError, ReceiptId};
 use crate::domain::shop::ShopConfig;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -18,8 +19,9 @@ use crate::store::sqlite::{
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxRepository, ReceiptRepository, Sale, SaleTx,
-    SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError, UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxRepository, ReceiptPage, ReceiptRepository, Sale,
+    SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx, Transitioned, TxError,
+    UpsertOutcome,
 };
 
 #[async_trait]
@@ -144,8 +146,14 @@ impl ReceiptRepository for SqliteStore {
         .await
     }
 
-    async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
-        self.read(move |conn| receipts::list(conn, wallet, limit)).await
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError> {
+        self.read(move |conn| receipts::list(conn, wallet, limit, after))
+            .await
     }
 
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
