@@ -1,6 +1,9 @@
 //! `payments split transactions` and `payments reserve balances|recommend` against a server whose test-mode
 //! chain settled a receipt paid with the payment page's simulate button.
 
+// Helpers here are test code too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use payments_client::{AdminRole, AdminSession, CreateReceipt, DeploySplit, ReceiptLine};

@@ -59,7 +59,7 @@ pub(crate) struct Snapshot(usize);
 
 impl SimulatedChain {
     /// A fresh chain with only its genesis block; `contracts` are addresses that count as deployed code
-    /// (the factories and the token of the configuration). `clock` dates the blocks as they are mined.
+    /// (the factories and the token of the configuration); blocks are dated by `clock`.
     pub(crate) fn with_clock(chain_id: u64, contracts: &[Wallet], clock: Arc<dyn Clock>) -> SimulatedChain {
         let mut state = State {
             blocks: Vec::new(),

@@ -58,7 +58,8 @@ pub(crate) enum ApiError {
     DatastoreUnavailable {
         reason: String,
     },
-    /// The chain node does not answer (503 `chain_unavailable`); retry later.
+    /// The chain node does not answer (or refused a read); nothing was changed. Logged at warn, the reason
+    /// is never sent.
     ChainUnavailable {
         reason: String,
     },

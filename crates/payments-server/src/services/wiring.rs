@@ -70,7 +70,7 @@ impl Services {
     ) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
-        let (chain, simulated) = chain(config, clock, simulated);
+        let (chain, simulated) = chain(config, simulated, clock);
         let chain_wakeup = Arc::new(Notify::new());
         let receipts = ReceiptService {
             receipts: Arc::clone(&repos.receipts),
@@ -172,8 +172,8 @@ impl Services {
 /// The node at `--chain-rpc-url`, or the in-process test-mode chain.
 fn chain(
     config: &ServerConfig,
-    clock: &Arc<dyn Clock>,
     simulated: Option<Arc<SimulatedChain>>,
+    clock: &Arc<dyn Clock>,
 ) -> (Arc<dyn Chain>, Option<Arc<SimulatedChain>>) {
     match (&config.chain_rpc_url, simulated) {
         (Some(url), _) => (

@@ -73,10 +73,10 @@ macro_rules! contract_suite {
             sessions::expired_or_foreign_nonces_open_nothing,
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
+            chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
             reserve::volume_counts_the_windows_payments_and_refunds_of_one_merchant,
             reserve::deposit_addresses_name_only_the_merchants_own_receipts,
             reserve::the_first_deposit_block_is_the_merchants_lowest_recorded_transfer,
-            chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {
