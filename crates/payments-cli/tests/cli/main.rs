@@ -15,6 +15,7 @@ mod import;
 mod inventory;
 mod ping_and_errors;
 mod receipts;
+#[cfg(test)]
 mod reserve;
 mod settings;
 #[cfg(test)]

@@ -10,5 +10,6 @@ mod helpers;
 mod inventory;
 mod paging;
 mod receipts;
+#[cfg(test)]
 mod reserve;
 mod status;

@@ -135,7 +135,8 @@ impl InventoryKey {
     }
 }
 
-fn decoded(cursor: &str) -> Result<String, FieldError> {
+/// The text inside a cursor (checked for length and encoding only); shared by every list's cursor.
+pub(super) fn decoded(cursor: &str) -> Result<String, FieldError> {
     if cursor.len() > MAX_CURSOR_CHARS {
         return Err(malformed());
     }
@@ -143,7 +144,8 @@ fn decoded(cursor: &str) -> Result<String, FieldError> {
     String::from_utf8(bytes).map_err(|_| malformed())
 }
 
-fn malformed() -> FieldError {
+/// The refusal of a cursor this server did not make.
+pub(super) fn malformed() -> FieldError {
     FieldError::new(
         "cursor",
         "is not a cursor of this list: pass a nextCursor value unchanged, or list without it",

@@ -1,10 +1,11 @@
 //! The query of `GET /api/split/transactions`: which address, from where (the cursor), how many.
 
-use std::fmt;
-
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use payments_core::Wallet;
 
 use crate::domain::field_error::FieldError;
+use crate::domain::page_cursor::{decoded, malformed};
 use crate::domain::page_limit::parse_limit;
 
 /// Records per page when `limit` is absent.
@@ -13,7 +14,8 @@ pub(crate) const DEFAULT_LIMIT: u32 = 50;
 pub(crate) const MAX_LIMIT: u32 = 100;
 
 /// A place in the chain's log order, used as an exclusive upper bound: a page lists what comes strictly
-/// before it. Written `<block>-<logIndex>` (`"1234-0"`: everything before block 1234).
+/// before it. On the wire it is an opaque cursor like every list's (docs/receipts.md): base64url of
+/// `s1:<block>:<logIndex>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct LogPosition {
     pub(crate) block: u64,
@@ -26,34 +28,25 @@ impl LogPosition {
         LogPosition { block, log_index: 0 }
     }
 
+    /// The cursor text (the `X-Next-Cursor` header).
+    pub(crate) fn encode(&self) -> String {
+        URL_SAFE_NO_PAD.encode(format!("s1:{}:{}", self.block, self.log_index))
+    }
+
     /// Reads a cursor a previous page returned.
     ///
     /// # Errors
-    /// A [`FieldError`] on `cursor` unless the text is `<digits>-<digits>`, each fitting in 64 bits.
-    pub(crate) fn parse(text: &str) -> Result<LogPosition, FieldError> {
-        let invalid = || {
-            FieldError::new(
-                "cursor",
-                "not a cursor of this listing (use the X-Next-Cursor header of the previous page)",
-            )
-        };
-        let (block, log_index) = text.split_once('-').ok_or_else(invalid)?;
-        let number = |digits: &str| {
-            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| digits.parse::<u64>().ok())
-                .flatten()
-                .ok_or_else(invalid)
-        };
-        Ok(LogPosition {
-            block: number(block)?,
-            log_index: number(log_index)?,
-        })
-    }
-}
-
-impl fmt::Display for LogPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.block, self.log_index)
+    /// A [`FieldError`] on `cursor` for anything this server did not make.
+    pub(crate) fn decode(cursor: &str) -> Result<LogPosition, FieldError> {
+        let text = decoded(cursor)?;
+        let mut parts = text.split(':');
+        match (parts.next(), parts.next(), parts.next(), parts.next()) {
+            (Some("s1"), Some(block), Some(log_index), None) => Ok(LogPosition {
+                block: block.parse().map_err(|_| malformed())?,
+                log_index: log_index.parse().map_err(|_| malformed())?,
+            }),
+            _ => Err(malformed()),
+        }
     }
 }
 
@@ -85,7 +78,7 @@ impl SplitTransactionsQuery {
             .transpose()?;
         Ok(SplitTransactionsQuery {
             address,
-            before: cursor.map(LogPosition::parse).transpose()?,
+            before: cursor.map(LogPosition::decode).transpose()?,
             limit: parse_limit(limit, DEFAULT_LIMIT, MAX_LIMIT)?,
         })
     }
@@ -101,22 +94,24 @@ mod tests {
             block: 1234,
             log_index: 7,
         };
-        assert_eq!(LogPosition::parse(&position.to_string()), Ok(position));
+        assert_eq!(LogPosition::decode(&position.encode()), Ok(position));
     }
 
     #[test]
     fn malformed_cursors_are_refused_on_the_cursor_field() {
-        for text in [
-            "",
-            "12",
-            "-1-2",
-            "1-",
-            "a-1",
-            "1-2-3",
-            "1 -2",
-            "99999999999999999999-0",
-        ] {
-            let error = LogPosition::parse(text).unwrap_err();
+        let plain = |text: &str| URL_SAFE_NO_PAD.encode(text);
+        let refused = [
+            String::new(),
+            "12-0".to_owned(),
+            "not base64!".to_owned(),
+            plain("r1:1700000000000:4"),
+            plain("s1:12"),
+            plain("s1:1:2:3"),
+            plain("s1:-1:0"),
+            plain("s1:99999999999999999999:0"),
+        ];
+        for text in refused {
+            let error = LogPosition::decode(&text).unwrap_err();
             assert_eq!(error.field, "cursor", "{text}");
         }
     }

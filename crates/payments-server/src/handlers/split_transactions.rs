@@ -63,7 +63,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let views: Vec<SplitTransactionView> = page.transactions.iter().map(Into::into).collect();
     let mut response = response::ok(&views);
     if let Some(next) = page.next
-        && let Ok(value) = HeaderValue::from_str(&next.to_string())
+        && let Ok(value) = HeaderValue::from_str(&next.encode())
     {
         response.headers_mut().insert(NEXT_CURSOR_HEADER, value);
     }

@@ -16,8 +16,8 @@ use crate::admin_helpers::admin;
 use crate::anvil::{Anvil, BUYER, BUYER_KEY, DEPLOYER_KEY};
 use crate::helpers::{Api, send};
 
-const PARTNER: &str = "0x7777777777777777777777777777777777777777";
-const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
+pub(crate) const PARTNER: &str = "0x7777777777777777777777777777777777777777";
+pub(crate) const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
 const WAIT: Duration = Duration::from_secs(30);
 
 /// Bootstraps the contracts on `anvil` with the server binary, as an operator would.
@@ -47,17 +47,17 @@ fn bootstrap(anvil: &Anvil) -> ChainContracts {
     ChainContracts::from_json(&printed).unwrap()
 }
 
-struct Shop {
-    api: Api,
-    anvil: Anvil,
-    contracts: ChainContracts,
-    admin: AdminClient,
-    key: TestKey,
+pub(crate) struct Shop {
+    pub(crate) api: Api,
+    pub(crate) anvil: Anvil,
+    pub(crate) contracts: ChainContracts,
+    pub(crate) admin: AdminClient,
+    pub(crate) key: TestKey,
 }
 
 /// anvil, the contracts, a server on them (`confirmations` deep) and a merchant whose split pays itself
 /// 60%, a partner 39.5% and the platform 0.5%.
-async fn shop(confirmations: u64) -> Option<Shop> {
+pub(crate) async fn shop(confirmations: u64) -> Option<Shop> {
     let anvil = Anvil::start()?;
     let contracts = bootstrap(&anvil);
     let api = Api::spawn_with(TestOptions {
@@ -93,7 +93,7 @@ async fn shop(confirmations: u64) -> Option<Shop> {
 
 impl Shop {
     /// An order of one product at `price`; returns (receipt id, deposit address, amount in base units).
-    async fn order(&self, sku: &str, price: f64) -> (String, String, u128) {
+    pub(crate) async fn order(&self, sku: &str, price: f64) -> (String, String, u128) {
         let product = crate::orders::product(&self.api, &self.key, sku, &json!(price), false, -1).await;
         let reply = send(
             self.api
@@ -123,7 +123,7 @@ impl Shop {
         reply.json
     }
 
-    async fn wait_for(&self, id: &str, status: &str) -> Value {
+    pub(crate) async fn wait_for(&self, id: &str, status: &str) -> Value {
         eventually(&format!("{id} to become {status}"), WAIT, || async {
             let receipt = self.read(id).await;
             (receipt["status"] == status).then_some(receipt)
@@ -131,12 +131,12 @@ impl Shop {
         .await
     }
 
-    fn token(&self) -> String {
+    pub(crate) fn token(&self) -> String {
         self.contracts.token.to_string()
     }
 
     /// The buyer mints test tokens and sends `amount` to `to`; returns the transfer's hash.
-    fn pay(&self, to: &str, amount: u128) -> String {
+    pub(crate) fn pay(&self, to: &str, amount: u128) -> String {
         let token = self.token();
         self.anvil.send(
             BUYER_KEY,

@@ -39,6 +39,7 @@ mod receipt_status_posts;
 mod receipt_webhooks;
 mod receipts_create;
 mod reserve_and_split_transactions;
+mod reserve_anvil;
 mod resource_limits;
 mod shop_and_lifecycle;
 mod shop_config;
