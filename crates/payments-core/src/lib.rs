@@ -10,6 +10,7 @@ mod money;
 mod money_serde;
 mod onchain;
 mod payment_request;
+mod platform_fees;
 mod pricing;
 mod rate;
 mod receipt_authority;
@@ -20,6 +21,7 @@ mod split;
 mod subscription;
 mod tax;
 mod tax_catalog;
+mod user_xp;
 mod wallet;
 mod webhook;
 
@@ -33,6 +35,7 @@ pub use onchain::{
     deposit_address, split_address, split_constructor_args,
 };
 pub use payment_request::PaymentRequest;
+pub use platform_fees::{FeeBalance, split_fee_balance};
 pub use pricing::{
     FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError,
     PricingItem, TAX_LINE_LABEL, price_order, price_terminal,
@@ -56,6 +59,7 @@ pub use subscription::{
 };
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
+pub use user_xp::{CENTS_PER_XP, purchase_credit, xp_for_spending};
 pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,

@@ -11,3 +11,4 @@ pub(crate) mod shop;
 pub(crate) mod shop_settings;
 pub(crate) mod split;
 pub(crate) mod subscription;
+pub(crate) mod user;

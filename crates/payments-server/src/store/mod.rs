@@ -8,10 +8,12 @@ mod contract;
 mod item_columns;
 mod location;
 mod postgres;
+mod purchase_credit;
 mod receipt_types;
 mod repository;
 mod sqlite;
 mod use_case;
+mod user_repository;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +30,7 @@ pub(crate) use location::open;
 pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::PgTestDatabase;
+pub(crate) use purchase_credit::purchase_credit_changes;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, StockTake, TransitionCommit,
@@ -41,6 +44,7 @@ pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
 };
+pub(crate) use user_repository::{BillingRepository, ReceiptFeeBase, UserRepository};
 
 /// A failure of the datastore itself (never a business outcome).
 #[derive(Debug, Error)]
@@ -97,6 +101,8 @@ pub(crate) struct Repositories {
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) sessions: Arc<dyn SessionRepository>,
+    pub(crate) users: Arc<dyn UserRepository>,
+    pub(crate) billing: Arc<dyn BillingRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -116,6 +122,8 @@ impl Repositories {
             + OutboxRepository
             + ShopRepository
             + SessionRepository
+            + UserRepository
+            + BillingRepository
             + 'static,
     {
         Repositories {
@@ -125,7 +133,9 @@ impl Repositories {
             receipts: backend.clone(),
             outbox: backend.clone(),
             shops: backend.clone(),
-            sessions: backend,
+            sessions: backend.clone(),
+            users: backend.clone(),
+            billing: backend,
             availability,
         }
     }

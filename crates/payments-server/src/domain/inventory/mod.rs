@@ -6,7 +6,7 @@ mod item;
 mod query;
 mod request;
 mod shipping;
-mod text;
+pub(crate) mod text;
 
 pub(crate) use image::{ImageDataUrl, ImageError, MAX_IMAGE_BYTES, MAX_IMAGES};
 pub(crate) use item::{InventoryItem, ItemDraft, ItemFields, ProductId, Sku};

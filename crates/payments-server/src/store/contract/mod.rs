@@ -14,6 +14,7 @@ pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
 pub(crate) mod transitions;
+pub(crate) mod users;
 
 use payments_core::Wallet;
 
@@ -68,6 +69,15 @@ macro_rules! contract_suite {
             sessions::expired_or_foreign_nonces_open_nothing,
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
+            users::a_profile_is_replaced_whole_and_its_metrics_follow,
+            users::paid_receipts_credit_their_buyer_and_refunds_take_it_back,
+            users::a_buyer_who_never_wrote_is_credited_but_not_listed,
+            users::parallel_payments_by_one_buyer_credit_every_one,
+            users::search_orders_by_xp_and_filters_within_the_scan_window,
+            users::heartbeats_keep_a_live_session_and_live_lists_recent_public_users,
+            users::follows_are_paged_by_wallet_and_need_a_listed_user,
+            users::parallel_follows_of_one_pair_store_one_follow,
+            users::the_fee_base_counts_paid_and_settled_receipts_of_one_merchant,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

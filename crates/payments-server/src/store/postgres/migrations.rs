@@ -7,7 +7,7 @@
 use deadpool_postgres::Object;
 
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6};
+use crate::store::postgres::{schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7};
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
 pub(super) const MIGRATION_LOCK: i64 = 0x7061_796d_6967_7231;
@@ -28,6 +28,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
     (6, schema_v6::SQL),
+    (7, schema_v7::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

@@ -7,6 +7,7 @@
 //! (serialization failures, deadlocks, lock timeouts) run it again, see [`retry`].
 
 mod admin_sessions;
+mod billing;
 mod config;
 mod error;
 mod idempotency;
@@ -25,6 +26,7 @@ mod schema_v3;
 mod schema_v4;
 mod schema_v5;
 mod schema_v6;
+mod schema_v7;
 mod shops;
 mod splits;
 mod stock;
@@ -34,6 +36,9 @@ mod test_support;
 #[cfg(test)]
 mod tests;
 mod transition;
+mod users;
+mod users_repos;
+mod users_search;
 
 use std::fmt;
 

@@ -7,6 +7,7 @@ use super::schema_v3;
 use super::schema_v4;
 use super::schema_v5;
 use super::schema_v6;
+use super::schema_v7;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -75,6 +76,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
     (6, schema_v6::SQL),
+    (7, schema_v7::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -3,6 +3,7 @@
 //! read-only connections.
 
 mod admin_sessions;
+mod billing;
 #[cfg(test)]
 mod contract_runner;
 mod idempotency;
@@ -18,10 +19,14 @@ mod schema_v3;
 mod schema_v4;
 mod schema_v5;
 mod schema_v6;
+mod schema_v7;
 mod shops;
 mod splits;
 mod subscriptions;
 mod use_cases;
+mod users;
+mod users_repos;
+mod users_search;
 mod webhooks;
 mod writer;
 
