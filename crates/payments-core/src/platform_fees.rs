@@ -47,7 +47,7 @@ impl FeeBalance {
 /// # Errors
 /// [`MoneyError::Negative`] when an amount is negative, [`MoneyError::Overflow`] when `settled_paid` exceeds
 /// `paid` or the share does not fit.
-pub fn split_fee_balance(paid: Cents, settled_paid: Cents, share_bps: u16) -> Result<FeeBalance, MoneyError> {
+pub fn split_fee_balance(paid: Cents, settled_paid: Cents, share_bps: u32) -> Result<FeeBalance, MoneyError> {
     for amount in [paid, settled_paid] {
         if amount.as_i64() < 0 {
             return Err(MoneyError::Negative {
@@ -68,7 +68,7 @@ pub fn split_fee_balance(paid: Cents, settled_paid: Cents, share_bps: u16) -> Re
 }
 
 /// `amount * bps / 10000`, rounded half up to a cent.
-fn share_of(amount: Cents, bps: u16) -> Result<Cents, MoneyError> {
+fn share_of(amount: Cents, bps: u32) -> Result<Cents, MoneyError> {
     let exact = i128::from(amount.as_i64()) * i128::from(bps);
     let total = i128::from(BPS_TOTAL);
     let rounded = (exact + total / 2) / total;
@@ -125,7 +125,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn accrued_is_always_settled_plus_remaining(paid in 0i64..1_000_000_000_000, part in 0u32..=100, bps in 0u16..=10_000) {
+        fn accrued_is_always_settled_plus_remaining(paid in 0i64..1_000_000_000_000, part in 0u32..=100, bps in 0u32..=10_000) {
             let settled = paid / 100 * i64::from(part);
             let balance = split_fee_balance(Cents::new(paid), Cents::new(settled), bps).unwrap();
             proptest::prop_assert_eq!(balance.accrued.as_i64(), balance.settled.as_i64() + balance.remaining.as_i64());

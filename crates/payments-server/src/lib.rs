@@ -13,6 +13,7 @@ mod clock;
 mod config;
 mod dev_mode;
 mod domain;
+mod graphql;
 mod handlers;
 mod http;
 mod limits;

@@ -1,6 +1,8 @@
 //! Thin handlers: extract (auth, ids, JSON) -> convert -> one service call -> render.
 
 pub(crate) mod admin_auth;
+pub(crate) mod billing;
+pub(crate) mod graphql;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
@@ -15,3 +17,5 @@ pub(crate) mod receipt_webhooks;
 pub(crate) mod receipts;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod user_view;
+pub(crate) mod users;

@@ -3,6 +3,7 @@
 
 pub(crate) mod admin_auth;
 pub(crate) mod auth;
+pub(crate) mod billing;
 pub(crate) mod health;
 pub(crate) mod inventory;
 pub(crate) mod keys;
@@ -11,6 +12,7 @@ pub(crate) mod recent_callers;
 pub(crate) mod session_token;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod users;
 mod wiring;
 
 pub(crate) use wiring::Services;

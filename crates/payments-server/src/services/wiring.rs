@@ -7,9 +7,11 @@ use tokio::sync::Notify;
 
 use crate::clock::Clock;
 use crate::config::ServerConfig;
+use crate::graphql::GraphqlEndpoint;
 use crate::master_key::MasterKey;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
+use crate::services::billing::BillingService;
 use crate::services::health::HealthService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
@@ -18,6 +20,7 @@ use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
 use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
+use crate::services::users::UserService;
 use crate::store::Repositories;
 
 /// Every service of the server.
@@ -30,6 +33,10 @@ pub(crate) struct Services {
     pub(crate) receipts: ReceiptService,
     pub(crate) shop: ShopService,
     pub(crate) split: SplitService,
+    pub(crate) users: UserService,
+    pub(crate) billing: BillingService,
+    /// The read-only GraphQL schema over `users`.
+    pub(crate) graphql: GraphqlEndpoint,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
 }
@@ -38,6 +45,10 @@ impl Services {
     pub(crate) fn new(config: &ServerConfig, repos: &Repositories, clock: &Arc<dyn Clock>) -> Self {
         let master_key = master_key(config);
         let wakeup = Arc::new(Notify::new());
+        let users = UserService {
+            users: Arc::clone(&repos.users),
+            clock: Arc::clone(clock),
+        };
         Services {
             auth: Authenticator {
                 keys: Arc::clone(&repos.keys),
@@ -86,6 +97,13 @@ impl Services {
                 split_factory: config
                     .effective_chain_contracts()
                     .map(|contracts| contracts.split_factory),
+            },
+            graphql: GraphqlEndpoint::new(users.clone()),
+            users,
+            billing: BillingService {
+                billing: Arc::clone(&repos.billing),
+                clock: Arc::clone(clock),
+                platform_share_bps: config.platform_share_bps,
             },
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),

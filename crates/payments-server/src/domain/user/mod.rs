@@ -9,7 +9,7 @@ mod search;
 pub(crate) use profile::{
     FollowRequest, Heartbeat, HeartbeatRequest, ProfileRequest, ProfileUpdate, next_live_since,
 };
-pub(crate) use search::{LiveQuery, MAX_LIMIT, UserSearch};
+pub(crate) use search::{LiveQuery, UserSearch};
 
 use payments_core::Wallet;
 
@@ -85,15 +85,6 @@ impl User {
             .as_deref()
             .or(self.platforms.first().map(String::as_str))
             .unwrap_or_default()
-    }
-
-    /// The metric list of `kind`.
-    pub(crate) fn metrics(&self, kind: MetricKind) -> &[String] {
-        match kind {
-            MetricKind::Domain => &self.domains,
-            MetricKind::Platform => &self.platforms,
-            MetricKind::Language => &self.languages,
-        }
     }
 }
 
