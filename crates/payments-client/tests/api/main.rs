@@ -10,3 +10,4 @@ mod helpers;
 mod inventory;
 mod receipts;
 mod status;
+mod users;
