@@ -1,13 +1,13 @@
 //! The billing balance (`GET /api/billing/balance`, scope `receipts:read`).
 
 use payments_core::{Cents, Wallet};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
 
 /// The platform's fees on a merchant's sales: `accrued_usd == settled_usd + remaining_usd`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct BillingBalance {
@@ -32,7 +32,7 @@ pub struct BillingBalance {
 }
 
 /// Fees of paid receipts.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ReceiptFees {
@@ -53,7 +53,7 @@ pub struct ReceiptFees {
 }
 
 /// Fees of subscription charges.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionFees {

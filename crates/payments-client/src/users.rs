@@ -13,7 +13,7 @@ use crate::inventory::Degraded;
 use crate::session::AdminSession;
 
 /// A user as the search, the user route and the writes show it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct User {
@@ -55,7 +55,7 @@ pub struct User {
 }
 
 /// A user live now, as `GET /api/users/live` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct LiveUser {

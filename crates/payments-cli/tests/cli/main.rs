@@ -14,5 +14,6 @@ mod inventory;
 mod ping_and_errors;
 mod receipts;
 mod settings;
+mod users;
 #[cfg(test)]
 mod webhooks_listen;
