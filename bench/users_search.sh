@@ -58,7 +58,7 @@ fi
 now_ms=$(( $(date +%s) * 1000 ))
 echo "== seeding ${users} users"
 seed_started=$(date +%s%N)
-sqlite3 "$db" <<SQL
+sqlite3 "$db" >/dev/null <<SQL
 PRAGMA journal_mode = WAL;
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${users})
@@ -109,7 +109,7 @@ for path in \
     "/api/users/search?live=true" \
     "/api/users/live"; do
     answer=$(curl -sf "${base}${path}" -H "X-Gateway-Subscription-Key: ${key}")
-    shown=$(grep -o '"wallet"' <<<"$answer" | wc -l)
+    shown=$({ grep -o '"wallet"' <<<"$answer" || true; } | wc -l)
     total=$(grep -o '"total":[0-9]*' <<<"$answer" || true)
     echo
     echo "== GET ${path}  (${shown} users ${total}; wrk -t${threads} -c${connections} -d${duration})"

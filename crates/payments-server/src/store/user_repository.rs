@@ -29,8 +29,9 @@ pub(crate) trait UserRepository: Send + Sync + fmt::Debug {
     ) -> Result<FollowOutcome, StoreError>;
     /// False when `follower` did not follow `followed`.
     async fn unfollow(&self, follower: Wallet, followed: Wallet, now_ms: i64) -> Result<bool, StoreError>;
-    /// Listed users by xp (descending, then wallet): the indexed filters select candidates, at most
-    /// `search.scan` of them are read, `q` filters those; `total` counts the matches among them.
+    /// Listed users by xp (descending, then wallet): at most `search.scan` of them are read from the xp
+    /// index (positioned by the xp bounds), the other filters are applied to those; `total` counts the
+    /// matches among them.
     async fn search(&self, search: &UserSearch) -> Result<UserPage, StoreError>;
     /// Listed users live with a public space and heard from at or after `query.after_ms`, most recent
     /// heartbeat first.

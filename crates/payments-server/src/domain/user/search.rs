@@ -32,7 +32,7 @@ pub(crate) struct UserSearch {
     /// `live=true`: only users declared live with a public space and heard from at or after this time.
     pub(crate) live_after_ms: Option<i64>,
     pub(crate) limit: u32,
-    /// How many candidates (in xp order, after the indexed filters) are read before `q` is applied.
+    /// How many users (in xp order, within the xp bounds) are read before the other filters are applied.
     pub(crate) scan: u32,
 }
 

@@ -202,7 +202,23 @@ pub(crate) async fn search_orders_by_xp_and_filters_within_the_scan_window(repos
         ranked[2..5]
     );
 
-    // `q` looks only at the `scan` highest candidates; `total` counts its matches among them.
+    // Filters look only at the `scan` highest candidates (within the xp bounds); `total` counts the matches
+    // among them.
+    let french_in_top_two = UserSearch {
+        scan: 2,
+        ..french.clone()
+    };
+    let top_two = repos.users.search(&french_in_top_two).await.unwrap();
+    assert_eq!((wallets(&top_two.users), top_two.total), (vec![ranked[1]], 1));
+    let french_from_30 = UserSearch {
+        max_xp: 30,
+        scan: 1,
+        ..french.clone()
+    };
+    assert_eq!(
+        wallets(&repos.users.search(&french_from_30).await.unwrap().users),
+        [ranked[3]]
+    );
     let named = |q: &str, scan: u32| UserSearch {
         q: Some(q.to_owned()),
         scan,

@@ -1,5 +1,5 @@
-//! User reads that list on PostgreSQL: the search (indexed filters, then at most `scan` candidates in xp
-//! order, then `q`), the live listing and the follows pages.
+//! User reads that list on PostgreSQL: the search (at most `scan` candidates in xp order, then the
+//! filters), the live listing and the follows pages.
 
 use deadpool_postgres::Object;
 use payments_core::Wallet;
@@ -28,40 +28,46 @@ type Param = Box<dyn ToSql + Sync + Send>;
 
 /// The statement for `search`'s shape with its parameters. Values are always bound, never spliced in; only
 /// the number of metric conditions varies, so each shape is prepared once per connection and cached.
+///
+/// As on SQLite: at most `scan` listed users are read from the xp index (the xp bounds position it), and
+/// every other filter is applied to those candidates only.
 fn search_statement(search: &UserSearch) -> (String, Vec<Param>) {
     let mut values: Vec<Param> = Vec::new();
     let mut bind = |value: Param| {
         values.push(value);
         format!("${}", values.len())
     };
-    let mut conditions = vec![
-        "users.listed_at IS NOT NULL".to_owned(),
-        format!("users.xp >= {}", bind(Box::new(search.min_xp))),
-        format!("users.xp <= {}", bind(Box::new(search.max_xp))),
-    ];
+    let (min_xp, max_xp) = (bind(Box::new(search.min_xp)), bind(Box::new(search.max_xp)));
+    let scan = bind(Box::new(i64::from(search.scan)));
+    let mut filters = vec!["TRUE".to_owned()];
     if let Some(after) = search.live_after_ms {
-        conditions.push(format!(
+        filters.push(format!(
             "users.live AND users.space_public AND users.last_heartbeat >= {}",
             bind(Box::new(after))
         ));
     }
     for (kind, value) in &search.metrics {
         let (kind, value) = (bind(Box::new(kind.as_str())), bind(Box::new(value.clone())));
-        conditions.push(format!(
-            "users.id IN (SELECT user_id FROM user_metrics WHERE kind = {kind} AND value = {value})"
+        filters.push(format!(
+            "EXISTS (SELECT 1 FROM user_metrics WHERE kind = {kind} AND value = {value} AND user_id = users.id)"
         ));
     }
-    let scan = bind(Box::new(i64::from(search.scan)));
-    let q = bind(Box::new(search.q.clone()));
+    if let Some(q) = &search.q {
+        let q = bind(Box::new(q.clone()));
+        filters.push(format!(
+            "(strpos(users.wallet, {q}) > 0 OR strpos(users.name_key, {q}) > 0)"
+        ));
+    }
     let limit = bind(Box::new(i64::from(search.limit)));
     let sql = format!(
         "SELECT {columns}, COUNT(*) OVER () AS total FROM (
-            SELECT users.id FROM users WHERE {conditions} ORDER BY users.xp DESC, users.wallet LIMIT {scan}
+            SELECT id FROM users WHERE listed_at IS NOT NULL AND xp >= {min_xp} AND xp <= {max_xp}
+            ORDER BY xp DESC, wallet LIMIT {scan}
         ) AS candidates JOIN users ON users.id = candidates.id
-        WHERE {q}::text IS NULL OR strpos(users.wallet, {q}) > 0 OR strpos(users.name_key, {q}) > 0
+        WHERE {filters}
         ORDER BY users.xp DESC, users.wallet LIMIT {limit}",
         columns = user_columns!(),
-        conditions = conditions.join(" AND "),
+        filters = filters.join(" AND "),
     );
     (sql, values)
 }

@@ -1,5 +1,5 @@
-//! User reads that list: the search (indexed filters, then at most `scan` candidates in xp order, then
-//! `q`), the live listing and the follows pages.
+//! User reads that list: the search (at most `scan` candidates in xp order, then the filters), the live
+//! listing and the follows pages.
 
 use payments_core::Wallet;
 use rusqlite::types::Value;
@@ -24,29 +24,45 @@ const FOLLOWS: &str = concat!(
 
 /// The statement for `search`'s shape with its parameters. Values are always bound, never spliced in; only
 /// the number of metric conditions varies, so each shape is prepared once and cached.
+///
+/// The inner query reads at most `scan` listed users from the xp index (the xp bounds position it); every
+/// other filter is applied to those candidates only, each metric by a primary-key probe. So a search reads
+/// at most `scan` rows whatever the filters and however many users there are.
 fn search_statement(search: &UserSearch) -> (String, Vec<Value>) {
-    let mut conditions = vec!["listed_at IS NOT NULL", "xp >= ?", "xp <= ?"];
-    let mut values = vec![Value::Integer(search.min_xp), Value::Integer(search.max_xp)];
+    let mut values = vec![
+        Value::Integer(search.min_xp),
+        Value::Integer(search.max_xp),
+        Value::Integer(i64::from(search.scan)),
+    ];
+    let mut filters: Vec<&str> = Vec::new();
     if let Some(after) = search.live_after_ms {
-        conditions.extend(["live = 1", "space_public = 1", "last_heartbeat >= ?"]);
+        filters.extend(["live = 1", "space_public = 1", "last_heartbeat >= ?"]);
         values.push(Value::Integer(after));
     }
     for (kind, value) in &search.metrics {
-        conditions.push("id IN (SELECT user_id FROM user_metrics WHERE kind = ? AND value = ?)");
+        filters.push(
+            "EXISTS (SELECT 1 FROM user_metrics WHERE kind = ? AND value = ? AND user_metrics.user_id = candidates.id)",
+        );
         values.push(Value::Text(kind.as_str().to_owned()));
         values.push(Value::Text(value.clone()));
     }
-    values.push(Value::Integer(i64::from(search.scan)));
-    let q = search.q.clone().map_or(Value::Null, Value::Text);
-    values.extend([q.clone(), q.clone(), q]);
+    if let Some(q) = &search.q {
+        filters.push("(instr(wallet, ?) > 0 OR instr(name_key, ?) > 0)");
+        values.extend([Value::Text(q.clone()), Value::Text(q.clone())]);
+    }
     values.push(Value::Integer(i64::from(search.limit)));
+    let filters = if filters.is_empty() {
+        "1".to_owned()
+    } else {
+        filters.join(" AND ")
+    };
     let sql = format!(
         "SELECT {columns}, COUNT(*) OVER () FROM (
-            SELECT {columns}, name_key FROM users WHERE {conditions} ORDER BY xp DESC, wallet LIMIT ?
-        ) WHERE ? IS NULL OR instr(wallet, ?) > 0 OR instr(name_key, ?) > 0
+            SELECT id, {columns}, name_key FROM users INDEXED BY users_listed_by_xp
+            WHERE listed_at IS NOT NULL AND xp >= ? AND xp <= ? ORDER BY xp DESC, wallet LIMIT ?
+        ) AS candidates WHERE {filters}
         ORDER BY xp DESC, wallet LIMIT ?",
         columns = user_columns!(),
-        conditions = conditions.join(" AND "),
     );
     (sql, values)
 }
