@@ -14,6 +14,7 @@ mod inventory;
 mod ping_and_errors;
 mod receipts;
 mod settings;
+#[cfg(test)]
 mod users;
 #[cfg(test)]
 mod webhooks_listen;

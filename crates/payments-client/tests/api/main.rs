@@ -10,4 +10,5 @@ mod helpers;
 mod inventory;
 mod receipts;
 mod status;
+#[cfg(test)]
 mod users;
