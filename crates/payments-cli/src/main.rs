@@ -11,8 +11,10 @@ mod admin;
 mod admin_key;
 mod admin_key_check;
 mod admin_session;
+mod billing;
 mod completions;
 mod connection;
+mod graphql;
 mod hints;
 mod import;
 mod inventory;
@@ -29,6 +31,7 @@ mod settings;
 mod split_deploy;
 mod split_transactions;
 mod token_usd;
+mod users;
 mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
@@ -75,6 +78,12 @@ enum Command {
     Orders(receipts::OrdersArgs),
     /// Admin session: login with a wallet key, me, logout.
     Admin(admin::AdminArgs),
+    /// Users: search, live, show (scope users:read).
+    Users(users::UsersArgs),
+    /// Run a read-only GraphQL query and print its JSON answer (scope graphql:read).
+    Graphql(graphql::GraphqlArgs),
+    /// The platform's fees on your sales: accrued, settled on chain, remaining (scope receipts:read).
+    Billing(billing::BillingArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(long_about = completions::LONG_ABOUT)]
     Completions(completions::CompletionsArgs),
@@ -108,6 +117,9 @@ fn main() -> ExitCode {
         Command::Receipts(args) => receipts::run_receipts(args),
         Command::Orders(args) => receipts::run_orders(args),
         Command::Admin(args) => admin::run(args),
+        Command::Users(args) => users::run(args),
+        Command::Graphql(args) => graphql::run(args),
+        Command::Billing(args) => billing::run(args),
         Command::Completions(args) => completions::run::<Cli>(&args),
     }
 }

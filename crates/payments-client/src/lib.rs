@@ -50,10 +50,12 @@
 mod admin;
 mod admin_config;
 mod admin_receipts;
+mod billing;
 mod builder;
 mod client;
 mod config;
 mod error;
+mod graphql;
 mod inventory;
 mod item;
 mod paging;
@@ -72,16 +74,19 @@ mod status;
 mod status_value;
 mod token_amounts;
 mod upsert;
+mod users;
 
 pub use admin::{AdminIdentity, LoginRequest};
 pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
 pub use admin_receipts::{RefundReceipt, TerminalSale};
+pub use billing::{BillingBalance, ReceiptFees, SubscriptionFees};
 pub use builder::{ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT};
 pub use client::Client;
 pub use config::{
     PricingConfig, ShopConfig, SiteConfig, SplitConfig, TaxCatalog, TaxCatalogEntry, TokenInfo,
 };
 pub use error::{ApiError, Error, ErrorCode};
+pub use graphql::{GraphqlError, GraphqlResponse};
 pub use inventory::{Degraded, Deleted, InventoryImage, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
@@ -102,3 +107,6 @@ pub use split_transactions::{
 pub use status::{Health, Ping};
 pub use status_value::ReceiptStatusValue;
 pub use upsert::UpsertInventoryItem;
+pub use users::{
+    FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,
+};

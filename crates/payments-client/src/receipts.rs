@@ -159,6 +159,9 @@ pub struct PostStatus {
     /// The on-chain transaction (`0x` + 64 hex), e.g. with `paid` or `tx_mined`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_hash: Option<String>,
+    /// The buyer's wallet, with `paid` (admin session only, like the hash): it earns the buyer xp.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buyer_wallet: Option<Wallet>,
     /// Required with `failed`: all four failure fields.
     #[serde(flatten)]
     pub failure: FailureFields,
@@ -172,8 +175,16 @@ impl PostStatus {
             wallet,
             status,
             transaction_hash: None,
+            buyer_wallet: None,
             failure: FailureFields::default(),
         }
+    }
+
+    /// Names the buyer (admin session only).
+    #[must_use]
+    pub fn buyer_wallet(mut self, buyer: Wallet) -> Self {
+        self.buyer_wallet = Some(buyer);
+        self
     }
 
     /// Records the on-chain transaction with the status.

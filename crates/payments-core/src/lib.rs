@@ -11,6 +11,7 @@ mod money;
 mod money_serde;
 mod onchain;
 mod payment_request;
+mod platform_fees;
 mod pricing;
 mod rate;
 mod receipt_authority;
@@ -23,6 +24,7 @@ mod subscription;
 mod tax;
 mod tax_catalog;
 mod token_usd;
+mod user_xp;
 mod utc_time;
 mod wallet;
 mod webhook;
@@ -38,6 +40,7 @@ pub use onchain::{
     TEST_TOKEN_CREATION_CODE, deposit_address, split_address, split_constructor_args,
 };
 pub use payment_request::PaymentRequest;
+pub use platform_fees::{FeeBalance, split_fee_balance};
 pub use pricing::{
     FEE_LINE_LABEL, FeeSchedule, LineItem, MAX_ORDER_ITEMS, MAX_QUANTITY, PricedOrder, PricingError,
     PricingItem, TAX_LINE_LABEL, price_order, price_terminal,
@@ -62,6 +65,7 @@ pub use subscription::{
 };
 pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
+pub use user_xp::{CENTS_PER_XP, purchase_credit, xp_for_spending};
 pub use utc_time::utc_iso8601;
 pub use wallet::{Wallet, WalletError};
 pub use webhook::{

@@ -16,6 +16,7 @@ mod dev_admin_key;
 mod dev_bootstrap;
 mod dev_mode;
 mod domain;
+mod graphql;
 mod handlers;
 mod http;
 mod limits;

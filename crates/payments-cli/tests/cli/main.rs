@@ -19,4 +19,6 @@ mod receipts;
 mod reserve;
 mod settings;
 #[cfg(test)]
+mod users;
+#[cfg(test)]
 mod webhooks_listen;

@@ -13,3 +13,5 @@ mod receipts;
 #[cfg(test)]
 mod reserve;
 mod status;
+#[cfg(test)]
+mod users;

@@ -14,3 +14,4 @@ pub(crate) mod shop_settings;
 pub(crate) mod split;
 pub(crate) mod split_transactions;
 pub(crate) mod subscription;
+pub(crate) mod user;

@@ -1,6 +1,8 @@
 //! Thin handlers: extract (auth, ids, JSON) -> convert -> one service call -> render.
 
 pub(crate) mod admin_auth;
+pub(crate) mod billing;
+pub(crate) mod graphql;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
@@ -18,3 +20,5 @@ pub(crate) mod reserve;
 pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod split_transactions;
+pub(crate) mod user_view;
+pub(crate) mod users;

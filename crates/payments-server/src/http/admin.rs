@@ -96,6 +96,13 @@ impl Ctx<'_> {
         })
     }
 
+    /// A signed-in wallet writing about itself as a plain user (`/api/users/me`, heartbeats, follows): any
+    /// wallet may sign in, and these writes take the same session, CSRF and Origin checks as every admin
+    /// write. Roles are not looked at: a user acts only on its own wallet.
+    pub(crate) async fn user_session(&self) -> Result<Wallet, ApiError> {
+        Ok(self.admin_session(true).await?.wallet)
+    }
+
     /// Whether the request carries a session cookie (valid or not).
     pub(crate) fn has_session_cookie(&self) -> bool {
         self.session_cookie().is_some()

@@ -10,6 +10,7 @@ mod error_from;
 mod error_from_admin;
 mod error_from_receipts;
 mod error_from_reserve;
+mod error_from_users;
 pub(crate) mod idempotency;
 pub(crate) mod image_response;
 pub(crate) mod metrics_access;

@@ -3,8 +3,9 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, health, images, inventory, metrics, orders, ping, platform_config, receipt_admin,
-    receipt_status, receipt_webhooks, receipts, reserve, shop, split, split_transactions,
+    admin_auth, billing, graphql, health, images, inventory, metrics, orders, ping, platform_config,
+    receipt_admin, receipt_status, receipt_webhooks, receipts, reserve, shop, split, split_transactions,
+    users,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -15,6 +16,8 @@ const POST: &[Method] = &[Method::POST];
 const GET_POST: &[Method] = &[Method::GET, Method::POST];
 const PORTAL: &[Method] = &[Method::GET, Method::HEAD, Method::POST];
 const INVENTORY: &[Method] = &[Method::GET, Method::POST, Method::DELETE];
+const PUT: &[Method] = &[Method::PUT];
+const POST_DELETE: &[Method] = &[Method::POST, Method::DELETE];
 
 pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<HttpResponse, ApiError> {
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
@@ -77,6 +80,22 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["api", "receipts"] | ["api", "receipts", "status"]) => not_allowed(GET_POST),
         (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks"]) => not_allowed(GET),
         (_, ["api", "receipts", _, "webhooks", _, "redeliver"]) => not_allowed(POST),
+        (&Method::GET, ["api", "users", "search"]) => users::search(ctx).await,
+        (&Method::GET, ["api", "users", "live"]) => users::live(ctx).await,
+        (&Method::PUT, ["api", "users", "me"]) => users::put_me(ctx).await,
+        (&Method::POST, ["api", "users", "heartbeat"]) => users::heartbeat(ctx).await,
+        (&Method::POST, ["api", "users", "follows"]) => users::follow(ctx).await,
+        (&Method::DELETE, ["api", "users", "follows"]) => users::unfollow(ctx).await,
+        (_, ["api", "users", "search" | "live"]) => not_allowed(GET),
+        (_, ["api", "users", "me"]) => not_allowed(PUT),
+        (_, ["api", "users", "heartbeat"]) => not_allowed(POST),
+        (_, ["api", "users", "follows"]) => not_allowed(POST_DELETE),
+        (&Method::GET, ["api", "users", wallet]) => users::get(ctx, wallet).await,
+        (_, ["api", "users", _]) => not_allowed(GET),
+        (&Method::GET | &Method::POST, ["api", "graphql"]) => graphql::execute(ctx, method).await,
+        (_, ["api", "graphql"]) => not_allowed(GET_POST),
+        (&Method::GET, ["api", "billing", "balance"]) => billing::balance(ctx).await,
+        (_, ["api", "billing", "balance"]) => not_allowed(GET),
         _ => Err(ApiError::NotFound {
             message: format!("no route for {path}"),
         }),

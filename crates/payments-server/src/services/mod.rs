@@ -3,6 +3,7 @@
 
 pub(crate) mod admin_auth;
 pub(crate) mod auth;
+pub(crate) mod billing;
 pub(crate) mod chain;
 pub(crate) mod health;
 pub(crate) mod inventory;
@@ -14,6 +15,7 @@ pub(crate) mod session_token;
 pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod split_transactions;
+pub(crate) mod users;
 mod wiring;
 pub(crate) mod worker;
 

@@ -12,10 +12,12 @@ use crate::chain::simulated::SimulatedChain;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
 use crate::domain::chain::ChainContracts;
+use crate::graphql::GraphqlEndpoint;
 use crate::master_key::MasterKey;
 use crate::metrics::Metrics;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
+use crate::services::billing::BillingService;
 use crate::services::chain::ChainWorkers;
 use crate::services::chain::settlement::Settlement;
 use crate::services::chain::watcher::DepositWatcher;
@@ -29,6 +31,7 @@ use crate::services::reserve::ReserveService;
 use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
 use crate::services::split_transactions::SplitTransactionsService;
+use crate::services::users::UserService;
 use crate::store::Repositories;
 
 /// Every service of the server.
@@ -43,6 +46,10 @@ pub(crate) struct Services {
     pub(crate) split: SplitService,
     pub(crate) split_transactions: SplitTransactionsService,
     pub(crate) reserve: ReserveService,
+    pub(crate) users: UserService,
+    pub(crate) billing: BillingService,
+    /// The read-only GraphQL schema over `users`.
+    pub(crate) graphql: GraphqlEndpoint,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
     /// The chain payments are taken on.
@@ -110,6 +117,10 @@ impl Services {
             token: config.token_address,
             rule: ReserveRule::DEFAULT,
         };
+        let users = UserService {
+            users: Arc::clone(&repos.users),
+            clock: Arc::clone(clock),
+        };
         Services {
             auth: Authenticator {
                 keys: Arc::clone(&repos.keys),
@@ -150,6 +161,13 @@ impl Services {
             },
             split_transactions,
             reserve,
+            graphql: GraphqlEndpoint::new(users.clone()),
+            users,
+            billing: BillingService {
+                billing: Arc::clone(&repos.billing),
+                clock: Arc::clone(clock),
+                platform_share_bps: config.platform_share_bps,
+            },
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),

@@ -9,12 +9,14 @@ pub(crate) mod contract;
 mod item_columns;
 mod location;
 mod postgres;
+mod purchase_credit;
 mod receipt_types;
 mod repository;
 mod reserve_repository;
 mod sqlite;
 mod timing;
 mod use_case;
+mod user_repository;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +37,7 @@ pub(crate) use location::open;
 pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::PgTestDatabase;
+pub(crate) use purchase_credit::purchase_credit_changes;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake, TransitionCommit,
@@ -50,6 +53,7 @@ pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
 };
+pub(crate) use user_repository::{BillingRepository, ReceiptFeeBase, UserRepository};
 
 /// A failure of the datastore itself (never a business outcome).
 #[derive(Debug, Error)]
@@ -110,6 +114,8 @@ pub(crate) struct Repositories {
     pub(crate) reserve: Arc<dyn ReserveRepository>,
     /// Where the backend reports its operation times; the app attaches its metrics.
     pub(crate) timing: StoreTiming,
+    pub(crate) users: Arc<dyn UserRepository>,
+    pub(crate) billing: Arc<dyn BillingRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -131,6 +137,8 @@ impl Repositories {
             + SessionRepository
             + ChainRepository
             + ReserveRepository
+            + UserRepository
+            + BillingRepository
             + 'static,
     {
         Repositories {
@@ -142,8 +150,10 @@ impl Repositories {
             shops: backend.clone(),
             sessions: backend.clone(),
             chain: backend.clone(),
-            reserve: backend,
+            reserve: backend.clone(),
             timing: StoreTiming::default(),
+            users: backend.clone(),
+            billing: backend,
             availability,
         }
     }

@@ -8,7 +8,7 @@ mod request;
 mod shipping;
 mod shown;
 mod stored_image;
-mod text;
+pub(crate) mod text;
 
 pub(crate) use image::{ImageDataUrl, ImageError, MAX_IMAGE_BYTES, MAX_IMAGES, NewImage};
 pub(crate) use item::{InventoryItem, ItemDraft, ItemFields, ProductId, Sku};

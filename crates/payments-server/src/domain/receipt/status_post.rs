@@ -26,6 +26,9 @@ pub(crate) struct StatusPostRequest {
     failure_action: Option<String>,
     #[serde(alias = "transaction_hash", alias = "txHash")]
     transaction_hash: Option<String>,
+    /// A chain field, like the hash: only an admin (test mode) or the chain may name the buyer.
+    #[serde(alias = "buyer_wallet")]
+    buyer_wallet: Option<String>,
 }
 
 /// Why a status post was refused before reaching the receipt.
@@ -45,6 +48,7 @@ pub(crate) struct StatusPost {
     pub(crate) status: ReceiptStatus,
     pub(crate) failure: Option<Failure>,
     pub(crate) transaction_hash: Option<String>,
+    pub(crate) buyer_wallet: Option<Wallet>,
 }
 
 impl StatusPostRequest {
@@ -90,12 +94,20 @@ impl StatusPostRequest {
             Some(hash) => Some(transaction_hash(&hash).map_err(StatusPostError::Invalid)?),
             None => None,
         };
+        let buyer_wallet = present(self.buyer_wallet)
+            .map(|buyer| {
+                Wallet::parse(&buyer).map_err(|error| {
+                    StatusPostError::Invalid(FieldError::new("buyerWallet", error.to_string()))
+                })
+            })
+            .transpose()?;
         Ok(StatusPost {
             receipt_id,
             wallet,
             status,
             failure,
             transaction_hash,
+            buyer_wallet,
         })
     }
 }

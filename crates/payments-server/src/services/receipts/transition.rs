@@ -158,6 +158,7 @@ impl ReceiptService {
         }
         let change = StatusChange {
             transaction_hash: post.transaction_hash.clone(),
+            buyer_wallet: post.buyer_wallet,
             ..StatusChange::by(actor)
         };
         let id = post.receipt_id.clone();

@@ -291,3 +291,28 @@ pub(crate) fn refund(amount_cents: i64) -> TransitionDecision {
 pub(crate) fn acknowledge() -> TransitionDecision {
     Box::new(|_: &Receipt, _: &MerchantSnapshot| Ok(None))
 }
+
+/// Like [`mark_paid`], naming `buyer` as the buyer.
+pub(crate) fn mark_paid_by(paid_cents: i64, buyer: Wallet) -> TransitionDecision {
+    let paid = mark_paid(paid_cents);
+    Box::new(move |receipt: &Receipt, merchant: &MerchantSnapshot| {
+        let mut commit = paid(receipt, merchant)?;
+        if let Some(commit) = commit.as_mut() {
+            commit.buyer_wallet = Some(buyer);
+        }
+        Ok(commit)
+    })
+}
+
+/// Moves a paid receipt to `completed`: its split ran on chain.
+pub(crate) fn mark_completed() -> TransitionDecision {
+    Box::new(|receipt: &Receipt, _: &MerchantSnapshot| {
+        let to = ReceiptState {
+            status: ReceiptStatus::Completed,
+            paid: receipt.paid,
+            refunded: receipt.refunded,
+            held_by: Authority::Chain,
+        };
+        Ok(Some(commit(receipt, to, "receipt.completed")))
+    })
+}

@@ -18,6 +18,17 @@ pub(crate) async fn a_switched_off_datastore_answers_unavailable_everywhere(repo
         repos.shops.fetch_shop(merchant).await,
         Err(StoreError::Unavailable(_))
     ));
+    assert!(matches!(
+        repos
+            .users
+            .search(&crate::domain::user::UserSearch::top(10))
+            .await,
+        Err(StoreError::Unavailable(_))
+    ));
+    assert!(matches!(
+        repos.billing.receipt_fee_base(merchant).await,
+        Err(StoreError::Unavailable(_))
+    ));
     let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-1", 100));
     assert!(matches!(
         repos.receipts.create(sale).await,

@@ -18,6 +18,7 @@ pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
 pub(crate) mod transitions;
+pub(crate) mod users;
 
 use payments_core::Wallet;
 
@@ -83,6 +84,15 @@ macro_rules! contract_suite {
             reserve::volume_counts_the_windows_payments_and_refunds_of_one_merchant,
             reserve::deposit_addresses_name_only_the_merchants_own_receipts,
             reserve::the_first_deposit_block_is_the_merchants_lowest_recorded_transfer,
+            users::a_profile_is_replaced_whole_and_its_metrics_follow,
+            users::paid_receipts_credit_their_buyer_and_refunds_take_it_back,
+            users::a_buyer_who_never_wrote_is_credited_but_not_listed,
+            users::parallel_payments_by_one_buyer_credit_every_one,
+            users::search_orders_by_xp_and_filters_within_the_scan_window,
+            users::heartbeats_keep_a_live_session_and_live_lists_recent_public_users,
+            users::follows_are_paged_by_wallet_and_need_a_listed_user,
+            users::parallel_follows_of_one_pair_store_one_follow,
+            users::the_fee_base_counts_paid_and_settled_receipts_of_one_merchant,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

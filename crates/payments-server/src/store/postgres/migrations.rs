@@ -8,7 +8,7 @@ use deadpool_postgres::Object;
 
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{
-    schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8,
+    schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8, schema_v9,
 };
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
@@ -32,6 +32,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (6, schema_v6::SQL),
     (7, schema_v7::SQL),
     (8, schema_v8::SQL),
+    (9, schema_v9::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

@@ -7,6 +7,7 @@
 //! (serialization failures, deadlocks, lock timeouts) run it again, see [`retry`].
 
 mod admin_sessions;
+mod billing;
 mod chain;
 mod config;
 mod error;
@@ -30,6 +31,7 @@ mod schema_v5;
 mod schema_v6;
 mod schema_v7;
 mod schema_v8;
+mod schema_v9;
 mod shops;
 mod splits;
 mod stock;
@@ -39,6 +41,9 @@ mod test_support;
 #[cfg(test)]
 mod tests;
 mod transition;
+mod users;
+mod users_repos;
+mod users_search;
 
 use std::fmt;
 

@@ -22,13 +22,17 @@ struct PgBackend {
 
 /// Rows no contract test may leave behind: a claimed idempotency key without its response, a receipt
 /// whose refunded amount is not the sum of its refund rows, or whose version is not its number of
-/// history rows.
+/// history rows, or a buyer whose purchase total (and xp) is not what its receipts credit.
 const BROKEN_INVARIANTS: &str = "SELECT
     (SELECT COUNT(*) FROM idempotency_keys WHERE status = 0) AS pending_keys,
     (SELECT COUNT(*) FROM receipts r WHERE r.refunded_cents <>
         COALESCE((SELECT SUM(f.usd_cents) FROM receipt_refunds f WHERE f.receipt_id = r.id), 0)) AS refund_sums,
     (SELECT COUNT(*) FROM receipts r WHERE r.version <>
-        (SELECT COUNT(*) FROM receipt_history h WHERE h.receipt_id = r.id)) AS versions";
+        (SELECT COUNT(*) FROM receipt_history h WHERE h.receipt_id = r.id)) AS versions,
+    (SELECT COUNT(*) FROM users u WHERE u.purchase_cents <> COALESCE((SELECT SUM(GREATEST(r.paid_cents -
+        r.refunded_cents, 0)) FROM receipts r WHERE r.buyer_wallet = u.wallet AND r.status IN ('paid', 'completed',
+        'reconciled', 'refund_requested', 'refund_partial', 'refunded')), 0)
+        OR u.xp <> (u.purchase_cents + u.subscription_cents) / 100) AS buyer_credits";
 
 impl ContractBackend for PgBackend {
     async fn start() -> Option<Self> {
@@ -47,12 +51,17 @@ impl ContractBackend for PgBackend {
     async fn finish(self) {
         let client = connect(&self.database).await;
         let row = client.query_one(BROKEN_INVARIANTS, &[]).await.unwrap();
-        let broken: [i64; 3] = [
+        let broken: [i64; 4] = [
             row.get("pending_keys"),
             row.get("refund_sums"),
             row.get("versions"),
+            row.get("buyer_credits"),
         ];
-        assert_eq!(broken, [0, 0, 0], "pending keys, refund sums, versions");
+        assert_eq!(
+            broken,
+            [0, 0, 0, 0],
+            "pending keys, refund sums, versions, buyer credits"
+        );
         drop(self.store);
         self.database.drop_database().await;
     }
@@ -114,6 +123,9 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "split_history",
         "splits",
         "subscriptions",
+        "user_follows",
+        "user_metrics",
+        "users",
         "webhook_attempts",
         "webhook_deliveries",
     ];
@@ -136,7 +148,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (5, T0),
             (6, T0),
             (7, T0),
-            (8, T0)
+            (8, T0),
+            (9, T0)
         ]
     );
     drop(first);
@@ -166,7 +179,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 8);
+    assert_eq!(count, 9);
     database.drop_database().await;
 }
 

@@ -10,10 +10,10 @@ use crate::domain::receipt::ReceiptId;
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::idempotency::{self, Claimed};
 use crate::store::postgres::retry::{self, Failed};
-use crate::store::postgres::{PgStore, merchant, receipts, rows};
+use crate::store::postgres::{PgStore, merchant, receipts, rows, users};
 use crate::store::{
     Committed, IdempotencyClaim, ReceiptError, Render, TransitionCommit, TransitionDecision, TransitionTx,
-    Transitioned, TxError,
+    Transitioned, TxError, purchase_credit_changes,
 };
 
 /// The row is locked, so the version check only guards against a decision built for another version.
@@ -107,6 +107,9 @@ async fn attempt_transition(
                 return Err(Failed::Busy(format!(
                     "receipt {receipt_id} changed during its transaction"
                 )));
+            }
+            for (buyer, change) in purchase_credit_changes(&before, &commit) {
+                users::credit_purchases(&tx, buyer, change, commit.now_ms).await?;
             }
             Transitioned {
                 before,

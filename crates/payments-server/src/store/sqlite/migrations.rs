@@ -9,6 +9,7 @@ use super::schema_v5;
 use super::schema_v6;
 use super::schema_v7;
 use super::schema_v8;
+use super::schema_v9;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -79,6 +80,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (6, schema_v6::SQL),
     (7, schema_v7::SQL),
     (8, schema_v8::SQL),
+    (9, schema_v9::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

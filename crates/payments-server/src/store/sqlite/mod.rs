@@ -3,6 +3,7 @@
 //! read-only connections.
 
 mod admin_sessions;
+mod billing;
 mod chain;
 #[cfg(test)]
 mod contract_runner;
@@ -23,10 +24,14 @@ mod schema_v5;
 mod schema_v6;
 mod schema_v7;
 mod schema_v8;
+mod schema_v9;
 mod shops;
 mod splits;
 mod subscriptions;
 mod use_cases;
+mod users;
+mod users_repos;
+mod users_search;
 mod webhooks;
 mod writer;
 

@@ -6,10 +6,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::receipt::{OrderError, ReceiptError};
 use crate::store::sqlite::idempotency::{self, Claimed};
-use crate::store::sqlite::{order_items, query, receipts, shops, splits};
+use crate::store::sqlite::{order_items, query, receipts, shops, splits, users};
 use crate::store::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleInputs, SaleTx,
-    StockTake, StoreError, TransitionTx, Transitioned, TxError,
+    StockTake, StoreError, TransitionTx, Transitioned, TxError, purchase_credit_changes,
 };
 
 /// Finite stock only: the guard `stock_qty >= qty` makes a reservation that would go below zero change nothing.
@@ -145,6 +145,9 @@ pub(super) fn transition(
                     "receipt {} changed during its transaction",
                     commit.receipt_id
                 ))));
+            }
+            for (buyer, change) in purchase_credit_changes(&before, &commit) {
+                users::credit_purchases(conn, buyer, change, commit.now_ms).map_err(sql)?;
             }
             Transitioned {
                 before,

@@ -1,0 +1,57 @@
+//! GET and POST /api/graphql (Dev, graphql:read): `query`, `variables` (JSON) and `operationName` as query
+//! parameters, or the usual JSON body. GraphQL errors answer 200 with `errors`, like every GraphQL server.
+
+use async_graphql::{Request, Variables};
+use hyper::Method;
+use serde::Deserialize;
+
+use crate::domain::scope::Scope;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GraphqlBody {
+    query: String,
+    #[serde(default)]
+    variables: Option<serde_json::Value>,
+    #[serde(default)]
+    operation_name: Option<String>,
+}
+
+pub(crate) async fn execute(ctx: &Ctx<'_>, method: &Method) -> Result<HttpResponse, ApiError> {
+    let caller = ctx.dev_caller(Scope::GraphqlRead).await?;
+    let body = if method == Method::POST {
+        ctx.json::<GraphqlBody>().await?
+    } else {
+        from_query(ctx)?
+    };
+    let mut request = Request::new(body.query).variables(Variables::from_json(
+        body.variables.unwrap_or(serde_json::Value::Null),
+    ));
+    if let Some(name) = body.operation_name {
+        request = request.operation_name(name);
+    }
+    let answer = ctx.state.services.graphql.execute(request, caller.scopes).await;
+    Ok(response::ok(&answer))
+}
+
+fn from_query(ctx: &Ctx<'_>) -> Result<GraphqlBody, ApiError> {
+    let variables = ctx
+        .query("variables")
+        .filter(|text| !text.trim().is_empty())
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|error| {
+            ApiError::invalid_input(
+                Some("variables".to_owned()),
+                format!("variables: must be a JSON object ({error})"),
+            )
+        })?;
+    Ok(GraphqlBody {
+        query: ctx.required_query("query")?.to_owned(),
+        variables,
+        operation_name: ctx.query("operationName").map(str::to_owned),
+    })
+}
