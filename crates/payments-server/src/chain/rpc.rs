@@ -3,6 +3,9 @@
 //! into [`ChainError::Unavailable`] and the caller's retry, never a stuck worker.
 
 mod history;
+mod redaction;
+
+use redaction::without_urls;
 
 use std::future::Future;
 use std::time::Duration;
@@ -84,10 +87,7 @@ impl RpcChain {
         let request = TransactionRequest::default().with_deploy_code(Bytes::copy_from_slice(creation_code));
         let receipt = within(WRITE_DEADLINE, async {
             let pending = self.provider.send_transaction(request).await.map_err(rpc_error)?;
-            pending
-                .get_receipt()
-                .await
-                .map_err(|error| ChainError::Unavailable(error.to_string()))
+            pending.get_receipt().await.map_err(|error| unavailable(&error))
         })
         .await?;
         if !receipt.status() {
@@ -131,10 +131,7 @@ trait PendingReceipt: Send {
 
 impl PendingReceipt for alloy::providers::PendingTransactionBuilder<alloy::network::Ethereum> {
     async fn mined(self) -> Result<(B256, bool), ChainError> {
-        let receipt = self
-            .get_receipt()
-            .await
-            .map_err(|error| ChainError::Unavailable(error.to_string()))?;
+        let receipt = self.get_receipt().await.map_err(|error| unavailable(&error))?;
         Ok((receipt.transaction_hash, receipt.status()))
     }
 }
@@ -373,13 +370,18 @@ async fn within<T>(
 fn rpc_error(error: alloy::transports::TransportError) -> ChainError {
     match error.as_error_resp() {
         Some(answer) => ChainError::Reverted(answer.message.to_string()),
-        None => ChainError::Unavailable(error.to_string()),
+        None => unavailable(&error),
     }
+}
+
+/// A transport failure, told without the node's URL.
+fn unavailable(error: &impl std::fmt::Display) -> ChainError {
+    ChainError::Unavailable(without_urls(&error.to_string()))
 }
 
 fn contract_error(error: alloy::contract::Error) -> ChainError {
     match error {
         alloy::contract::Error::TransportError(error) => rpc_error(error),
-        other => ChainError::Reverted(other.to_string()),
+        other => ChainError::Reverted(without_urls(&other.to_string())),
     }
 }

@@ -238,3 +238,67 @@ async fn a_failed_settlement_shows_on_the_paid_receipt_and_is_retried_after_its_
     assert!(completed.get("settlement").is_none(), "{completed}");
     assert_eq!(chain.balance(deposit).await, 0);
 }
+
+#[tokio::test]
+async fn without_an_answering_node_chain_checks_answer_503_and_change_nothing() {
+    let api = Api::spawn().await;
+    let merchant = merchant_with_split(&api).await;
+    receipt(&api, &merchant.key, "tea-9", 1.0).await;
+    let api = Api::from_app(api.app.restart_on_a_node("http://127.0.0.1:9/v3/SECRETKEY").await);
+    let claim = |hash: &str| {
+        api.dev_as(&merchant.key.key, Method::POST, "/api/receipts/status").json(&json!({
+            "receiptId": "tea-9", "wallet": merchant.key.wallet, "status": "checkout_success", "transactionHash": hash
+        }))
+    };
+
+    let malformed = send(claim("0xnot-a-hash")).await;
+    let unanswered = send(claim(&format!("0x{}", "ab".repeat(32)))).await;
+    let given_split = send(
+        crate::admin_helpers::admin(&api, &merchant.admin, Method::POST, "/api/split/deploy").json(&json!({
+            "replace": true,
+            "splitAddress": "0x7777777777777777777777777777777777777777",
+            "recipients": [
+                {"address": merchant.admin.wallet, "sharesBps": 9950},
+                {"address": PLATFORM, "sharesBps": 50},
+            ]
+        })),
+    )
+    .await;
+    let simulate = api
+        .anonymous(
+            Method::POST,
+            &format!("/portal/tea-9/simulate?merchant={}", merchant.key.wallet),
+        )
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(malformed.status, 400, "{}", malformed.json);
+    assert_eq!(malformed.json["field"], "transactionHash");
+    assert_eq!(unanswered.status, 503, "{}", unanswered.json);
+    assert_eq!(unanswered.json["error"], "chain_unavailable");
+    assert_eq!(unanswered.header("retry-after"), "5");
+    assert!(!unanswered.json.to_string().contains("SECRETKEY"));
+    assert_eq!(given_split.status, 503, "{}", given_split.json);
+    assert_eq!(given_split.json["error"], "chain_unavailable");
+    assert_eq!(simulate.status(), 404, "a real chain has no simulated payments");
+    assert_eq!(
+        read(&api, &merchant.key, "tea-9").await["status"],
+        "pending",
+        "nothing changed"
+    );
+    let split = send(
+        api.anonymous(Method::GET, "/api/split/deploy")
+            .header(crate::helpers::KEY_HEADER, merchant.key.key.as_str()),
+    )
+    .await;
+    assert_ne!(
+        split.json["splitAddress"]
+            .as_str()
+            .map(str::to_lowercase)
+            .as_deref(),
+        Some("0x7777777777777777777777777777777777777777"),
+        "{}",
+        split.json
+    );
+}
