@@ -135,6 +135,14 @@ pub(crate) fn pattern(path: &str) -> Option<&'static str> {
         ["api", "reserve", "balances"] => "/api/reserve/balances",
         ["api", "reserve", "recommend"] => "/api/reserve/recommend",
         ["api", "orders"] => "/api/orders",
+        ["api", "users", "search"] => "/api/users/search",
+        ["api", "users", "live"] => "/api/users/live",
+        ["api", "users", "me"] => "/api/users/me",
+        ["api", "users", "heartbeat"] => "/api/users/heartbeat",
+        ["api", "users", "follows"] => "/api/users/follows",
+        ["api", "users", _] => "/api/users/{wallet}",
+        ["api", "graphql"] => "/api/graphql",
+        ["api", "billing", "balance"] => "/api/billing/balance",
         ["api", "receipts"] => "/api/receipts",
         ["api", "receipts", "status"] => "/api/receipts/status",
         ["api", "receipts", "refund"] => "/api/receipts/refund",
@@ -188,6 +196,51 @@ mod tests {
         ] {
             assert_eq!(pattern(path), expected, "{path}");
         }
+    }
+
+    /// The route table above is the source: every path shape it routes (its `[...]` segment patterns, with
+    /// each `_` or binding as one segment and each `"a" | "b"` alternative) must have a metrics label, so a new
+    /// route cannot silently be counted as `unmatched`.
+    #[test]
+    fn every_routed_path_shape_has_a_metrics_label() {
+        let source = include_str!("router.rs");
+        let table = &source[..source.find("pub(crate) fn pattern").unwrap()];
+        let mut checked = 0;
+        for line in table.lines().map(str::trim).filter(|line| line.starts_with('(')) {
+            let (Some(open), Some(close)) = (line.find(", ["), line.find("]) =>")) else {
+                continue;
+            };
+            for shape in line[open + 3..close].split("] | [") {
+                for path in expand(shape) {
+                    assert!(
+                        pattern(&path).is_some(),
+                        "{path} is routed but has no metrics label"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 40, "only {checked} routed shapes found");
+    }
+
+    /// Every concrete path one `"a", _, "b" | "c"` segment pattern matches (a binding becomes one segment).
+    fn expand(shape: &str) -> Vec<String> {
+        let mut paths = vec![String::new()];
+        for segment in shape.split(", ") {
+            let choices: Vec<String> = if segment.starts_with('"') {
+                segment
+                    .split(" | ")
+                    .map(|choice| choice.trim_matches('"').to_owned())
+                    .collect()
+            } else {
+                vec!["x1".to_owned()]
+            };
+            paths = paths
+                .iter()
+                .flat_map(|path| choices.iter().map(move |choice| format!("{path}/{choice}")))
+                .collect();
+        }
+        paths
     }
 
     #[test]
