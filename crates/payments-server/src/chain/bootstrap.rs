@@ -50,5 +50,7 @@ pub async fn bootstrap(plan: &BootstrapPlan) -> Result<ChainContracts, ChainErro
         token,
         split_factory,
         deposit_factory,
+        // Deployed by the subscriptions work (SpendPermissionManager), after the token.
+        spend_permission_manager: None,
     })
 }

@@ -10,6 +10,7 @@ pub(crate) mod bindings;
 pub(crate) mod bootstrap;
 pub(crate) mod rpc;
 pub(crate) mod simulated;
+pub(crate) mod spend;
 
 use std::fmt;
 
@@ -17,6 +18,8 @@ use alloy_primitives::B256;
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet};
 use thiserror::Error;
+
+use self::spend::{PermissionPeriod, SpendCharge};
 
 /// A block by number and hash (the hash tells a reorganised block from the one the watcher saw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +66,10 @@ pub enum ChainError {
 }
 
 /// Access to the chain the platform takes payments on.
+#[expect(
+    dead_code,
+    reason = "the subscription methods are used by the subscriptions work, landing next"
+)]
 #[async_trait]
 pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// The chain id the node reports.
@@ -131,6 +138,31 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         to: Wallet,
         amount: TokenAmount,
     ) -> Result<B256, ChainError>;
+
+    /// The address the relayer sends from: the platform's spender of subscription permissions. `None` when
+    /// no relayer key is configured.
+    fn relayer(&self) -> Option<Wallet>;
+
+    /// ERC-1271: whether the contract `account` accepts `signature` over `hash` (`isValidSignature` answers
+    /// the magic value). `false` for an account without code or a contract that refuses or reverts.
+    async fn is_valid_contract_signature(
+        &self,
+        account: Wallet,
+        hash: B256,
+        signature: &[u8],
+    ) -> Result<bool, ChainError>;
+
+    /// The relayer charges a subscription period in one transaction (see [`SpendCharge`]); returns the mined
+    /// transaction. [`ChainError::Reverted`] when the manager refuses (allowance or balance short, revoked or
+    /// expired permission, bad signature): nothing moved.
+    async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError>;
+
+    /// The manager's current period of `permission` (see [`PermissionPeriod`]).
+    async fn permission_period(
+        &self,
+        manager: Wallet,
+        permission: &payments_core::SpendPermission,
+    ) -> Result<PermissionPeriod, ChainError>;
 
     /// Whether this is the in-process test-mode chain (keys read `sk_test_`, the payment page says so).
     fn is_test_mode(&self) -> bool;

@@ -320,6 +320,37 @@ impl Chain for RpcChain {
         ))
     }
 
+    fn relayer(&self) -> Option<Wallet> {
+        self.relayer.map(Wallet::from_address)
+    }
+
+    async fn is_valid_contract_signature(
+        &self,
+        _account: Wallet,
+        _hash: B256,
+        _signature: &[u8],
+    ) -> Result<bool, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
+    }
+
+    async fn charge_subscription(&self, _charge: &super::spend::SpendCharge) -> Result<B256, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
+    }
+
+    async fn permission_period(
+        &self,
+        _manager: Wallet,
+        _permission: &payments_core::SpendPermission,
+    ) -> Result<super::spend::PermissionPeriod, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
+    }
+
     fn is_test_mode(&self) -> bool {
         false
     }

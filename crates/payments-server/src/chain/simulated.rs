@@ -22,6 +22,13 @@ pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives
     "b0b0000000000000000000000000000000000b0b"
 ));
 
+/// The test-mode chain's relayer: the platform's spender of subscription permissions in test mode (no one
+/// holds its key; the simulated chain takes its transactions without signatures).
+#[allow(dead_code, reason = "used by the subscriptions work, landing next")]
+pub(crate) const SIMULATED_RELAYER: Wallet = Wallet::from_address(alloy_primitives::address!(
+    "5e1f000000000000000000000000000000005e1f"
+));
+
 /// A chain in memory.
 #[derive(Debug)]
 pub(crate) struct SimulatedChain {
@@ -380,6 +387,37 @@ impl Chain for SimulatedChain {
             (token, mint, SIMULATED_BUYER, units),
             (token, SIMULATED_BUYER, to, units),
         ])
+    }
+
+    fn relayer(&self) -> Option<Wallet> {
+        Some(SIMULATED_RELAYER)
+    }
+
+    async fn is_valid_contract_signature(
+        &self,
+        _account: Wallet,
+        _hash: B256,
+        _signature: &[u8],
+    ) -> Result<bool, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
+    }
+
+    async fn charge_subscription(&self, _charge: &super::spend::SpendCharge) -> Result<B256, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
+    }
+
+    async fn permission_period(
+        &self,
+        _manager: Wallet,
+        _permission: &payments_core::SpendPermission,
+    ) -> Result<super::spend::PermissionPeriod, ChainError> {
+        Err(ChainError::NotConfigured(
+            "subscription charges are not built yet".to_owned(),
+        ))
     }
 
     fn is_test_mode(&self) -> bool {

@@ -16,12 +16,16 @@ pub struct ChainContracts {
     pub split_factory: Wallet,
     /// `DepositFactory`: a receipt's deposit address is its CREATE2 address for (receipt, split, token).
     pub deposit_factory: Wallet,
+    /// `SpendPermissionManager`: the verifying contract of subscription spend permissions and the contract
+    /// that charges them. Absent from files written before subscriptions existed: subscriptions are then off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend_permission_manager: Option<Wallet>,
 }
 
 impl ChainContracts {
     /// Development mode without `--chain-contracts`: the addresses a fresh anvil gives contracts deployed by its
-    /// first default account (nonces 0, 1 and 2: split factory, deposit factory, test token), the order in which
-    /// `chain bootstrap --with-test-token` deploys them. A local anvil then needs no configuration file.
+    /// first default account (nonces 0, 1, 2 and 3: split factory, deposit factory, test token, spend
+    /// permission manager), the order in which `chain bootstrap --with-test-token` deploys them. A local anvil then needs no configuration file.
     pub const DEVELOPMENT: ChainContracts = ChainContracts {
         chain_id: 31_337,
         split_factory: Wallet::from_address(alloy_primitives::address!(
@@ -33,6 +37,9 @@ impl ChainContracts {
         token: Wallet::from_address(alloy_primitives::address!(
             "9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"
         )),
+        spend_permission_manager: Some(Wallet::from_address(alloy_primitives::address!(
+            "Cf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"
+        ))),
     };
 
     /// Reads the JSON object of `chain bootstrap` (unknown fields, such as further addresses, are ignored).
