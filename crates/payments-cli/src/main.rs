@@ -23,6 +23,7 @@ mod item_view;
 mod output;
 mod ping;
 mod product_csv;
+mod receipt_transfers;
 mod receipts;
 mod receipts_admin;
 mod report;

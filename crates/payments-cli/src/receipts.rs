@@ -10,10 +10,12 @@ use payments_core::{Cents, TaxRate};
 
 use crate::connection::{ConnectionArgs, block_on};
 use crate::output::{Table, one_line, print_json, print_text, utc};
+use crate::receipt_transfers;
 use crate::receipts_admin;
 use crate::report::{exit_code, failure};
 
-/// Receipts: list, show, status, create, webhook delivery log; mark-paid, refund, terminal (admin).
+/// Receipts: list, show, status, create, webhook delivery log, deposit transfers; mark-paid, refund, terminal
+/// (admin).
 #[derive(Debug, Args)]
 pub(crate) struct ReceiptsArgs {
     #[command(subcommand)]
@@ -54,6 +56,9 @@ enum ReceiptsCommand {
     },
     /// Show a receipt's webhook deliveries and attempts.
     Webhooks { id: String },
+    /// Show the confirmed on-chain transfers to a receipt's deposit address (any token; only the payment
+    /// token counts), with what was received and what is still missing.
+    Transfers { id: String },
     /// Send one of a receipt's webhook deliveries again: the same body and delivery id
     /// (`payments receipts webhooks ID` lists them).
     Redeliver {
@@ -208,6 +213,14 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                     ]);
                 }
                 print_text(&table.render())?;
+            }
+        }
+        ReceiptsCommand::Transfers { id } => {
+            let deposit = client()?.receipt_transfers(&id).await?;
+            if json {
+                print_json(&deposit)?;
+            } else {
+                print_text(&receipt_transfers::transfers_text(&deposit))?;
             }
         }
         ReceiptsCommand::Redeliver { id, delivery_id } => {

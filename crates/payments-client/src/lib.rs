@@ -61,6 +61,7 @@ mod item;
 mod paging;
 mod query;
 mod receipt;
+mod receipt_transfers;
 mod receipts;
 mod reserve;
 mod response;
@@ -94,6 +95,7 @@ pub use receipt::{
     CreatedReceipt, FailureFields, PaymentInstruction, Receipt, ReceiptStatusView, StatusPosted,
     WebhookAttempt, WebhookDelivery,
 };
+pub use receipt_transfers::{DepositTransfer, DepositTransfers};
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine, ReceiptsPage};
 pub use reserve::{ReserveAdvice, ReserveBalances, TokenHolding};
 pub use retry::RetryPolicy;

@@ -353,7 +353,7 @@ impl Client {
     }
 
     /// `api/receipts/{id}/{tail...}` with each segment percent-encoded.
-    fn receipt_url(&self, id: &str, tail: &[&str]) -> Result<Url, Error> {
+    pub(crate) fn receipt_url(&self, id: &str, tail: &[&str]) -> Result<Url, Error> {
         let mut url = self.url("api/receipts")?;
         url.path_segments_mut()
             .map_err(|()| Error::Config("the base URL cannot take a path".to_owned()))?

@@ -6,6 +6,8 @@
 #[cfg(unix)]
 mod admin;
 #[cfg(test)]
+mod deposit_transfers;
+#[cfg(test)]
 mod dev_flow;
 #[cfg(test)]
 mod errors;

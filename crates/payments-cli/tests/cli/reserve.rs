@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::helpers::{client_with_key, payments_with_key};
 
-/// The merchant admin's default split (99.50 % / 0.50 %) and a settled 7.75 USD receipt `coffee-1`.
-async fn settled(app: &TestApp) -> TestKey {
+/// The merchant admin's key, with the default split (99.50 % / 0.50 %) deployed.
+pub(crate) async fn merchant_with_split(app: &TestApp) -> TestKey {
     let (admin, key) = app.merchant_admin().await;
     let client = client_with_key(app, &key.key);
     let token = admin.cookie.strip_prefix("cb_auth_token=").unwrap();
@@ -24,6 +24,13 @@ async fn settled(app: &TestApp) -> TestKey {
         .deploy_split(&session, &DeploySplit::default())
         .await
         .unwrap();
+    key
+}
+
+/// The merchant admin's default split (99.50 % / 0.50 %) and a settled 7.75 USD receipt `coffee-1`.
+async fn settled(app: &TestApp) -> TestKey {
+    let key = merchant_with_split(app).await;
+    let client = client_with_key(app, &key.key);
     let line = ReceiptLine {
         label: "Coffee".to_owned(),
         price_usd: Cents::new(775),

@@ -65,7 +65,7 @@ struct SettlementView<'a> {
 /// deposit address (the paymentUrl's `recipient`), so the transfer names this receipt and no other.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct PaymentView {
+pub(crate) struct PaymentView {
     chain_id: u64,
     token: Wallet,
     to: Wallet,
@@ -74,7 +74,9 @@ struct PaymentView {
 }
 
 impl PaymentView {
-    fn of(receipt: &Receipt, chain: PaymentChain) -> Option<PaymentView> {
+    /// The instruction of `receipt`, `None` when it has no deposit address (or an amount past the token's
+    /// range, which no stored receipt has).
+    pub(crate) fn of(receipt: &Receipt, chain: PaymentChain) -> Option<PaymentView> {
         let target = receipt.payment?;
         let amount = receipt.amounts.total.to_token_amount().ok()?;
         Some(PaymentView {

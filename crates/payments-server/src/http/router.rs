@@ -4,8 +4,8 @@ use hyper::Method;
 
 use crate::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, orders, ping, platform_config,
-    receipt_admin, receipt_status, receipt_webhooks, receipts, reserve, shop, split, split_transactions,
-    users,
+    receipt_admin, receipt_status, receipt_transfers, receipt_webhooks, receipts, reserve, shop, split,
+    split_transactions, users,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -72,13 +72,14 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::POST, ["api", "receipts", "refund"]) => receipt_admin::refund(ctx).await,
         (&Method::POST, ["api", "receipts", "terminal"]) => receipt_admin::terminal(ctx).await,
         (&Method::GET, ["api", "receipts", id]) => receipts::get(ctx, id).await,
+        (&Method::GET, ["api", "receipts", id, "transfers"]) => receipt_transfers::list(ctx, id).await,
         (&Method::GET, ["api", "receipts", id, "webhooks"]) => receipt_webhooks::list(ctx, id).await,
         (&Method::POST, ["api", "receipts", id, "webhooks", delivery, "redeliver"]) => {
             receipt_webhooks::redeliver(ctx, id, delivery).await
         }
         (_, ["api", "orders"] | ["api", "receipts", "refund" | "terminal"]) => not_allowed(POST),
         (_, ["api", "receipts"] | ["api", "receipts", "status"]) => not_allowed(GET_POST),
-        (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks"]) => not_allowed(GET),
+        (_, ["api", "receipts", _] | ["api", "receipts", _, "webhooks" | "transfers"]) => not_allowed(GET),
         (_, ["api", "receipts", _, "webhooks", _, "redeliver"]) => not_allowed(POST),
         (&Method::GET, ["api", "users", "search"]) => users::search(ctx).await,
         (&Method::GET, ["api", "users", "live"]) => users::live(ctx).await,
@@ -149,6 +150,7 @@ pub(crate) fn pattern(path: &str) -> Option<&'static str> {
         ["api", "receipts", "terminal"] => "/api/receipts/terminal",
         ["api", "receipts", _] => "/api/receipts/{id}",
         ["api", "receipts", _, "webhooks"] => "/api/receipts/{id}/webhooks",
+        ["api", "receipts", _, "transfers"] => "/api/receipts/{id}/transfers",
         ["api", "receipts", _, "webhooks", _, "redeliver"] => {
             "/api/receipts/{id}/webhooks/{delivery}/redeliver"
         }

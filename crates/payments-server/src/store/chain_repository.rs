@@ -24,6 +24,10 @@ pub(crate) trait ChainRepository: Send + Sync + fmt::Debug {
     ) -> Result<(), StoreError>;
     /// Deposit addresses of unpaid receipts created at or after `since_ms` (what the watcher looks for).
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError>;
+    /// Every recorded transfer (of any token) to the deposit address `to` on `chain_id`, in chain order: what
+    /// a merchant is shown of a receipt's payments, counted or not.
+    async fn deposit_transfers(&self, chain_id: u64, to: Wallet)
+    -> Result<Vec<RecordedTransfer>, StoreError>;
     /// Unpaid receipts whose deposit received at least one recorded transfer, with those transfers.
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError>;
     /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.

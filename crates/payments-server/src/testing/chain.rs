@@ -72,3 +72,14 @@ impl TestChain {
         self.chain.revert(snapshot.0);
     }
 }
+
+impl TestChain {
+    /// A buyer pays `units` of another `token` (not the payment token) to `to`: recorded, never counted.
+    pub async fn pay_in(&self, token: Wallet, to: Wallet, units: u128) -> String {
+        self.chain
+            .simulate_payment(token, to, TokenAmount::from_base_units(units))
+            .await
+            .unwrap_or_else(|error| panic!("paying {to} in {token}: {error}"))
+            .to_string()
+    }
+}

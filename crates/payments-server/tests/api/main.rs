@@ -38,6 +38,7 @@ mod receipt_authority;
 mod receipt_ids;
 mod receipt_refunds_and_terminal;
 mod receipt_status_posts;
+mod receipt_transfers;
 mod receipt_webhooks;
 mod receipts_create;
 mod reserve_and_split_transactions;

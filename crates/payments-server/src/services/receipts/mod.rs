@@ -6,6 +6,7 @@ mod chain_events;
 mod claimed_payment;
 mod create;
 mod delivery;
+mod deposit_transfers;
 mod dispatcher;
 mod in_flight;
 mod order;

@@ -65,7 +65,18 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
     assert_eq!(funded[0].receipt_id, receipt_id("order-1"));
     assert_eq!(funded[0].merchant, wallet('a'));
     assert_eq!(funded[0].total.as_i64(), 500);
-    assert_eq!(funded[0].transfers, [first, second], "once each, in chain order");
+    assert_eq!(
+        funded[0].transfers,
+        [first.clone(), second.clone()],
+        "once each, in chain order"
+    );
+    assert_eq!(
+        repos.chain.deposit_transfers(1, wallet('1')).await.unwrap(),
+        [first, second],
+        "a deposit's transfers, once each, in chain order"
+    );
+    assert_eq!(repos.chain.deposit_transfers(2, wallet('1')).await.unwrap(), []);
+    assert_eq!(repos.chain.deposit_transfers(1, wallet('2')).await.unwrap(), []);
     assert_eq!(
         repos.chain.funded_deposits(2).await.unwrap(),
         [],

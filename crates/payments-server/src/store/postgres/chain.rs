@@ -32,6 +32,9 @@ const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, t.transaction
     FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = $1
     WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
     ORDER BY r.id, t.block_number, t.log_index";
+const DEPOSIT_TRANSFERS: &str = "SELECT transaction_hash, log_index, block_number, block_hash, token,
+        from_wallet, to_wallet, amount
+    FROM chain_transfers WHERE to_wallet = $1 AND chain_id = $2 ORDER BY block_number, log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0) AS attempts
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
     WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
@@ -181,6 +184,18 @@ async fn settlements_due(client: Object, now_ms: i64, limit: u32) -> Result<Vec<
         .collect()
 }
 
+async fn deposit_transfers(
+    client: Object,
+    chain_id: u64,
+    to: Wallet,
+) -> Result<Vec<RecordedTransfer>, PgError> {
+    let statement = client.prepare_cached(DEPOSIT_TRANSFERS).await?;
+    let rows = client
+        .query(&statement, &[&to.to_string(), &as_i64(chain_id)?])
+        .await?;
+    rows.iter().map(transfer_from_row).collect()
+}
+
 async fn record_settlement_failure(client: Object, failure: &SettlementFailure) -> Result<(), PgError> {
     let statement = client.prepare_cached(RECORD_FAILURE).await?;
     let attempts = i32::try_from(failure.attempts).unwrap_or(i32::MAX);
@@ -239,6 +254,15 @@ impl ChainRepository for PgStore {
 
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError> {
         self.run(|client| Box::pin(open_deposits(client, since_ms))).await
+    }
+
+    async fn deposit_transfers(
+        &self,
+        chain_id: u64,
+        to: Wallet,
+    ) -> Result<Vec<RecordedTransfer>, StoreError> {
+        self.run(|client| Box::pin(deposit_transfers(client, chain_id, to)))
+            .await
     }
 
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {

@@ -26,6 +26,9 @@ const OPEN_DEPOSITS: &str = "SELECT DISTINCT pay_to FROM receipts
     WHERE paid_cents = 0 AND pay_to IS NOT NULL AND created_at >= ?1";
 const TRANSFER_COLUMNS: &str = "t.transaction_hash, t.log_index, t.block_number, t.block_hash, t.token,
     t.from_wallet, t.to_wallet, t.amount";
+const DEPOSIT_TRANSFERS: &str = "SELECT transaction_hash, log_index, block_number, block_hash, token,
+        from_wallet, to_wallet, amount
+    FROM chain_transfers WHERE to_wallet = ?1 AND chain_id = ?2 ORDER BY block_number, log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0)
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
     WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
@@ -151,6 +154,18 @@ pub(super) fn funded_deposits(conn: &Connection, chain_id: u64) -> rusqlite::Res
     Ok(grouped.into_values().collect())
 }
 
+pub(super) fn deposit_transfers(
+    conn: &Connection,
+    chain_id: u64,
+    to: Wallet,
+) -> rusqlite::Result<Vec<RecordedTransfer>> {
+    conn.prepare_cached(DEPOSIT_TRANSFERS)?
+        .query_map(params![to.to_string(), as_i64(chain_id)?], |row| {
+            transfer_from_row(row, 0)
+        })?
+        .collect()
+}
+
 pub(super) fn settlements_due(
     conn: &Connection,
     now_ms: i64,
@@ -219,6 +234,15 @@ impl crate::store::ChainRepository for super::SqliteStore {
 
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError> {
         self.read(move |conn| open_deposits(conn, since_ms)).await
+    }
+
+    async fn deposit_transfers(
+        &self,
+        chain_id: u64,
+        to: Wallet,
+    ) -> Result<Vec<RecordedTransfer>, StoreError> {
+        self.read_point(move |conn| deposit_transfers(conn, chain_id, to))
+            .await
     }
 
     async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {
