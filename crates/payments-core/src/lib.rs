@@ -63,7 +63,10 @@ pub use subscription::{
     BillingPeriod, PlanFitError, PlanTerms, SpendingConfig, SubscriptionCharge, check_permission_fits_plan,
     due_slot, next_charge_at, slot_at, subscription_merchant_net, subscription_platform_fee,
 };
-pub use tax::{Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate};
+pub use tax::{
+    Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,
+    resolve_tax_rate_in,
+};
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
 pub use user_xp::{CENTS_PER_XP, purchase_credit, xp_for_spending};
 pub use utc_time::utc_iso8601;

@@ -130,14 +130,29 @@ pub fn resolve_tax_rate(
     jurisdictions: &[Jurisdiction],
     merchant_default: Option<&str>,
 ) -> Result<TaxRate, TaxError> {
+    resolve_tax_rate_in(selection, [jurisdictions], merchant_default)
+}
+
+/// [`resolve_tax_rate`] over several lists searched in order (the merchant's own jurisdictions, then the
+/// built-in catalog), without merging them into one.
+///
+/// # Errors
+/// As [`resolve_tax_rate`].
+pub fn resolve_tax_rate_in<const N: usize>(
+    selection: TaxSelection<'_>,
+    lists: [&[Jurisdiction]; N],
+    merchant_default: Option<&str>,
+) -> Result<TaxRate, TaxError> {
     if let Some(rate) = selection.explicit_rate {
         return Ok(rate);
     }
     let Some(code) = selection.jurisdiction_code.or(merchant_default) else {
         return Ok(TaxRate::ZERO);
     };
-    let jurisdiction =
-        find_jurisdiction(jurisdictions, code).ok_or_else(|| TaxError::UnknownJurisdiction {
+    let jurisdiction = lists
+        .iter()
+        .find_map(|list| find_jurisdiction(list, code))
+        .ok_or_else(|| TaxError::UnknownJurisdiction {
             code: code.to_owned(),
         })?;
     jurisdiction.rate(selection.component_codes)

@@ -6,6 +6,8 @@
 //! components through shop settings, and theirs override the catalog. This is reference data, not tax
 //! advice.
 
+use std::sync::LazyLock;
+
 use crate::rate::TaxRate;
 use crate::tax::{Jurisdiction, TaxComponent};
 
@@ -67,8 +69,16 @@ const US_STATE_RATES: [(&str, &str, &str); 51] = [
 /// The code of the one component every catalog jurisdiction has.
 pub const STATE_COMPONENT_CODE: &str = "state";
 
+/// Built once: every order is priced against it, and building it (51 jurisdictions, their names and parsed
+/// rates) cost more than the rest of an order's pricing.
+static CATALOG: LazyLock<Vec<Jurisdiction>> = LazyLock::new(build_catalog);
+
 /// The built-in jurisdictions: every US state and DC, each with one `state` component.
-pub fn builtin_tax_catalog() -> Vec<Jurisdiction> {
+pub fn builtin_tax_catalog() -> &'static [Jurisdiction] {
+    &CATALOG
+}
+
+fn build_catalog() -> Vec<Jurisdiction> {
     US_STATE_RATES
         .iter()
         .map(|(code, name, rate)| Jurisdiction {

@@ -69,8 +69,13 @@ impl Wallet {
 }
 
 impl fmt::Display for Wallet {
+    /// `0x` and 40 lowercase hex digits, encoded on the stack: wallets are written into every response,
+    /// log line and SQL parameter, and `hex::encode` built a `String` char by char each time.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "0x{}", hex::encode(self.0.as_slice()))
+        let mut text = [0u8; 42];
+        text[..2].copy_from_slice(b"0x");
+        hex::encode_to_slice(self.0.as_slice(), &mut text[2..]).map_err(|_| fmt::Error)?;
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
     }
 }
 

@@ -22,8 +22,8 @@ pub(crate) enum ShopConfigError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PricingContext {
     pub(crate) fees: FeeSchedule,
-    /// The merchant's own jurisdictions first, then the built-in catalog: pass it to
-    /// `payments_core::resolve_tax_rate`, whose first match wins, so the merchant overrides the catalog.
+    /// The merchant's own jurisdictions; searched before the built-in catalog (`resolve_tax_rate_in`), so
+    /// the merchant overrides the catalog.
     pub(crate) jurisdictions: Vec<Jurisdiction>,
     pub(crate) default_jurisdiction: Option<String>,
 }
@@ -60,7 +60,7 @@ impl ShopService {
         apply(&mut config, update);
         if let Some(code) = &config.default_jurisdiction
             && find_jurisdiction(&config.jurisdictions, code).is_none()
-            && find_jurisdiction(&builtin_tax_catalog(), code).is_none()
+            && find_jurisdiction(builtin_tax_catalog(), code).is_none()
         {
             return Err(ShopConfigError::UnknownDefaultJurisdiction(code.clone()));
         }
@@ -123,11 +123,9 @@ impl ShopService {
 pub(crate) fn pricing_context(shop: Option<ShopConfig>, wallet: Wallet) -> PricingContext {
     let config = shop.unwrap_or_else(|| ShopConfig::default_for(wallet));
     let fees = fee_schedule(&config);
-    let mut jurisdictions = config.jurisdictions;
-    jurisdictions.extend(builtin_tax_catalog());
     PricingContext {
         fees,
-        jurisdictions,
+        jurisdictions: config.jurisdictions,
         default_jurisdiction: config.default_jurisdiction,
     }
 }
@@ -140,7 +138,8 @@ pub(crate) fn merged_catalog(config: &ShopConfig) -> Vec<(Jurisdiction, Jurisdic
         .iter()
         .map(|jurisdiction| (jurisdiction.clone(), JurisdictionSource::Merchant));
     let catalog = builtin_tax_catalog()
-        .into_iter()
+        .iter()
+        .cloned()
         .filter(|entry| find_jurisdiction(&config.jurisdictions, &entry.code).is_none())
         .map(|entry| (entry, JurisdictionSource::Catalog));
     own.chain(catalog).collect()

@@ -2,7 +2,8 @@
 //! merchant's fee schedule, the `Receipt.amounts`/`tax` record of a priced sale, and the amount ceiling.
 
 use payments_core::{
-    FeeSchedule, MAX_USD_CENTS, PricedOrder, PricingError, TaxRate, TaxSelection, Wallet, resolve_tax_rate,
+    FeeSchedule, MAX_USD_CENTS, PricedOrder, PricingError, TaxRate, TaxSelection, Wallet,
+    builtin_tax_catalog, resolve_tax_rate_in,
 };
 
 use crate::domain::receipt::{OrderError, ReceiptAmounts, ReceiptTax};
@@ -70,9 +71,9 @@ pub(super) fn sale_terms(
         jurisdiction_code: choice.jurisdiction_code.as_deref(),
         component_codes: choice.tax_components.as_deref(),
     };
-    let rate = resolve_tax_rate(
+    let rate = resolve_tax_rate_in(
         selection,
-        &context.jurisdictions,
+        [context.jurisdictions.as_slice(), builtin_tax_catalog()],
         context.default_jurisdiction.as_deref(),
     )
     .map_err(OrderError::Tax)?;

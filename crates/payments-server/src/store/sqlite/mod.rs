@@ -93,6 +93,9 @@ impl SqliteStore {
             .max_size(READER_CONNECTIONS)
             .min_idle(Some(1))
             .connection_timeout(CONNECTION_TIMEOUT)
+            // r2d2 checks each connection on checkout by running an empty statement (prepared afresh every
+            // time); a connection to a local file does not go stale, and a broken one fails its query anyway.
+            .test_on_check_out(false)
             .build(reader_manager)
             .map_err(unavailable)?;
         Ok(SqliteStore {
