@@ -38,7 +38,7 @@ pub(crate) fn ok(body: &impl Serialize) -> HttpResponse {
 
 /// The spec's degraded-mode marker, flattened into a normal response body:
 /// `"degraded": true, "reason": "datastore_unavailable"`.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub(crate) struct Degraded {
     degraded: bool,
     reason: &'static str,
