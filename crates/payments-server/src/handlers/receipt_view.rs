@@ -44,6 +44,7 @@ pub(crate) struct ReceiptView<'a> {
     buyer_wallet: Option<Wallet>,
     #[serde(skip_serializing_if = "Cents::is_zero")]
     refunded_usd: Cents,
+    #[schema(value_type = crate::http::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
     /// The transfer that pays this receipt; only for receipts with their own deposit address.

@@ -51,6 +51,7 @@ struct StatusResponse<'a> {
     transaction_hash: Option<&'a str>,
     currency: &'a str,
     amount: Cents,
+    #[schema(value_type = crate::http::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
 }

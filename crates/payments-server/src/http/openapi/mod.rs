@@ -7,6 +7,7 @@
 //! the handler in `paths(...)` below. The tests fail while a routed path has no operation, or while
 //! `docs/openapi.json` is not the generated document.
 
+mod flattened;
 mod shared;
 #[cfg(test)]
 mod tests;
@@ -14,6 +15,8 @@ mod tests;
 use std::sync::LazyLock;
 
 use utoipa::OpenApi;
+
+pub(crate) use flattened::FailureFields;
 
 use crate::handlers;
 use shared::{SecuritySchemes, SharedAnswers};
