@@ -1,8 +1,8 @@
 //! OpenAPI schemas of the value types whose JSON form is written by hand (feature `openapi`): the derive
 //! cannot see through their custom `Serialize`, so each says here what its `Serialize` writes.
 
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::{Cents, FeePct, TaxRate, Wallet};
@@ -49,7 +49,11 @@ impl ToSchema for Wallet {}
 
 impl PartialSchema for TaxRate {
     fn schema() -> RefOr<Schema> {
-        number("A tax rate from 0 to 1 (`0.0725` is 7.25 %).", Some(0.0), Some(1.0))
+        number(
+            "A tax rate from 0 to 1 (`0.0725` is 7.25 %).",
+            Some(0.0),
+            Some(1.0),
+        )
     }
 }
 
@@ -57,7 +61,11 @@ impl ToSchema for TaxRate {}
 
 impl PartialSchema for FeePct {
     fn schema() -> RefOr<Schema> {
-        number("A fee as a percentage from 0 to 100 (`0.5` is 0.5 %).", Some(0.0), Some(100.0))
+        number(
+            "A fee as a percentage from 0 to 100 (`0.5` is 0.5 %).",
+            Some(0.0),
+            Some(100.0),
+        )
     }
 }
 

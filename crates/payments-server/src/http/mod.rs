@@ -19,7 +19,7 @@ pub(crate) mod openapi;
 pub(crate) mod rate_limit;
 pub(crate) mod refusal;
 pub(crate) mod response;
-pub(crate) mod router;
 #[cfg(test)]
 pub(crate) mod route_shapes;
+pub(crate) mod router;
 pub(crate) mod status_poster;

@@ -14,7 +14,11 @@ pub(crate) fn routed_shapes() -> Vec<RoutedShape> {
     let source = include_str!("router.rs");
     let end = source.find("pub(crate) fn pattern").unwrap_or(source.len());
     let mut shapes = Vec::new();
-    for line in source[..end].lines().map(str::trim).filter(|line| line.starts_with('(')) {
+    for line in source[..end]
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with('('))
+    {
         let (Some(open), Some(close)) = (line.find(", ["), line.find("]) =>")) else {
             continue;
         };

@@ -3,9 +3,9 @@
 use hyper::Method;
 
 use crate::handlers::{
-    admin_auth, billing, graphql, health, images, inventory, metrics, orders, ping, platform_config,
+    admin_auth, billing, graphql, health, images, inventory, metrics, openapi, orders, ping, platform_config,
     receipt_admin, receipt_status, receipt_webhooks, receipts, reserve, shop, split, split_transactions,
-    openapi, users,
+    users,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -61,7 +61,9 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["api", "reserve", "balances" | "recommend"]) => not_allowed(GET),
         (_, ["api", "auth", "nonce" | "me"]) => not_allowed(GET),
         (_, ["api", "auth", "login" | "logout"] | ["api", "auth", "sessions", "revoke"]) => not_allowed(POST),
-        (_, ["healthz"] | ["metrics"] | ["api", "status", "ping"] | ["api", "openapi.json"]) => not_allowed(GET),
+        (_, ["healthz"] | ["metrics"] | ["api", "status", "ping"] | ["api", "openapi.json"]) => {
+            not_allowed(GET)
+        }
         (_, ["api", "inventory"]) => not_allowed(INVENTORY),
         (_, ["api", "inventory", "images"]) => not_allowed(POST),
         (_, ["api", "inventory", _, "images", _]) => not_allowed(GET),

@@ -14,7 +14,10 @@ async fn the_openapi_document_is_served_without_a_key_and_is_the_committed_one()
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), "application/json");
     assert_eq!(reply.json["openapi"], "3.1.0");
-    assert_eq!(reply.json, serde_json::from_str::<serde_json::Value>(COMMITTED).unwrap());
+    assert_eq!(
+        reply.json,
+        serde_json::from_str::<serde_json::Value>(COMMITTED).unwrap()
+    );
 }
 
 #[tokio::test]

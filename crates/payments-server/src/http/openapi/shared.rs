@@ -36,7 +36,10 @@ impl Modify for SecuritySchemes {
         );
         components.add_security_scheme(
             API_KEY,
-            header("x-api-key", "The subscription key, as the status ping also accepts it."),
+            header(
+                "x-api-key",
+                "The subscription key, as the status ping also accepts it.",
+            ),
         );
         components.add_security_scheme(BEARER, SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
         components.add_security_scheme(
@@ -53,20 +56,55 @@ impl Modify for SecuritySchemes {
                 "The session's CSRF token from the login answer; required on every session write.",
             ),
         );
-        components.add_security_scheme(METRICS_TOKEN, SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
+        components.add_security_scheme(
+            METRICS_TOKEN,
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
     }
 }
 
 /// The shared error answers: (status, response name, description).
 const SHARED: &[(&str, &str, &str)] = &[
-    ("400", "InvalidInput", "The request is malformed (invalid_input, with `field` when one field is at fault)."),
-    ("401", "Unauthorized", "Missing or invalid credentials: subscription key (unauthorized) or session (unauthorized, \"missing or expired session\")."),
-    ("403", "Forbidden", "The key lacks the route's scope, the session may not act on this wallet, or the CSRF token or Origin is refused (forbidden)."),
-    ("408", "BodyTimeout", "The request body did not arrive within the body timeout (body_timeout)."),
-    ("413", "PayloadTooLarge", "The request body (or uploaded image) is larger than the route's limit (payload_too_large)."),
-    ("429", "RateLimited", "The caller's quota is spent (rate_limited); retry after `resetAt` (Unix ms)."),
-    ("500", "Failed", "An unexpected error (failed); nothing about it is sent."),
-    ("503", "Unavailable", "The datastore or chain node does not answer, or the request passed its deadline (datastore_unavailable, chain_unavailable, deadline_exceeded); nothing was changed; Retry-After says when to retry."),
+    (
+        "400",
+        "InvalidInput",
+        "The request is malformed (invalid_input, with `field` when one field is at fault).",
+    ),
+    (
+        "401",
+        "Unauthorized",
+        "Missing or invalid credentials: subscription key (unauthorized) or session (unauthorized, \"missing or expired session\").",
+    ),
+    (
+        "403",
+        "Forbidden",
+        "The key lacks the route's scope, the session may not act on this wallet, or the CSRF token or Origin is refused (forbidden).",
+    ),
+    (
+        "408",
+        "BodyTimeout",
+        "The request body did not arrive within the body timeout (body_timeout).",
+    ),
+    (
+        "413",
+        "PayloadTooLarge",
+        "The request body (or uploaded image) is larger than the route's limit (payload_too_large).",
+    ),
+    (
+        "429",
+        "RateLimited",
+        "The caller's quota is spent (rate_limited); retry after `resetAt` (Unix ms).",
+    ),
+    (
+        "500",
+        "Failed",
+        "An unexpected error (failed); nothing about it is sent.",
+    ),
+    (
+        "503",
+        "Unavailable",
+        "The datastore or chain node does not answer, or the request passed its deadline (datastore_unavailable, chain_unavailable, deadline_exceeded); nothing was changed; Retry-After says when to retry.",
+    ),
 ];
 
 /// Adds the shared error answers to every operation that can give them, unless its annotation already
@@ -78,7 +116,9 @@ impl Modify for SharedAnswers {
     fn modify(&self, openapi: &mut OpenApi) {
         let components = openapi.components.get_or_insert_with(Default::default);
         for (_, name, description) in SHARED {
-            components.responses.insert((*name).to_owned(), RefOr::T(envelope(description)));
+            components
+                .responses
+                .insert((*name).to_owned(), RefOr::T(envelope(description)));
         }
         for item in openapi.paths.paths.values_mut() {
             let operations = [
@@ -141,7 +181,11 @@ fn security_schemes(operation: &Operation) -> Vec<String> {
         .iter()
         .flatten()
         .filter_map(|requirement| serde_json::to_value(requirement).ok())
-        .filter_map(|value| value.as_object().map(|object| object.keys().cloned().collect::<Vec<_>>()))
+        .filter_map(|value| {
+            value
+                .as_object()
+                .map(|object| object.keys().cloned().collect::<Vec<_>>())
+        })
         .flatten()
         .collect()
 }

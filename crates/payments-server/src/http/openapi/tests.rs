@@ -51,7 +51,10 @@ fn every_routed_method_and_path_has_an_operation() {
             panic!("{} is routed but has no route pattern", shape.path);
         };
         let documented = operations(&document, path);
-        assert!(!documented.is_empty(), "{path} is routed but not in the OpenAPI document");
+        assert!(
+            !documented.is_empty(),
+            "{path} is routed but not in the OpenAPI document"
+        );
         for method in shape.methods.iter().flatten() {
             assert!(
                 documented.contains(&method.to_lowercase()),
@@ -81,7 +84,10 @@ fn every_operation_has_a_unique_id_and_a_summary() {
     for (path, item) in document["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
             let id = operation["operationId"].as_str().unwrap_or_default();
-            assert!(ids.insert(id.to_owned()), "{method} {path}: operationId {id:?} is not unique");
+            assert!(
+                ids.insert(id.to_owned()),
+                "{method} {path}: operationId {id:?} is not unique"
+            );
             assert!(operation["summary"].is_string(), "{method} {path} has no summary");
         }
     }
@@ -96,7 +102,10 @@ fn key_routes_name_the_key_header_and_share_the_error_answers() {
     let list = &document["paths"]["/api/receipts"]["get"];
     assert_eq!(list["security"][0]["subscription_key"], serde_json::json!([]));
     for status in ["401", "403", "429", "503"] {
-        assert!(list["responses"][status]["$ref"].is_string(), "GET /api/receipts lacks {status}");
+        assert!(
+            list["responses"][status]["$ref"].is_string(),
+            "GET /api/receipts lacks {status}"
+        );
     }
     assert!(
         document["paths"]["/healthz"]["get"]["responses"]["401"].is_null(),
