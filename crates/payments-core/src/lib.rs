@@ -10,6 +10,8 @@ mod json_number;
 mod money;
 mod money_serde;
 mod onchain;
+#[cfg(feature = "openapi")]
+mod openapi;
 mod payment_request;
 mod platform_fees;
 mod pricing;

@@ -16,7 +16,7 @@ use crate::secret::Secret;
 const SESSION_ID_PREFIX: &str = "ses_";
 
 /// What a signed-in wallet may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Role {
     /// Acts on its own wallet.

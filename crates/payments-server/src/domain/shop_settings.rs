@@ -18,12 +18,13 @@ const MAX_URL_BYTES: usize = 2048;
 const MAX_JURISDICTIONS: usize = 100;
 const MAX_CODE_CHARS: usize = 32;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ShopConfigRequest {
     /// Only a platform admin may name a wallet other than its own.
     pub(crate) wallet: Option<Wallet>,
     brand_name: Option<String>,
+    #[schema(value_type = Option<f64>)]
     processing_fee_pct: Option<serde_json::Number>,
     brand_key: Option<String>,
     support_email: Option<String>,

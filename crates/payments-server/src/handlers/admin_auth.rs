@@ -11,7 +11,7 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::services::admin_auth::LoginAttempt;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct LoginRequest {
     wallet: Wallet,
@@ -21,13 +21,13 @@ struct LoginRequest {
     signature: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RevokeRequest {
     wallet: Wallet,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct LoginResponse<'a> {
     ok: bool,
@@ -36,12 +36,32 @@ struct LoginResponse<'a> {
     csrf_token: &'a str,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MeResponse<'a> {
     wallet: Wallet,
     roles: &'a [Role],
     expires_at: i64,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct NonceResponse {
+    /// Sign it in the EIP-712 login message within its lifetime.
+    nonce: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = AuthOkResponse)]
+struct OkResponse {
+    ok: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct RevokeResponse {
+    ok: bool,
+    wallet: Wallet,
+    /// How many live sessions were ended.
+    revoked: u64,
 }
 
 /// Counts a sign-in request against its client address: the sign-in routes need no credentials, so without
@@ -53,14 +73,44 @@ fn count_sign_in(ctx: &Ctx<'_>) -> Result<(), ApiError> {
     }
 }
 
+/// A one-time sign-in nonce for a wallet (rate-limited per client address).
+#[utoipa::path(
+    get,
+    path = "/api/auth/nonce",
+    operation_id = "authNonce",
+    tag = "auth",
+    params(
+        ("wallet" = String, Query, description = "The wallet that will sign in.")
+    ),
+    responses(
+        (status = 200, description = "The nonce to sign.", body = NonceResponse),
+        (status = 400, description = "wallet is missing or malformed (invalid_input).", body = crate::http::error::Envelope<'static>),
+        (status = 429, description = "Too many sign-in requests from this address (rate_limited, resetAt).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn nonce(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     count_sign_in(ctx)?;
     let wallet = Wallet::parse(ctx.required_query("wallet")?)
         .map_err(|error| FieldError::new("wallet", error.to_string()))?;
     let nonce = ctx.state.services.admin_auth.issue_nonce(wallet).await?;
-    Ok(response::ok(&serde_json::json!({ "nonce": nonce.expose() })))
+    Ok(response::ok(&NonceResponse {
+        nonce: nonce.expose().to_owned(),
+    }))
 }
 
+/// Signs in with an EIP-712 signature over the nonce; sets the cb_auth_token cookie and returns the CSRF token.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login",
+    operation_id = "authLogin",
+    tag = "auth",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Signed in.", body = LoginResponse<'static>, headers(("Set-Cookie" = String, description = "cb_auth_token session cookie"))),
+        (status = 401, description = "The signature, nonce or time is refused (unauthorized).", body = crate::http::error::Envelope<'static>),
+        (status = 429, description = "Too many sign-in requests from this address (rate_limited, resetAt).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     count_sign_in(ctx)?;
     let request: LoginRequest = ctx.json().await?;
@@ -83,14 +133,36 @@ pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     Ok(reply)
 }
 
+/// Ends the session and clears the cookie.
+#[utoipa::path(
+    post,
+    path = "/api/auth/logout",
+    operation_id = "authLogout",
+    tag = "auth",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    responses(
+        (status = 200, description = "Signed out.", body = OkResponse)
+    )
+)]
 pub(crate) async fn logout(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     ctx.state.services.admin_auth.logout(admin.session_id).await?;
-    let mut reply = response::ok(&serde_json::json!({ "ok": true }));
+    let mut reply = response::ok(&OkResponse { ok: true });
     admin::clear_session_cookie(&mut reply, ctx.state.config.dev_mode);
     Ok(reply)
 }
 
+/// The signed-in wallet, its roles and when the session ends.
+#[utoipa::path(
+    get,
+    path = "/api/auth/me",
+    operation_id = "authMe",
+    tag = "auth",
+    security(("session_cookie" = [])),
+    responses(
+        (status = 200, description = "The session.", body = MeResponse<'static>)
+    )
+)]
 pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let AdminSession {
         wallet,
@@ -105,6 +177,18 @@ pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Ends every session of a wallet (its own, or any for a platform admin).
+#[utoipa::path(
+    post,
+    path = "/api/auth/sessions/revoke",
+    operation_id = "authRevokeSessions",
+    tag = "auth",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = RevokeRequest,
+    responses(
+        (status = 200, description = "The sessions ended.", body = RevokeResponse)
+    )
+)]
 pub(crate) async fn revoke_sessions(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let request: RevokeRequest = ctx.json().await?;
@@ -114,7 +198,9 @@ pub(crate) async fn revoke_sessions(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiEr
         .admin_auth
         .revoke_sessions(&admin.roles, request.wallet)
         .await?;
-    Ok(response::ok(&serde_json::json!({
-        "ok": true, "wallet": request.wallet, "revoked": revoked
-    })))
+    Ok(response::ok(&RevokeResponse {
+        ok: true,
+        wallet: request.wallet,
+        revoked,
+    }))
 }

@@ -9,7 +9,7 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::services::billing::BillingBalance;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Fees {
     accrued_usd: Cents,
@@ -27,7 +27,7 @@ impl From<FeeBalance> for Fees {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ReceiptPart {
     paid_count: u64,
@@ -38,7 +38,7 @@ struct ReceiptPart {
     fees: Fees,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SubscriptionPart {
     charge_count: u64,
@@ -47,7 +47,7 @@ struct SubscriptionPart {
     fees: Fees,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BalanceResponse {
     wallet: Wallet,
@@ -84,6 +84,17 @@ impl From<BillingBalance> for BalanceResponse {
     }
 }
 
+/// The platform fees on the merchant's sales and subscription charges (receipts:read).
+#[utoipa::path(
+    get,
+    path = "/api/billing/balance",
+    operation_id = "billingBalance",
+    tag = "billing",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The balance.", body = BalanceResponse)
+    )
+)]
 pub(crate) async fn balance(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let balance = ctx.state.services.billing.balance(caller.wallet).await?;

@@ -10,7 +10,7 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct GraphqlBody {
     query: String,
@@ -20,6 +20,24 @@ struct GraphqlBody {
     operation_name: Option<String>,
 }
 
+/// Read-only GraphQL (queries user, follows, liveUsers, leaderboard) (graphql:read). GraphQL errors answer 200 with errors.
+#[utoipa::path(
+    method(get, post),
+    path = "/api/graphql",
+    operation_id = "graphql",
+    tag = "graphql",
+    security(("subscription_key" = [])),
+    params(
+        ("query" = Option<String>, Query, description = "GET: the query document."),
+        ("variables" = Option<String>, Query, description = "GET: variables as a JSON object."),
+        ("operationName" = Option<String>, Query, description = "GET: the operation to run.")
+    ),
+    request_body(content = GraphqlBody, description = "POST: the query as JSON (GET: the query parameters)."),
+    responses(
+        (status = 200, description = "The GraphQL response: data and/or errors.", body = serde_json::Value),
+        (status = 400, description = "query is missing or variables is not JSON (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn execute(ctx: &Ctx<'_>, method: &Method) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::GraphqlRead).await?;
     let body = if method == Method::POST {

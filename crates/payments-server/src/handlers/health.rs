@@ -8,7 +8,7 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct HealthResponse {
     status: &'static str,
     datastore: &'static str,
@@ -29,6 +29,16 @@ impl HealthResponse {
     }
 }
 
+/// Liveness and datastore health; always 200 (a degraded datastore is reported in the body).
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    operation_id = "health",
+    tag = "health",
+    responses(
+        (status = 200, description = "ok, or degraded when the datastore does not answer.", body = HealthResponse)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let available = ctx.state.services.health.datastore_available().await;
     Ok(response::ok(&HealthResponse::from_datastore(available)))

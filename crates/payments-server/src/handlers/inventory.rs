@@ -8,7 +8,7 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, Degraded, HttpResponse};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct InventoryListResponse<'a> {
     items: &'a [ShownItem],
@@ -21,17 +21,46 @@ struct InventoryListResponse<'a> {
     degraded: Option<Degraded>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct UpsertResponse<'a> {
     ok: bool,
     item: &'a ShownItem,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = DeletedResponse)]
 struct OkResponse {
     ok: bool,
 }
 
+/// Lists and searches the merchant's products (inventory:read).
+#[utoipa::path(
+    get,
+    path = "/api/inventory",
+    operation_id = "listInventory",
+    tag = "inventory",
+    security(("subscription_key" = [])),
+    params(
+        ("q" = Option<String>, Query, description = "Searches name, SKU, description, category and tags."),
+        ("category" = Option<String>, Query, description = "Exact category."),
+        ("priceMin" = Option<f64>, Query, description = "Lowest price, USD."),
+        ("priceMax" = Option<f64>, Query, description = "Highest price, USD."),
+        ("tags" = Option<String>, Query, description = "Comma-separated tags."),
+        ("tagsMode" = Option<String>, Query, description = "any (default) or all."),
+        ("industryPack" = Option<String>, Query, description = "Industry pack filter."),
+        ("taxable" = Option<bool>, Query, description = "Tax-status filter."),
+        ("stock" = Option<String>, Query, description = "in, out or all (default)."),
+        ("sort" = Option<String>, Query, description = "Sort field (docs/inventory.md)."),
+        ("order" = Option<String>, Query, description = "asc or desc (default)."),
+        ("pageSize" = Option<u32>, Query, description = "Page size, 1 to 200 (default 100)."),
+        ("page" = Option<u32>, Query, description = "0-indexed page (default 0)."),
+        ("cursor" = Option<String>, Query, description = "nextCursor of the previous page.")
+    ),
+    responses(
+        (status = 200, description = "One page of products; degraded adds degraded and reason.", body = InventoryListResponse<'static>),
+        (status = 400, description = "A query parameter is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryRead).await?;
     let query = InventoryQuery::parse(ctx.raw_query().len(), |name| ctx.query(name))?;
@@ -47,6 +76,20 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Creates or updates a product, idempotent by SKU (inventory:write).
+#[utoipa::path(
+    post,
+    path = "/api/inventory",
+    operation_id = "upsertInventoryItem",
+    tag = "inventory",
+    security(("subscription_key" = [])),
+    request_body = crate::domain::inventory::InventoryItemRequest,
+    responses(
+        (status = 200, description = "The saved product.", body = UpsertResponse<'static>),
+        (status = 404, description = "No product with this id of this merchant.", body = crate::http::error::Envelope<'static>),
+        (status = 409, description = "The SKU belongs to another product (conflict).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let request: InventoryItemRequest = ctx.json_up_to(ctx.state.config.max_body_bytes).await?;
@@ -58,6 +101,22 @@ pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Deletes a product (inventory:write).
+#[utoipa::path(
+    delete,
+    path = "/api/inventory",
+    operation_id = "deleteInventoryItem",
+    tag = "inventory",
+    security(("subscription_key" = [])),
+    params(
+        ("id" = String, Query, description = "The product id.")
+    ),
+    responses(
+        (status = 200, description = "Deleted.", body = OkResponse),
+        (status = 400, description = "id is missing (invalid_input).", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No product with this id of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let id = ProductId::parse("id", ctx.required_query("id")?)?;

@@ -13,6 +13,19 @@ use crate::http::response::HttpResponse;
 /// Prometheus text exposition format 0.0.4.
 const CONTENT_TYPE_PROMETHEUS: &str = "text/plain; version=0.0.4; charset=utf-8";
 
+/// Prometheus metrics (text exposition format 0.0.4); open on loopback, else behind the metrics token.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    operation_id = "metrics",
+    tag = "operations",
+    security((), ("metrics_token" = [])),
+    responses(
+        (status = 200, description = "The metrics.", body = String, content_type = "text/plain; version=0.0.4; charset=utf-8"),
+        (status = 401, description = "A metrics token is configured and the request did not present it.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "Metrics are not served to this client (not loopback and no token configured).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     metrics_access::check(ctx)?;
     let metrics = &ctx.state.metrics;

@@ -7,6 +7,7 @@ pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod metrics;
+pub(crate) mod openapi;
 pub(crate) mod orders;
 pub(crate) mod ping;
 pub(crate) mod platform_config;

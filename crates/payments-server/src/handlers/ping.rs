@@ -8,17 +8,29 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PingResponse<'a> {
     ok: bool,
     merchant: Wallet,
     subscription_id: &'a str,
+    #[schema(value_type = Vec<String>)]
     scopes: &'a Scopes,
     server_time: i64,
     version: &'static str,
 }
 
+/// Key diagnostics: which merchant and scopes a key acts with.
+#[utoipa::path(
+    get,
+    path = "/api/status/ping",
+    operation_id = "statusPing",
+    tag = "health",
+    security(("api_key" = []), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The key is valid.", body = PingResponse<'static>)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.api_key_caller().await?;
     Ok(response::ok(&PingResponse {

@@ -10,7 +10,21 @@ use crate::http::error::ApiError;
 use crate::http::response::HttpResponse;
 use crate::portal;
 
-/// GET (and HEAD: hyper sends the same head without the body).
+/// The hosted payment page (no authentication: the link is the capability).
+#[utoipa::path(
+    method(get, head),
+    path = "/portal/{id}",
+    operation_id = "portalPage",
+    tag = "portal",
+    params(
+        ("id" = String, Path, description = "The receipt id."),
+        ("merchant" = Option<String>, Query, description = "The merchant wallet, from the payment link.")
+    ),
+    responses(
+        (status = 200, description = "The page.", body = String, content_type = "text/html; charset=utf-8"),
+        (status = 404, description = "No such receipt (an HTML page).", body = String, content_type = "text/html; charset=utf-8")
+    )
+)]
 pub(crate) async fn page(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     // A malformed id or merchant names no receipt: the same 404 page as an unknown one.
     let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
@@ -24,7 +38,21 @@ pub(crate) async fn page(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     })
 }
 
-/// POST from the page's button: record `link_opened`, then show the page again (303, same query).
+/// The page's Continue button: records link_opened, then shows the page again.
+#[utoipa::path(
+    post,
+    path = "/portal/{id}",
+    operation_id = "portalOpen",
+    tag = "portal",
+    params(
+        ("id" = String, Path, description = "The receipt id."),
+        ("merchant" = Option<String>, Query, description = "The merchant wallet, from the payment link.")
+    ),
+    responses(
+        (status = 303, description = "Back to the page.", headers(("Location" = String))),
+        (status = 404, description = "No such receipt (an HTML page).", body = String, content_type = "text/html; charset=utf-8")
+    )
+)]
 pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
     let found = match (ReceiptId::parse("receiptId", id), merchant) {
@@ -37,7 +65,21 @@ pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     Ok(page_again(ctx, id))
 }
 
-/// POST from the test-mode page's "Simulate payment" button: pay on the simulated chain, then show the page.
+/// Test mode only: pays the receipt on the simulated chain, then shows the page again.
+#[utoipa::path(
+    post,
+    path = "/portal/{id}/simulate",
+    operation_id = "portalSimulate",
+    tag = "portal",
+    params(
+        ("id" = String, Path, description = "The receipt id."),
+        ("merchant" = Option<String>, Query, description = "The merchant wallet, from the payment link.")
+    ),
+    responses(
+        (status = 303, description = "Back to the page.", headers(("Location" = String))),
+        (status = 404, description = "No such receipt, or not in test mode (an HTML page).", body = String, content_type = "text/html; charset=utf-8")
+    )
+)]
 pub(crate) async fn simulate(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
     let found = match (ReceiptId::parse("receiptId", id), merchant) {

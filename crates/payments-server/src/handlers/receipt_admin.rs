@@ -13,7 +13,7 @@ use crate::http::response::{self, HttpResponse};
 use crate::services::receipts::{StatusOutcome, sale_link};
 use crate::store::Transitioned;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RefundResponse {
     ok: bool,
@@ -21,12 +21,30 @@ struct RefundResponse {
     previous_status: Option<ReceiptStatus>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct TerminalResponse<'a> {
     ok: bool,
     receipt: ReceiptView<'a>,
 }
 
+/// Refunds a paid receipt, in full or in part (admin session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/receipts/refund",
+    operation_id = "refundReceipt",
+    tag = "receipts",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe: the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
+    ),
+    request_body = crate::domain::receipt::RefundRequest,
+    responses(
+        (status = 200, description = "The receipt's status after the refund.", body = RefundResponse),
+        (status = 400, description = "missing_receipt_id, invalid_wallet, invalid_buyer, invalid_usd or invalid_input.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>),
+        (status = 409, description = "The receipt cannot be refunded now (invalid_transition), or the Idempotency-Key was used with another body.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let refund = ctx.json::<RefundRequest>().await?.parse()?;
@@ -57,6 +75,20 @@ fn render_refund(transitioned: &Transitioned, _: &RenderContext) -> (StatusCode,
     )
 }
 
+/// Creates an in-person sale for an amount (admin session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/receipts/terminal",
+    operation_id = "terminalSale",
+    tag = "receipts",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::receipt::TerminalRequest,
+    responses(
+        (status = 200, description = "The sale's receipt.", body = TerminalResponse<'static>),
+        (status = 400, description = "wallet_required, invalid_amount or invalid_input.", body = crate::http::error::Envelope<'static>),
+        (status = 403, description = "No split is configured (split_required), or the session may not act for this wallet (forbidden).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let request: TerminalRequest = ctx.json().await?;

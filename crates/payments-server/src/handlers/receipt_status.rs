@@ -10,7 +10,7 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::services::receipts::StatusOutcome;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StatusPostResponse {
     ok: bool,
@@ -21,6 +21,21 @@ struct StatusPostResponse {
     ignored: Option<bool>,
 }
 
+/// Posts a status: tracking statuses with a key, sensitive ones (checkout_success, refund_*) with an admin session + CSRF.
+#[utoipa::path(
+    post,
+    path = "/api/receipts/status",
+    operation_id = "postReceiptStatus",
+    tag = "receipts",
+    security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::receipt::StatusPostRequest,
+    responses(
+        (status = 200, description = "Applied, or ignored (ignored: true) when it changes nothing.", body = StatusPostResponse),
+        (status = 400, description = "missing_receipt_id, invalid_wallet, missing_status or invalid_input.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>),
+        (status = 409, description = "The transition is refused (invalid_transition).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     // Which credential counts depends on the status in the body; a request with none is refused unread.
     if !ctx.has_dev_credentials() && !ctx.has_session_cookie() {

@@ -12,7 +12,7 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::store::RecordedTransfer;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TransfersResponse<'a> {
     success: bool,
@@ -27,13 +27,17 @@ struct TransfersResponse<'a> {
 }
 
 /// One confirmed `Transfer` log to the deposit address.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TransferView<'a> {
     transaction_hash: &'a str,
     log_index: u64,
     block_number: u64,
+    /// The token contract.
+    #[schema(value_type = payments_core::Wallet)]
     token: String,
+    /// The sender.
+    #[schema(value_type = payments_core::Wallet)]
     from: String,
     /// Base units as a decimal string; `null` when the value did not fit in 128 bits (a fake token).
     amount: Option<String>,
@@ -55,6 +59,24 @@ impl<'a> TransferView<'a> {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/receipts/{id}/transfers",
+    operation_id = "listReceiptTransfers",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("id" = String, Path, description = "The receipt id.")
+    ),
+    responses(
+        (status = 200, description = "The confirmed transfers to the receipt's deposit address.", body = TransfersResponse<'static>),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
+/// A receipt's confirmed deposit transfers.
+///
+/// Every confirmed `Transfer` to the receipt's deposit address, of any token, in chain order; only the payment
+/// token counts towards `received` and `missing`.
 pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;

@@ -8,8 +8,9 @@ use crate::domain::chain::PaymentChain;
 use crate::domain::receipt::{BillingAddress, Receipt};
 use crate::store::SettlementState;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Receipt)]
 pub(crate) struct ReceiptView<'a> {
     receipt_id: &'a str,
     total_usd: Cents,
@@ -25,6 +26,7 @@ pub(crate) struct ReceiptView<'a> {
     tax_rate: TaxRate,
     tax_components: &'a [String],
     transaction_id: Option<&'a str>,
+    #[schema(value_type = Option<Object>)]
     metadata: Option<&'a Map<String, Value>>,
     transaction_hash: Option<&'a str>,
     transaction_timestamp: Option<i64>,
@@ -42,6 +44,7 @@ pub(crate) struct ReceiptView<'a> {
     buyer_wallet: Option<Wallet>,
     #[serde(skip_serializing_if = "Cents::is_zero")]
     refunded_usd: Cents,
+    #[schema(value_type = crate::http::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
     /// The transfer that pays this receipt; only for receipts with their own deposit address.
@@ -53,7 +56,7 @@ pub(crate) struct ReceiptView<'a> {
 }
 
 /// `settlement`: how many attempts failed, the last error, and when the next attempt runs (Unix ms).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SettlementView<'a> {
     failed_attempts: u32,
@@ -63,7 +66,7 @@ struct SettlementView<'a> {
 
 /// `payment`: send exactly `amount` base units of `token` to `to` on `chainId`. `to` is the receipt's own
 /// deposit address (the paymentUrl's `recipient`), so the transfer names this receipt and no other.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PaymentView {
     chain_id: u64,
@@ -89,7 +92,7 @@ impl PaymentView {
 }
 
 /// Every field a string; `""` when not given.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BillingView<'a> {
     first_name: &'a str,

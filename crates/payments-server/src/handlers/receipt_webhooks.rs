@@ -11,14 +11,14 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::store::{AttemptLog, DeliveryLog};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DeliveriesResponse {
     receipt_id: String,
     deliveries: Vec<DeliveryView>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DeliveryView {
     delivery_id: String,
@@ -31,7 +31,7 @@ struct DeliveryView {
     attempts: Vec<AttemptView>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AttemptView {
     attempt: i64,
@@ -42,7 +42,7 @@ struct AttemptView {
     duration_ms: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RedeliverResponse<'a> {
     ok: bool,
@@ -76,6 +76,21 @@ impl From<AttemptLog> for AttemptView {
     }
 }
 
+/// The webhook deliveries of a receipt and their attempts (receipts:read).
+#[utoipa::path(
+    get,
+    path = "/api/receipts/{id}/webhooks",
+    operation_id = "listReceiptWebhooks",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("id" = String, Path, description = "The receipt id.")
+    ),
+    responses(
+        (status = 200, description = "The deliveries.", body = DeliveriesResponse),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
@@ -91,6 +106,22 @@ pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     }))
 }
 
+/// Sends a delivery again (receipts:write).
+#[utoipa::path(
+    post,
+    path = "/api/receipts/{id}/webhooks/{delivery}/redeliver",
+    operation_id = "redeliverReceiptWebhook",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("id" = String, Path, description = "The receipt id."),
+        ("delivery" = String, Path, description = "The delivery id.")
+    ),
+    responses(
+        (status = 200, description = "Queued again.", body = RedeliverResponse<'static>),
+        (status = 404, description = "No receipt or delivery with these ids of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn redeliver(ctx: &Ctx<'_>, id: &str, delivery_id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;

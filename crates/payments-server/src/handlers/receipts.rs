@@ -20,8 +20,9 @@ use crate::store::Sale;
 const DEFAULT_LIMIT: u32 = 100;
 const MAX_LIMIT: u32 = 200;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ReceiptCreatedResponse)]
 struct CreatedResponse<'a> {
     id: &'a str,
     payment_url: &'a str,
@@ -30,8 +31,9 @@ struct CreatedResponse<'a> {
     webhook_url: Option<&'a str>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ReceiptListResponse)]
 struct ListResponse<'a> {
     receipts: Vec<ReceiptView<'a>>,
     /// Where the next page starts (`cursor=`); null on the last page.
@@ -40,14 +42,16 @@ struct ListResponse<'a> {
     degraded: Option<Degraded>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ReceiptStatusResponse)]
 struct StatusResponse<'a> {
     id: &'a str,
     status: ReceiptStatus,
     transaction_hash: Option<&'a str>,
     currency: &'a str,
     amount: Cents,
+    #[schema(value_type = crate::http::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
 }
@@ -58,6 +62,22 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
     }
 }
 
+/// Creates a receipt with caller-given lines (receipts:write).
+#[utoipa::path(
+    post,
+    path = "/api/receipts",
+    operation_id = "createReceipt",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe: the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
+    ),
+    request_body = crate::domain::receipt::CreateReceiptRequest,
+    responses(
+        (status = 201, description = "Created.", body = CreatedResponse<'static>),
+        (status = 409, description = "The id is taken (conflict), or the Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
     let draft = ctx
@@ -90,6 +110,22 @@ fn render_created(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>)
     )
 }
 
+/// The merchant's receipts, newest first (receipts:read).
+#[utoipa::path(
+    get,
+    path = "/api/receipts",
+    operation_id = "listReceipts",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("limit" = Option<u32>, Query, description = "Page size, 1 to 200 (default 100)."),
+        ("cursor" = Option<String>, Query, description = "nextCursor of the previous page.")
+    ),
+    responses(
+        (status = 200, description = "One page of receipts; degraded adds degraded and reason.", body = ListResponse<'static>),
+        (status = 400, description = "limit or cursor is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let limit = parse_limit(ctx.query("limit"), DEFAULT_LIMIT, MAX_LIMIT)?;
@@ -128,6 +164,21 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// One receipt (receipts:read).
+#[utoipa::path(
+    get,
+    path = "/api/receipts/{id}",
+    operation_id = "getReceipt",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("id" = String, Path, description = "The receipt id.")
+    ),
+    responses(
+        (status = 200, description = "The receipt.", body = crate::handlers::receipt_view::ReceiptView<'static>),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
@@ -147,6 +198,22 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
     Ok(response::ok(&view))
 }
 
+/// A receipt's payment status (receipts:read).
+#[utoipa::path(
+    get,
+    path = "/api/receipts/status",
+    operation_id = "getReceiptStatus",
+    tag = "receipts",
+    security(("subscription_key" = [])),
+    params(
+        ("receiptId" = String, Query, description = "The receipt id.")
+    ),
+    responses(
+        (status = 200, description = "The status; failure fields on a failed payment.", body = StatusResponse<'static>),
+        (status = 400, description = "receiptId is missing (missing_receipt_id).", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ctx

@@ -12,11 +12,12 @@ use crate::services::reserve::{Holding, ReserveAdvice, ReserveBalances};
 
 const CURRENCY: &str = "USDC";
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct HoldingView {
     address: Wallet,
     balance: String,
+    #[schema(value_type = f64)]
     balance_usd: serde_json::Number,
 }
 
@@ -30,7 +31,7 @@ impl From<Holding> for HoldingView {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BalancesView {
     chain_id: u64,
@@ -52,7 +53,7 @@ impl From<ReserveBalances> for BalancesView {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RecommendView {
     window_days: u32,
@@ -95,12 +96,34 @@ impl From<ReserveAdvice> for RecommendView {
     }
 }
 
+/// Token balances of the split contract and the merchant wallet (split:read).
+#[utoipa::path(
+    get,
+    path = "/api/reserve/balances",
+    operation_id = "reserveBalances",
+    tag = "reserve",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The balances.", body = BalancesView)
+    )
+)]
 pub(crate) async fn balances(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
     let balances = ctx.state.services.reserve.balances(caller.wallet).await?;
     Ok(response::ok(&BalancesView::from(balances)))
 }
 
+/// The recommended refund reserve from recent sales and refunds (split:read).
+#[utoipa::path(
+    get,
+    path = "/api/reserve/recommend",
+    operation_id = "reserveRecommend",
+    tag = "reserve",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The recommendation.", body = RecommendView)
+    )
+)]
 pub(crate) async fn recommend(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
     let advice = ctx.state.services.reserve.recommend(caller.wallet).await?;

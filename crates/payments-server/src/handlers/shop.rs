@@ -10,7 +10,7 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ShopConfigResponse<'a> {
     wallet: Wallet,
@@ -44,18 +44,42 @@ impl<'a> From<&'a ShopConfig> for ShopConfigResponse<'a> {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = ShopSavedResponse)]
 struct SavedResponse<'a> {
     ok: bool,
     config: ShopConfigResponse<'a>,
 }
 
+/// The merchant's shop settings (shop:read).
+#[utoipa::path(
+    get,
+    path = "/api/shop/config",
+    operation_id = "getShopConfig",
+    tag = "shop",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The settings.", body = ShopConfigResponse<'static>)
+    )
+)]
 pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ShopRead).await?;
     let config = ctx.state.services.shop.config(caller.wallet).await?;
     Ok(response::ok(&ShopConfigResponse::from(&config)))
 }
 
+/// Updates the shop settings (admin session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/shop/config",
+    operation_id = "updateShopConfig",
+    tag = "shop",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::shop_settings::ShopConfigRequest,
+    responses(
+        (status = 200, description = "The saved settings.", body = SavedResponse<'static>)
+    )
+)]
 pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let request: ShopConfigRequest = ctx.json().await?;

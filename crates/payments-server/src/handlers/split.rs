@@ -3,7 +3,6 @@
 use hyper::StatusCode;
 use payments_core::{SplitRecipient, Wallet};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use crate::domain::scope::Scope;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -12,7 +11,7 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::services::split::SplitDraft;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DeployRequest {
     split_address: Option<Wallet>,
@@ -24,7 +23,7 @@ struct DeployRequest {
 }
 
 /// The spec's SplitConfig: `address` null and no recipients when unconfigured.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct SplitConfig<'a> {
     address: Option<Wallet>,
     recipients: &'a [SplitRecipient],
@@ -39,7 +38,7 @@ impl<'a> From<Option<&'a StoredSplit>> for SplitConfig<'a> {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DeployResponse<'a> {
     ok: bool,
@@ -50,7 +49,7 @@ struct DeployResponse<'a> {
     replaced: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct HistoryEntry<'a> {
     address: Wallet,
@@ -70,6 +69,39 @@ impl<'a> From<&'a ArchivedSplit> for HistoryEntry<'a> {
     }
 }
 
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct SplitResponse<'a> {
+    split: SplitConfig<'a>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct SplitHistoryResponse<'a> {
+    history: Vec<HistoryEntry<'a>>,
+}
+
+/// The deprecated withdraw's answer: the error envelope plus the reason.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct WithdrawGone {
+    /// `deprecated`.
+    error: &'static str,
+    /// `use_connected_wallet`.
+    reason: &'static str,
+    message: &'static str,
+}
+
+/// Configures the split (idempotent; replace: true to change it) (admin session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/split/deploy",
+    operation_id = "deploySplit",
+    tag = "split",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = DeployRequest,
+    responses(
+        (status = 200, description = "The split; idempotent: true when it already existed.", body = DeployResponse<'static>),
+        (status = 400, description = "The recipients or address are refused (invalid_input, platform_recipient_not_configured).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let request: DeployRequest = ctx.json().await?;
@@ -92,29 +124,60 @@ pub(crate) async fn deploy(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// The merchant's split configuration; address null and no recipients when unconfigured (split:read).
+#[utoipa::path(
+    get,
+    path = "/api/split/deploy",
+    operation_id = "getSplit",
+    tag = "split",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The split.", body = SplitResponse<'static>)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
     let stored = ctx.state.services.split.fetch(caller.wallet).await?;
-    Ok(response::ok(
-        &json!({ "split": SplitConfig::from(stored.as_ref()) }),
-    ))
+    Ok(response::ok(&SplitResponse {
+        split: SplitConfig::from(stored.as_ref()),
+    }))
 }
 
+/// Splits the merchant replaced, newest first (split:read).
+#[utoipa::path(
+    get,
+    path = "/api/split/history",
+    operation_id = "splitHistory",
+    tag = "split",
+    security(("subscription_key" = [])),
+    responses(
+        (status = 200, description = "The archived splits.", body = SplitHistoryResponse<'static>)
+    )
+)]
 pub(crate) async fn history(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
     let archived = ctx.state.services.split.history(caller.wallet).await?;
     let entries: Vec<HistoryEntry<'_>> = archived.iter().map(HistoryEntry::from).collect();
-    Ok(response::ok(&json!({ "history": entries })))
+    Ok(response::ok(&SplitHistoryResponse { history: entries }))
 }
 
-/// Withdrawal moved on-chain: the recipient's own wallet calls the split contract's release.
+/// Deprecated: withdrawals are made on chain by the recipient wallet (any method answers 410).
+#[utoipa::path(
+    post,
+    path = "/api/split/withdraw",
+    operation_id = "splitWithdraw",
+    tag = "split",
+    responses(
+        (status = 410, description = "Deprecated.", body = WithdrawGone)
+    )
+)]
 pub(crate) fn withdraw() -> HttpResponse {
     response::json(
         StatusCode::GONE,
-        &json!({
-            "error": "deprecated",
-            "reason": "use_connected_wallet",
-            "message": "withdrawals are made by calling the split contract's release function from the recipient wallet",
-        }),
+        &WithdrawGone {
+            error: "deprecated",
+            reason: "use_connected_wallet",
+            message: "withdrawals are made by calling the split contract's release function from the recipient wallet",
+        },
     )
 }

@@ -18,16 +18,19 @@ pub(crate) const NEXT_CURSOR_HEADER: &str = "x-next-cursor";
 const CURRENCY: &str = "USDC";
 
 /// The spec's SplitTransaction: `amount` and `fees` are USD numbers to the token's sixth decimal.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SplitTransaction)]
 struct SplitTransactionView {
     id: String,
     receipt_id: String,
+    #[schema(value_type = f64)]
     amount: serde_json::Number,
     currency: &'static str,
     status: &'static str,
     timestamp: String,
     transaction_hash: String,
+    #[schema(value_type = f64)]
     fees: serde_json::Number,
 }
 
@@ -51,6 +54,23 @@ impl From<&SplitTransaction> for SplitTransactionView {
     }
 }
 
+/// The split's inflows and payouts, newest first; the next page's cursor is in X-Next-Cursor (split:read).
+#[utoipa::path(
+    get,
+    path = "/api/split/transactions",
+    operation_id = "listSplitTransactions",
+    tag = "split",
+    security(("subscription_key" = [])),
+    params(
+        ("address" = Option<String>, Query, description = "A recipient or split address."),
+        ("cursor" = Option<String>, Query, description = "X-Next-Cursor of the previous page."),
+        ("limit" = Option<u32>, Query, description = "Page size.")
+    ),
+    responses(
+        (status = 200, description = "One page of transactions.", body = Vec<SplitTransactionView>, headers(("x-next-cursor" = String, description = "Cursor of the next page; absent on the last page."))),
+        (status = 400, description = "A query parameter is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::SplitRead).await?;
     let query = SplitTransactionsQuery::parse(ctx.query("address"), ctx.query("cursor"), ctx.query("limit"))?;

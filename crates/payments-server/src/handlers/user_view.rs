@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use crate::domain::user::User;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = User)]
 pub(crate) struct UserView<'a> {
     wallet: Wallet,
     display_name: &'a str,
@@ -44,8 +45,9 @@ impl<'a> UserView<'a> {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = LiveUser)]
 pub(crate) struct LiveUserView<'a> {
     wallet: Wallet,
     display_name: &'a str,

@@ -13,7 +13,8 @@ use crate::http::response::{self, Degraded, HttpResponse};
 
 /// `{ users, total }`; degraded: `{ users: [], degraded: true, reason }` (the spec's degraded shape has no
 /// `total`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = UserSearchResponse)]
 struct SearchResponse<'a> {
     users: Vec<UserView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -22,20 +23,22 @@ struct SearchResponse<'a> {
     degraded: Option<Degraded>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = LiveUsersResponse)]
 struct LiveResponse<'a> {
     live: Vec<LiveUserView<'a>>,
     #[serde(flatten)]
     degraded: Option<Degraded>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = UserSavedResponse)]
 struct SavedResponse<'a> {
     ok: bool,
     user: UserView<'a>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct FollowResponse {
     ok: bool,
     wallet: Wallet,
@@ -44,6 +47,29 @@ struct FollowResponse {
     changed: bool,
 }
 
+/// Searches users, by XP descending (users:read).
+#[utoipa::path(
+    get,
+    path = "/api/users/search",
+    operation_id = "searchUsers",
+    tag = "users",
+    security(("subscription_key" = [])),
+    params(
+        ("q" = Option<String>, Query, description = "Case-insensitive, over wallet and displayName."),
+        ("domains" = Option<String>, Query, description = "Comma-separated; the user must have all."),
+        ("platforms" = Option<String>, Query, description = "Comma-separated; the user must have all."),
+        ("languages" = Option<String>, Query, description = "Comma-separated; the user must have all."),
+        ("minXp" = Option<f64>, Query, description = "Lowest XP."),
+        ("maxXp" = Option<f64>, Query, description = "Highest XP."),
+        ("live" = Option<bool>, Query, description = "Only users live now with a public space."),
+        ("limit" = Option<u32>, Query, description = "Clamped to 1..100 (default 25)."),
+        ("scan" = Option<u32>, Query, description = "Items scanned before filtering, clamped to [limit, 1000] (default 400).")
+    ),
+    responses(
+        (status = 200, description = "The users; degraded: no users, degraded and reason.", body = SearchResponse<'static>),
+        (status = 400, description = "A query parameter is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn search(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     ctx.dev_caller(Scope::UsersRead).await?;
     let now_ms = ctx.state.services.users.now_ms();
@@ -56,6 +82,21 @@ pub(crate) async fn search(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Users live now with a public space (users:read).
+#[utoipa::path(
+    get,
+    path = "/api/users/live",
+    operation_id = "liveUsers",
+    tag = "users",
+    security(("subscription_key" = [])),
+    params(
+        ("limit" = Option<u32>, Query, description = "At most this many.")
+    ),
+    responses(
+        (status = 200, description = "The live users.", body = LiveResponse<'static>),
+        (status = 400, description = "limit is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn live(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     ctx.dev_caller(Scope::UsersRead).await?;
     let query = LiveQuery::parse(ctx.query("limit"), ctx.state.services.users.now_ms())?;
@@ -66,6 +107,21 @@ pub(crate) async fn live(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// One user (users:read).
+#[utoipa::path(
+    get,
+    path = "/api/users/{wallet}",
+    operation_id = "getUser",
+    tag = "users",
+    security(("subscription_key" = [])),
+    params(
+        ("wallet" = String, Path, description = "The user's wallet.")
+    ),
+    responses(
+        (status = 200, description = "The user.", body = crate::handlers::user_view::UserView<'static>),
+        (status = 404, description = "No user with this wallet of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn get(ctx: &Ctx<'_>, wallet: &str) -> Result<HttpResponse, ApiError> {
     ctx.dev_caller(Scope::UsersRead).await?;
     let wallet = Wallet::parse(wallet).map_err(|_| not_a_user(wallet))?;
@@ -76,6 +132,18 @@ pub(crate) async fn get(ctx: &Ctx<'_>, wallet: &str) -> Result<HttpResponse, Api
     )))
 }
 
+/// Saves the signed-in wallet's profile (session + CSRF).
+#[utoipa::path(
+    put,
+    path = "/api/users/me",
+    operation_id = "putMyProfile",
+    tag = "users",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::user::ProfileRequest,
+    responses(
+        (status = 200, description = "The saved user.", body = SavedResponse<'static>)
+    )
+)]
 pub(crate) async fn put_me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: ProfileRequest = ctx.json().await?;
@@ -83,6 +151,18 @@ pub(crate) async fn put_me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     Ok(saved(ctx, &user))
 }
 
+/// Marks the signed-in wallet live (or not) (session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/users/heartbeat",
+    operation_id = "userHeartbeat",
+    tag = "users",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::user::HeartbeatRequest,
+    responses(
+        (status = 200, description = "The saved user.", body = SavedResponse<'static>)
+    )
+)]
 pub(crate) async fn heartbeat(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: HeartbeatRequest = ctx.json().await?;
@@ -90,6 +170,19 @@ pub(crate) async fn heartbeat(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     Ok(saved(ctx, &user))
 }
 
+/// Follows a wallet (session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/users/follows",
+    operation_id = "followUser",
+    tag = "users",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::user::FollowRequest,
+    responses(
+        (status = 200, description = "Following; changed is false when it already was.", body = FollowResponse),
+        (status = 404, description = "No user with this wallet of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn follow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: FollowRequest = ctx.json().await?;
@@ -102,6 +195,18 @@ pub(crate) async fn follow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Stops following a wallet (session + CSRF).
+#[utoipa::path(
+    delete,
+    path = "/api/users/follows",
+    operation_id = "unfollowUser",
+    tag = "users",
+    security(("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::user::FollowRequest,
+    responses(
+        (status = 200, description = "Not following; changed is false when it already was not.", body = FollowResponse)
+    )
+)]
 pub(crate) async fn unfollow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: FollowRequest = ctx.json().await?;

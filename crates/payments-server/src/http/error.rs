@@ -74,9 +74,12 @@ pub(crate) enum ApiError {
     },
 }
 
-#[derive(Serialize)]
+/// The error body every refusal carries: `error` is the stable code (see the route's responses and the
+/// spec's error table), `message` says what went wrong for people.
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Envelope<'a> {
+#[schema(as = Error)]
+pub(crate) struct Envelope<'a> {
     error: &'static str,
     message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]

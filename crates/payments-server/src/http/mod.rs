@@ -15,8 +15,11 @@ pub(crate) mod idempotency;
 pub(crate) mod image_response;
 pub(crate) mod metrics_access;
 pub(crate) mod multipart;
+pub(crate) mod openapi;
 pub(crate) mod rate_limit;
 pub(crate) mod refusal;
 pub(crate) mod response;
+#[cfg(test)]
+pub(crate) mod route_shapes;
 pub(crate) mod router;
 pub(crate) mod status_poster;

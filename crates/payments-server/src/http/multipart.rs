@@ -12,9 +12,13 @@ use crate::http::error::ApiError;
 /// Room for the form's boundaries, part headers and the `sku` part around a largest image.
 const FORM_OVERHEAD_BYTES: usize = 64 * 1024;
 
-#[derive(Debug)]
+/// The form of `POST /api/inventory/images`.
+#[derive(Debug, utoipa::ToSchema)]
 pub(crate) struct ImageUploadForm {
+    /// The product's SKU.
     pub(crate) sku: String,
+    /// A JPEG, PNG or WebP file.
+    #[schema(value_type = String, format = Binary)]
     pub(crate) image: Bytes,
 }
 

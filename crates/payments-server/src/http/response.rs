@@ -37,10 +37,15 @@ pub(crate) fn ok(body: &impl Serialize) -> HttpResponse {
 }
 
 /// The spec's degraded-mode marker, flattened into a normal response body:
-/// `"degraded": true, "reason": "datastore_unavailable"`.
-#[derive(Debug, Clone, Copy, Serialize)]
+/// `"degraded": true, "reason": "datastore_unavailable"`. Its schema requires neither field: both are
+/// present only in degraded mode.
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub(crate) struct Degraded {
+    /// `true`, only in degraded mode.
+    #[schema(required = false)]
     degraded: bool,
+    /// `datastore_unavailable`, only in degraded mode.
+    #[schema(required = false)]
     reason: &'static str,
 }
 

@@ -29,6 +29,7 @@ mod inventory_validation;
 mod keys_cli;
 mod list_cursors;
 mod metrics;
+mod openapi;
 mod orders;
 mod paid_receipt;
 mod portal;

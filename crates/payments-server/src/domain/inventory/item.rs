@@ -12,7 +12,7 @@ use crate::domain::inventory::text;
 const PRODUCT_ID_PREFIX: &str = "prod_";
 
 /// Public product id: `prod_` + 32 hex digits when generated; any id a caller sends is looked up as is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(transparent)]
 pub(crate) struct ProductId(String);
 
@@ -35,7 +35,7 @@ impl ProductId {
 }
 
 /// Stock keeping unit, unique per merchant: trimmed, 1 to 64 printable characters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(transparent)]
 pub(crate) struct Sku(String);
 
@@ -56,7 +56,7 @@ impl Sku {
 }
 
 /// The writable fields of a product, validated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ItemFields {
     pub(crate) sku: Sku,
@@ -67,6 +67,7 @@ pub(crate) struct ItemFields {
     pub(crate) category: String,
     pub(crate) description: String,
     pub(crate) tags: Vec<String>,
+    #[schema(value_type = Object)]
     pub(crate) attributes: Map<String, Value>,
     pub(crate) cost_usd: Cents,
     pub(crate) taxable: bool,
@@ -91,7 +92,7 @@ pub(crate) struct ItemDraft {
 
 /// A stored product, as the spec's InventoryItem; its `images` are answered through
 /// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct InventoryItem {
     pub(crate) id: ProductId,

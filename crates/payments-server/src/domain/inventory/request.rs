@@ -14,7 +14,7 @@ use crate::domain::inventory::text;
 
 /// Wire form. Unknown top-level properties (e.g. `createdAt` echoed back from a GET) are ignored; types are
 /// checked by serde so errors name the field.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct InventoryItemRequest {
     id: Option<String>,

@@ -24,10 +24,11 @@ pub(crate) enum ShownImage {
 }
 
 /// A product with its images as answered.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub(crate) struct ShownItem {
     #[serde(flatten)]
     pub(crate) item: InventoryItem,
+    #[schema(value_type = Vec<String>)]
     pub(crate) images: Vec<ShownImage>,
 }
 

@@ -11,7 +11,7 @@ use crate::domain::receipt::status_post::transaction_hash;
 const MAX_LABEL_CHARS: usize = 200;
 const MAX_REFUND_ITEMS: usize = 200;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct RefundRequest {
     #[serde(alias = "receipt_id")]
@@ -25,7 +25,7 @@ pub(crate) struct RefundRequest {
     tx_hash: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RefundItemRequest {
     label: String,
@@ -119,7 +119,7 @@ impl RefundRequest {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TerminalRequest {
     #[serde(alias = "amount_usd")]

@@ -14,7 +14,7 @@ const MAX_LOGIC_CHARS: usize = 4000;
 const MAX_REFERENCE_CHARS: usize = 128;
 
 /// Wire form: camelCase names, with snake_case aliases.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ReceiptOptionsRequest {
     #[serde(alias = "onramp_redirect_url")]

@@ -8,7 +8,7 @@ use crate::domain::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
 use crate::domain::receipt::request::webhook_url;
 use crate::domain::receipt::webhook_target::TargetPolicy;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CreateOrderRequest {
     items: Vec<OrderItemRequest>,
@@ -22,7 +22,7 @@ pub(crate) struct CreateOrderRequest {
     options: ReceiptOptionsRequest,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct OrderItemRequest {
     id: Option<String>,
     sku: Option<String>,

@@ -13,7 +13,7 @@ use crate::domain::receipt::{PaymentTarget, ReceiptAmounts, ReceiptSource, Recei
 pub(crate) const MAX_RECEIPT_LINES: usize = 200;
 const MAX_LABEL_CHARS: usize = 200;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CreateReceiptRequest {
     id: String,
@@ -25,7 +25,7 @@ pub(crate) struct CreateReceiptRequest {
     options: ReceiptOptionsRequest,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct LineRequest {
     label: String,

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::domain::field_error::FieldError;
 use crate::domain::receipt::id::ReceiptId;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StatusPostRequest {
     #[serde(alias = "receipt_id")]

@@ -19,7 +19,7 @@ pub(crate) const MAX_METRIC_CHARS: usize = 32;
 pub(crate) const MAX_URL_BYTES: usize = 2048;
 
 /// `PUT /api/users/me`: the whole profile (absent optional fields are cleared).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ProfileRequest {
     display_name: Option<String>,
@@ -100,7 +100,7 @@ pub(crate) fn metric_list(kind: MetricKind, values: Vec<String>) -> Result<Vec<S
 }
 
 /// `POST /api/users/heartbeat`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct HeartbeatRequest {
     live: Option<bool>,
@@ -160,7 +160,7 @@ pub(crate) fn next_live_since(
 }
 
 /// `POST` and `DELETE /api/users/follows`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FollowRequest {
     wallet: Option<String>,
