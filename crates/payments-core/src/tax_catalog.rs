@@ -121,13 +121,13 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            resolve_tax_rate(california, &catalog, None),
+            resolve_tax_rate(california, catalog, None),
             Ok(TaxRate::parse("0.0725").unwrap())
         );
         let oregon = TaxSelection {
             jurisdiction_code: Some("us-or"),
             ..Default::default()
         };
-        assert_eq!(resolve_tax_rate(oregon, &catalog, None), Ok(TaxRate::ZERO));
+        assert_eq!(resolve_tax_rate(oregon, catalog, None), Ok(TaxRate::ZERO));
     }
 }

@@ -139,8 +139,7 @@ pub(crate) fn merged_catalog(config: &ShopConfig) -> Vec<(Jurisdiction, Jurisdic
         .map(|jurisdiction| (jurisdiction.clone(), JurisdictionSource::Merchant));
     let catalog = builtin_tax_catalog()
         .iter()
-        .cloned()
         .filter(|entry| find_jurisdiction(&config.jurisdictions, &entry.code).is_none())
-        .map(|entry| (entry, JurisdictionSource::Catalog));
+        .map(|entry| (entry.clone(), JurisdictionSource::Catalog));
     own.chain(catalog).collect()
 }
