@@ -59,5 +59,5 @@ pub use master_key::{MasterKey, MasterKeyError};
 pub use secret::Secret;
 pub use server::{serve, shutdown_signal};
 pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
-pub use store::{DatabaseLocation, StoreError};
+pub use store::{DatabaseLocation, DatabaseState, StoreError, backup_sqlite, check_database};
 pub use telemetry::{LogFormat, LogGuard, init_tracing};
