@@ -6,9 +6,10 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use payments_core::Wallet;
 use payments_server::{
-    DatabaseLocation, IssuedKey, KeyAdmin, Scopes, Subscription, SubscriptionId, SystemClock,
+    DatabaseLocation, IssuedKey, KeyAdmin, KeyMode, Scopes, Subscription, SubscriptionId, SystemClock,
 };
 use serde_json::json;
+use url::Url;
 
 use crate::serve_args::parse_database;
 
@@ -21,6 +22,11 @@ pub(crate) struct KeysArgs {
     /// run in the server's working directory, or name the server's database with --db.
     #[arg(long, env = "PAYMENTS_KEYS_CREATE_DB", global = true)]
     create_db: bool,
+    /// The server's chain node, as `serve` has it: with one, keys are issued as `sk_live_…`; without,
+    /// `sk_test_…` (a server on the test-mode chain). Only its presence matters here.
+    // Its value is never shown: node URLs often carry an API key.
+    #[arg(long, env = "PAYMENTS_CHAIN_RPC_URL", global = true, hide_env_values = true)]
+    chain_rpc_url: Option<Url>,
     #[command(subcommand)]
     command: KeysCommand,
 }
@@ -74,9 +80,13 @@ async fn keys_command(args: KeysArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let admin = KeyAdmin::open(&args.db, Arc::new(SystemClock))
-        .await
-        .with_context(|| format!("opening the database {}", args.db))?;
+    let admin = KeyAdmin::open(
+        &args.db,
+        Arc::new(SystemClock),
+        KeyMode::for_chain(args.chain_rpc_url.is_some()),
+    )
+    .await
+    .with_context(|| format!("opening the database {}", args.db))?;
     let output = match args.command {
         KeysCommand::Create { wallet, scopes, name } => {
             let issued = admin

@@ -47,7 +47,7 @@ pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use dev_admin_key::{DevAdminKey, DevAdminKeyError};
 pub use dev_bootstrap::{DevBootstrapError, DevWelcome};
 pub use dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
-pub use domain::api_key::SubscriptionId;
+pub use domain::api_key::{KeyMode, SubscriptionId};
 pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
