@@ -14,10 +14,12 @@ mod helpers;
 mod import;
 mod inventory;
 mod ping_and_errors;
+mod readme_dev_flow;
 mod receipts;
 #[cfg(test)]
 mod reserve;
 mod settings;
+mod simulate_payment;
 #[cfg(test)]
 mod users;
 #[cfg(test)]
