@@ -319,3 +319,41 @@ async fn a_backup_of_a_live_database_holds_its_data_and_refuses_to_overwrite() {
     let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(listed[0]["subscriptionId"], api.app.subscription_id.as_str());
 }
+
+#[tokio::test]
+async fn config_check_reads_a_postgresql_database_without_changing_it_and_keys_initialise_it() {
+    let Some(database) = payments_server::testing::PgTestDatabase::create().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let url = database.url().to_owned();
+    let check = |dir: &Path| {
+        server(
+            dir,
+            &[
+                ("PAYMENTS_DB", &url),
+                ("PAYMENTS_JWT_SECRET", JWT_SECRET),
+                ("PAYMENTS_MASTER_KEY", MASTER_KEY),
+            ],
+            &["config", "check"],
+        )
+    };
+
+    let empty = check(dir.path());
+    let created = server(dir.path(), &[("PAYMENTS_DB", &url)], &["keys", "list"]);
+    let initialised = check(dir.path());
+
+    assert_eq!(empty.status.code(), Some(0), "{}", stderr(&empty));
+    assert!(
+        stdout(&empty).contains("opens and is empty; the first start creates the schema"),
+        "{}",
+        stdout(&empty)
+    );
+    assert_eq!(created.status.code(), Some(0), "{}", stderr(&created));
+    assert!(
+        stdout(&initialised).contains("opens, schema version "),
+        "{}",
+        stdout(&initialised)
+    );
+    database.drop_database().await;
+}
