@@ -29,6 +29,7 @@ mod receipts_admin;
 mod report;
 mod reserve;
 mod settings;
+mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
 mod token_usd;

@@ -13,6 +13,7 @@ use crate::output::{Table, one_line, print_json, print_text, utc};
 use crate::receipt_transfers;
 use crate::receipts_admin;
 use crate::report::{exit_code, failure};
+use crate::simulate_payment;
 
 /// Receipts: list, show, status, create, webhook delivery log, deposit transfers; mark-paid, refund, terminal
 /// (admin).
@@ -73,6 +74,9 @@ enum ReceiptsCommand {
     Refund(receipts_admin::RefundArgs),
     /// Create a terminal (in-person) sale's receipt (admin session).
     Terminal(receipts_admin::TerminalArgs),
+    /// Pay a receipt on a test-mode server's simulated chain (the payment page's "Simulate payment"), then
+    /// wait until it is paid. Test mode only: a server on a real chain refuses (`not_test_mode`).
+    SimulatePayment(simulate_payment::SimulatePaymentArgs),
 }
 
 /// Orders.
@@ -119,6 +123,9 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
         ReceiptsCommand::MarkPaid(admin) => receipts_admin::mark_paid(&args.connection, admin).await?,
         ReceiptsCommand::Refund(admin) => receipts_admin::refund(&args.connection, admin).await?,
         ReceiptsCommand::Terminal(admin) => receipts_admin::terminal(&args.connection, admin).await?,
+        ReceiptsCommand::SimulatePayment(simulate) => {
+            simulate_payment::simulate_payment(&args.connection, simulate).await?
+        }
         ReceiptsCommand::List { limit, cursor, all } => {
             let client = client()?;
             let mut page = client.list_receipts_page(limit, cursor.as_deref()).await?;

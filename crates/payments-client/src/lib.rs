@@ -70,6 +70,7 @@ mod secret;
 mod session;
 #[cfg(feature = "admin-signing")]
 mod signing;
+mod simulate;
 mod split_transactions;
 mod status;
 mod status_value;
@@ -103,6 +104,7 @@ pub use secret::SubscriptionKey;
 pub use session::{AdminRole, AdminSession};
 #[cfg(feature = "admin-signing")]
 pub use signing::wallet_of_key;
+pub use simulate::SimulatedPayment;
 pub use split_transactions::{
     SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
 };

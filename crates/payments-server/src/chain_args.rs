@@ -14,12 +14,13 @@ use url::Url;
 pub(crate) struct ChainArgs {
     /// JSON-RPC URL of an EVM node. Without it the server runs the in-process test-mode chain: keys and the
     /// payment page say so, and nothing moves real money.
-    #[arg(long, env = "PAYMENTS_CHAIN_RPC_URL")]
-    chain_rpc_url: Option<Url>,
+    // Its value is never shown (help, `config check`): node URLs often carry an API key.
+    #[arg(long, env = "PAYMENTS_CHAIN_RPC_URL", hide_env_values = true)]
+    pub(crate) chain_rpc_url: Option<Url>,
     /// File holding the relayer's private key (0x-hex): it deploys splits, forwards deposits and
     /// distributes, paying the gas. Never logged. Without it paid receipts are not settled.
     #[arg(long, env = "PAYMENTS_RELAYER_KEY_FILE", value_name = "FILE")]
-    relayer_key_file: Option<PathBuf>,
+    pub(crate) relayer_key_file: Option<PathBuf>,
     /// Blocks on top of a transfer's block before it counts [default: 3 on a node, 0 on the test-mode chain].
     #[arg(long, env = "PAYMENTS_CONFIRMATIONS")]
     confirmations: Option<u64>,

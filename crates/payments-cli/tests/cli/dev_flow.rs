@@ -57,7 +57,7 @@ async fn on_a_fresh_development_database_the_printed_commands_create_an_order_at
     let key = printed
         .lines()
         .map(str::trim)
-        .find(|line| line.starts_with("sk_live_"))
+        .find(|line| line.starts_with("sk_test_"))
         .unwrap_or_else(|| panic!("no key in {printed}"))
         .to_owned();
     let session = dir.path().join("state").join("admin-session.json");

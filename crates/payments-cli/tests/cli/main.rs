@@ -16,10 +16,14 @@ mod helpers;
 mod import;
 mod inventory;
 mod ping_and_errors;
+#[cfg(test)]
+mod readme_dev_flow;
 mod receipts;
 #[cfg(test)]
 mod reserve;
 mod settings;
+#[cfg(test)]
+mod simulate_payment;
 #[cfg(test)]
 mod users;
 #[cfg(test)]

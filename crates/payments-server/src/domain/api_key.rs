@@ -1,8 +1,10 @@
 //! Subscription keys and their ids.
 //!
-//! A key is `sk_live_` followed by 32 random bytes in unpadded base64url (43 characters). Only its SHA-256
-//! (hex) is stored: a key carries 256 bits of entropy, so a fast unsalted hash cannot be brute-forced and
-//! lets a request find its subscription with one indexed lookup.
+//! A key is `sk_live_` (issued by a server on a real chain) or `sk_test_` (a server on the in-process
+//! test-mode chain, where payments are simulated) followed by 32 random bytes in unpadded base64url (43
+//! characters). The prefix tells people which world a key belongs to; it decides nothing: a key is found by
+//! the SHA-256 (hex) of the whole key, which is all that is stored. A key carries 256 bits of entropy, so a
+//! fast unsalted hash cannot be brute-forced and lets a request find its subscription with one indexed lookup.
 
 use std::fmt;
 
@@ -13,7 +15,33 @@ use sha2::{Digest, Sha256};
 
 use crate::secret::Secret;
 
-const KEY_PREFIX: &str = "sk_live_";
+const LIVE_PREFIX: &str = "sk_live_";
+const TEST_PREFIX: &str = "sk_test_";
+
+/// Which world issued keys belong to, shown by their prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyMode {
+    /// A server on a real chain (`--chain-rpc-url`): `sk_live_…`.
+    Live,
+    /// A server on the test-mode chain (no RPC URL; payments are simulated): `sk_test_…`.
+    Test,
+}
+
+impl KeyMode {
+    /// The mode of a server with (`true`) or without a chain RPC URL.
+    pub fn for_chain(has_rpc_url: bool) -> Self {
+        if has_rpc_url { KeyMode::Live } else { KeyMode::Test }
+    }
+
+    /// The prefix of the keys issued in this mode.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            KeyMode::Live => LIVE_PREFIX,
+            KeyMode::Test => TEST_PREFIX,
+        }
+    }
+}
 const SUBSCRIPTION_ID_PREFIX: &str = "sub_";
 
 /// A freshly generated subscription key; shown to its owner once, then only its hash is kept.
@@ -24,10 +52,10 @@ pub(crate) struct NewApiKey {
 }
 
 impl NewApiKey {
-    pub(crate) fn generate() -> Self {
+    pub(crate) fn generate(mode: KeyMode) -> Self {
         let mut bytes = [0u8; 32];
         rand::rng().fill_bytes(&mut bytes);
-        let key = Secret::new(format!("{KEY_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes)));
+        let key = Secret::new(format!("{}{}", mode.prefix(), URL_SAFE_NO_PAD.encode(bytes)));
         let hash = KeyHash::of(key.expose());
         NewApiKey { key, hash }
     }
@@ -82,11 +110,20 @@ mod tests {
 
     #[test]
     fn generated_keys_have_the_documented_shape() {
-        let key = NewApiKey::generate();
+        let live = NewApiKey::generate(KeyMode::Live);
+        let test = NewApiKey::generate(KeyMode::Test);
 
-        assert!(key.key.expose().starts_with("sk_live_"));
-        assert_eq!(key.key.expose().len(), 51);
-        assert_eq!(key.hash, KeyHash::of(key.key.expose()));
+        assert!(live.key.expose().starts_with("sk_live_"));
+        assert!(test.key.expose().starts_with("sk_test_"));
+        assert_eq!(live.key.expose().len(), 51);
+        assert_eq!(test.key.expose().len(), 51);
+        assert_eq!(live.hash, KeyHash::of(live.key.expose()));
+    }
+
+    #[test]
+    fn a_server_without_a_chain_rpc_url_issues_test_keys() {
+        assert_eq!(KeyMode::for_chain(false), KeyMode::Test);
+        assert_eq!(KeyMode::for_chain(true), KeyMode::Live);
     }
 
     #[test]

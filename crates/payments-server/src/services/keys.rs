@@ -6,7 +6,7 @@ use payments_core::{FeePct, Wallet};
 use thiserror::Error;
 
 use crate::clock::Clock;
-use crate::domain::api_key::{NewApiKey, SubscriptionId};
+use crate::domain::api_key::{KeyMode, NewApiKey, SubscriptionId};
 use crate::domain::scope::Scopes;
 use crate::domain::shop::ShopConfig;
 use crate::domain::subscription::{NewSubscription, Subscription};
@@ -45,19 +45,26 @@ pub struct KeyAdmin {
     keys: Arc<dyn KeyRepository>,
     shops: Arc<dyn ShopRepository>,
     clock: Arc<dyn Clock>,
+    mode: KeyMode,
 }
 
 impl KeyAdmin {
-    /// Opens the database (applying migrations) for key administration.
+    /// Opens the database (applying migrations) for key administration; keys are issued in `mode` (that of
+    /// the server using the database: [`KeyMode::for_chain`]).
     ///
     /// # Errors
     /// When the database cannot be opened or migrated.
-    pub async fn open(database: &DatabaseLocation, clock: Arc<dyn Clock>) -> Result<Self, StoreError> {
+    pub async fn open(
+        database: &DatabaseLocation,
+        clock: Arc<dyn Clock>,
+        mode: KeyMode,
+    ) -> Result<Self, StoreError> {
         let repositories = crate::store::open(database, clock.now_ms()).await?;
         Ok(KeyAdmin::new(
             Arc::clone(&repositories.keys),
             repositories.shops,
             clock,
+            mode,
         ))
     }
 
@@ -65,8 +72,19 @@ impl KeyAdmin {
         keys: Arc<dyn KeyRepository>,
         shops: Arc<dyn ShopRepository>,
         clock: Arc<dyn Clock>,
+        mode: KeyMode,
     ) -> Self {
-        KeyAdmin { keys, shops, clock }
+        KeyAdmin {
+            keys,
+            shops,
+            clock,
+            mode,
+        }
+    }
+
+    /// The prefix of the keys this admin issues (`sk_test_` or `sk_live_`).
+    pub fn mode(&self) -> KeyMode {
+        self.mode
     }
 
     /// Issues a new key for `wallet`.
@@ -109,7 +127,7 @@ impl KeyAdmin {
     /// # Errors
     /// [`KeyAdminError::NotFound`] when no active subscription has this id.
     pub async fn rotate(&self, id: &SubscriptionId) -> Result<IssuedKey, KeyAdminError> {
-        let key = NewApiKey::generate();
+        let key = NewApiKey::generate(self.mode);
         let replacement_id = SubscriptionId::generate();
         let rotated = self
             .keys
@@ -147,7 +165,7 @@ impl KeyAdmin {
     }
 
     fn issue(&self, wallet: Wallet, scopes: Scopes, name: Option<String>) -> (IssuedKey, NewSubscription) {
-        let key = NewApiKey::generate();
+        let key = NewApiKey::generate(self.mode);
         let new = NewSubscription {
             id: SubscriptionId::generate(),
             key_hash: key.hash,

@@ -11,6 +11,7 @@ use crate::chain::rpc::RpcChain;
 use crate::chain::simulated::SimulatedChain;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
+use crate::domain::api_key::KeyMode;
 use crate::domain::chain::ChainContracts;
 use crate::graphql::GraphqlEndpoint;
 use crate::master_key::MasterKey;
@@ -172,6 +173,7 @@ impl Services {
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),
                 Arc::clone(clock),
+                KeyMode::for_chain(!config.is_test_mode()),
             ),
             dispatcher: Arc::new(Dispatcher {
                 outbox: Arc::clone(&repos.outbox),

@@ -103,6 +103,63 @@ pub(crate) async fn open(location: &DatabaseLocation, now_ms: i64) -> Result<Rep
     Ok(repositories)
 }
 
+/// What a read-only look at a database found (`payments-server config check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DatabaseState {
+    /// No SQLite file yet: the server creates it (in a directory that exists) at its first start.
+    Missing,
+    /// It opens, but the server never initialised it (an empty file or database).
+    Uninitialised,
+    /// It opens and holds the server's schema, at this migration version.
+    Schema(i64),
+}
+
+/// Looks at the database without creating, migrating or writing anything: a SQLite file is opened
+/// read-only and quick-checked, a PostgreSQL server is connected to once.
+///
+/// # Errors
+/// When the database cannot be reached or opened, or SQLite finds it damaged; a missing SQLite file in a
+/// missing directory.
+pub async fn check_database(location: &DatabaseLocation) -> Result<DatabaseState, StoreError> {
+    match location {
+        DatabaseLocation::Sqlite(path) if !path.exists() => {
+            let parent = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            if parent.is_dir() {
+                Ok(DatabaseState::Missing)
+            } else {
+                Err(StoreError::Unavailable(format!(
+                    "no database at {} and no directory {} to create it in",
+                    path.display(),
+                    parent.display()
+                )))
+            }
+        }
+        DatabaseLocation::Sqlite(path) => {
+            let path = path.clone();
+            let version = tokio::task::spawn_blocking(move || super::sqlite::check(&path))
+                .await
+                .map_err(|error| StoreError::Task(error.to_string()))??;
+            Ok(version.map_or(DatabaseState::Uninitialised, DatabaseState::Schema))
+        }
+        DatabaseLocation::Postgres(url) => Ok(super::postgres::check(url)
+            .await?
+            .map_or(DatabaseState::Uninitialised, DatabaseState::Schema)),
+    }
+}
+
+/// Copies a live SQLite database into the new file `to` with SQLite's online backup API (consistent while
+/// a server writes to it); `to` is created with mode 0600 and must not exist.
+///
+/// # Errors
+/// When `from` does not exist or cannot be read, `to` exists or cannot be written.
+pub fn backup_sqlite(from: &Path, to: &Path) -> Result<(), StoreError> {
+    super::sqlite::backup(from, to)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

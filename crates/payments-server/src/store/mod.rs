@@ -32,8 +32,8 @@ pub(crate) use chain_repository::{
     SettlementState,
 };
 pub(crate) use item_columns::ItemColumns;
-pub use location::DatabaseLocation;
 pub(crate) use location::open;
+pub use location::{DatabaseLocation, DatabaseState, backup_sqlite, check_database};
 pub(crate) use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::PgTestDatabase;

@@ -172,7 +172,7 @@ fn serving_a_fresh_database_on_loopback_warns_and_prints_a_key_and_a_curl_exampl
     assert!(
         printed
             .iter()
-            .any(|line| line.trim_start().starts_with("sk_live_")),
+            .any(|line| line.trim_start().starts_with("sk_test_")),
         "{printed:?}"
     );
 }
@@ -251,7 +251,7 @@ fn a_taken_port_fails_the_start_before_the_key_is_made_so_the_next_start_prints_
     assert!(
         printed
             .iter()
-            .any(|line| line.trim_start().starts_with("sk_live_")),
+            .any(|line| line.trim_start().starts_with("sk_test_")),
         "the next start still prints the key: {printed:?}"
     );
 }

@@ -15,6 +15,8 @@ fn run(db: &Path, args: &[&str]) -> Output {
         .arg(db)
         .args(args)
         .env_remove("PAYMENTS_DB")
+        .env_remove("PAYMENTS_CHAIN_RPC_URL")
+        .env_remove("PAYMENTS_CONFIG")
         .output()
         .unwrap()
 }
@@ -45,7 +47,8 @@ async fn keys_create_prints_a_working_key_with_the_requested_scopes() {
     );
 
     assert!(created["subscriptionId"].as_str().unwrap().starts_with("sub_"));
-    assert!(created["key"].as_str().unwrap().starts_with("sk_live_"));
+    // No chain RPC URL: the server runs the test-mode chain, so its keys say so.
+    assert!(created["key"].as_str().unwrap().starts_with("sk_test_"));
     assert_eq!(created["wallet"], "0xabcdef0000000000000000000000000000000002");
     assert_eq!(created["scopes"], json!(["inventory:read"]));
     let key = created["key"].as_str().unwrap();
@@ -195,8 +198,52 @@ fn keys_create_with_create_db_makes_the_database_and_a_key() {
     );
     let listed = run_json(&new, &["list"]);
 
-    assert!(created["key"].as_str().unwrap().starts_with("sk_live_"));
+    assert!(created["key"].as_str().unwrap().starts_with("sk_test_"));
     assert_eq!(listed.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn keys_for_a_server_on_a_real_chain_read_sk_live_and_both_prefixes_authenticate() {
+    let api = Api::spawn().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("server.toml");
+    std::fs::write(&config, "chain-rpc-url = \"http://127.0.0.1:8545\"\n").unwrap();
+    let wallet = "0x3333333333333333333333333333333333333333";
+
+    let from_flag = run_json(
+        &api.app.db_path,
+        &[
+            "create",
+            "--wallet",
+            wallet,
+            "--chain-rpc-url",
+            "http://127.0.0.1:8545",
+        ],
+    );
+    let from_file = run_json(
+        &api.app.db_path,
+        &["create", "--wallet", wallet, "--config", config.to_str().unwrap()],
+    );
+    let test_key = run_json(&api.app.db_path, &["create", "--wallet", wallet]);
+
+    for created in [&from_flag, &from_file] {
+        assert!(
+            created["key"].as_str().unwrap().starts_with("sk_live_"),
+            "{created}"
+        );
+    }
+    assert!(test_key["key"].as_str().unwrap().starts_with("sk_test_"));
+    assert!(
+        api.app.key.starts_with("sk_test_"),
+        "the test-mode server's own key"
+    );
+    for created in [&from_flag, &test_key] {
+        let key = created["key"].as_str().unwrap();
+        assert_eq!(
+            send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
+            200
+        );
+    }
 }
 
 #[test]

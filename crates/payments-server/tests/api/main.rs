@@ -11,6 +11,7 @@ mod auth;
 mod billing;
 mod chain_anvil;
 mod chain_payments;
+mod config_file;
 mod degraded_mode;
 mod dev_mode;
 mod errors;

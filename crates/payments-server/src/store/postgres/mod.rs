@@ -15,6 +15,7 @@ mod idempotency;
 mod inventory;
 mod inventory_images;
 mod inventory_list;
+mod maintenance;
 mod merchant;
 mod migrations;
 mod outbox;
@@ -56,6 +57,7 @@ use crate::store::{Availability, HealthRepository, StoreError, StoreTiming};
 use error::PgError;
 
 pub(crate) use config::PgPoolOptions;
+pub(crate) use maintenance::check;
 #[cfg(any(test, feature = "testing"))]
 pub use test_support::PgTestDatabase;
 

@@ -11,6 +11,7 @@ mod idempotency;
 mod inventory;
 mod inventory_images;
 mod inventory_list;
+mod maintenance;
 mod migrations;
 mod order_items;
 mod receipts;
@@ -46,6 +47,8 @@ use tokio::sync::oneshot;
 
 use crate::store::{Availability, StoreError, StoreTiming, TxError};
 use writer::{JobDone, WriterHandle};
+
+pub(crate) use maintenance::{backup, check};
 
 const CONNECTION_PRAGMAS: &str = "PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
