@@ -28,8 +28,6 @@ use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer}
 const READ_DEADLINE: Duration = Duration::from_secs(15);
 /// How long a write may take to be mined (a busy chain, a low fee) before it counts as failed for now.
 const WRITE_DEADLINE: Duration = Duration::from_secs(180);
-/// The longest pause between two looks for a sent transaction's receipt.
-const MAX_RECEIPT_POLL: Duration = Duration::from_secs(1);
 
 /// The relayer's private key: signs the platform's own transactions. Its `Debug` shows only the address.
 #[derive(Clone)]
@@ -142,22 +140,8 @@ trait PendingReceipt: Send {
 
 impl PendingReceipt for alloy::providers::PendingTransactionBuilder<alloy::network::Ethereum> {
     async fn mined(self) -> Result<(B256, bool), ChainError> {
-        // Polls the receipt itself rather than through alloy's block-watching heartbeat, which was seen to
-        // stop answering after the node's clock jumped (anvil's evm_increaseTime), leaving a mined
-        // transaction unconfirmed until the write deadline.
-        let hash = *self.tx_hash();
-        let pause = self.provider().client().poll_interval().min(MAX_RECEIPT_POLL);
-        loop {
-            let receipt = self
-                .provider()
-                .get_transaction_receipt(hash)
-                .await
-                .map_err(rpc_error)?;
-            if let Some(receipt) = receipt {
-                return Ok((receipt.transaction_hash, receipt.status()));
-            }
-            tokio::time::sleep(pause).await;
-        }
+        let receipt = self.get_receipt().await.map_err(|error| unavailable(&error))?;
+        Ok((receipt.transaction_hash, receipt.status()))
     }
 }
 
