@@ -18,7 +18,10 @@ use crate::spend_charges::{
 const CUSTOMER_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 
 fn key_bytes(key: &str) -> [u8; 32] {
-    hex::decode(key.trim_start_matches("0x")).unwrap().try_into().unwrap()
+    hex::decode(key.trim_start_matches("0x"))
+        .unwrap()
+        .try_into()
+        .unwrap()
 }
 
 /// The permission as `cast` takes a `SpendPermission` tuple.
@@ -119,7 +122,9 @@ impl SpendWorld for AnvilWorld {
 
 #[tokio::test]
 async fn the_manager_contract_charges_within_the_signed_allowance_per_period() {
-    let Some(world) = AnvilWorld::start().await else { return };
+    let Some(world) = AnvilWorld::start().await else {
+        return;
+    };
 
     let refusals = charges_stay_within_the_signed_allowance(&world).await;
 
@@ -132,7 +137,9 @@ async fn the_manager_contract_charges_within_the_signed_allowance_per_period() {
 
 #[tokio::test]
 async fn the_contract_hashes_a_permission_as_payments_core_does() {
-    let Some(world) = AnvilWorld::start().await else { return };
+    let Some(world) = AnvilWorld::start().await else {
+        return;
+    };
     let spend = world.spend();
     let mut permission = monthly(&spend, wallet_of_key(world.customer_key()), world.now().await, 9);
     permission.extra_data = vec![0xde, 0xad, 0xbe, 0xef].into();
@@ -149,14 +156,19 @@ async fn the_contract_hashes_a_permission_as_payments_core_does() {
 
 /// `contracts/artifacts/TestWallet.json`'s creation code.
 fn test_wallet_code() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../contracts/artifacts/TestWallet.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../contracts/artifacts/TestWallet.json"
+    );
     let artifact: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     artifact["bytecode"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]
 async fn a_contract_account_approves_by_erc1271_and_is_charged() {
-    let Some(world) = AnvilWorld::start().await else { return };
+    let Some(world) = AnvilWorld::start().await else {
+        return;
+    };
     let spend = world.spend();
     let owner = wallet_of_key(world.customer_key());
     let created: Value = serde_json::from_str(&world.anvil.cast(&[
@@ -189,11 +201,25 @@ async fn a_contract_account_approves_by_erc1271_and_is_charged() {
     // The wallet accepts its owner's signature of the hash; another key's is refused, and an EOA has none.
     let signature = sign_permission(world.customer_key(), &permission, &spend.domain());
     let stranger = sign_hash([0x77; 32], hash);
-    assert_eq!(spend.is_valid_contract_signature(account, hash, &signature).await, Ok(true));
-    assert_eq!(spend.is_valid_contract_signature(account, hash, &stranger).await, Ok(false));
-    assert_eq!(spend.is_valid_contract_signature(owner, hash, &signature).await, Ok(false));
+    assert_eq!(
+        spend.is_valid_contract_signature(account, hash, &signature).await,
+        Ok(true)
+    );
+    assert_eq!(
+        spend.is_valid_contract_signature(account, hash, &stranger).await,
+        Ok(false)
+    );
+    assert_eq!(
+        spend.is_valid_contract_signature(owner, hash, &signature).await,
+        Ok(false)
+    );
 
-    assert!(spend.charge(&charge_of(&permission, stranger, FEE, NET)).await.is_err());
+    assert!(
+        spend
+            .charge(&charge_of(&permission, stranger, FEE, NET))
+            .await
+            .is_err()
+    );
     spend
         .charge(&charge_of(&permission, signature, FEE, NET))
         .await
@@ -203,4 +229,3 @@ async fn a_contract_account_approves_by_erc1271_and_is_charged() {
     assert_eq!(spend.balance(MERCHANT.parse().unwrap()).await, NET);
     assert_eq!(spend.balance(PLATFORM.parse().unwrap()).await, FEE);
 }
-

@@ -10,9 +10,7 @@ use alloy_primitives::aliases::{U48, U160};
 use alloy_primitives::{Bytes, U256};
 use payments_core::{SpendPermission, Wallet};
 use payments_server::Clock;
-use payments_server::testing::{
-    TestApp, TestCharge, TestSpend, sign_permission, spawn_app, wallet_of_key,
-};
+use payments_server::testing::{TestApp, TestCharge, TestSpend, sign_permission, spawn_app, wallet_of_key};
 
 pub(crate) const DAY: u64 = 86_400;
 pub(crate) const MONTH: u64 = 30 * DAY;
@@ -57,7 +55,12 @@ pub(crate) fn monthly(spend: &TestSpend, account: Wallet, now: u64, salt: u64) -
 }
 
 /// The plan price split as the server would: `net` to [`MERCHANT`], `fee` to [`PLATFORM`].
-pub(crate) fn charge_of(permission: &SpendPermission, signature: Vec<u8>, fee: u128, net: u128) -> TestCharge {
+pub(crate) fn charge_of(
+    permission: &SpendPermission,
+    signature: Vec<u8>,
+    fee: u128,
+    net: u128,
+) -> TestCharge {
     TestCharge {
         permission: permission.clone(),
         signature,
