@@ -5,13 +5,20 @@
 
 mod fee;
 mod fit;
+mod lifecycle;
 mod schedule;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use self::fee::{SubscriptionCharge, subscription_merchant_net, subscription_platform_fee};
+pub use self::fee::{
+    DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, subscription_fee_at, subscription_merchant_net,
+    subscription_platform_fee,
+};
 pub use self::fit::{PlanFitError, PlanTerms, SpendingConfig, check_permission_fits_plan};
+pub use self::lifecycle::{
+    ChargeProgress, FailurePolicy, ScheduleAfter, SubscriptionStatus, UnknownSubscriptionStatus,
+};
 pub use self::schedule::{due_slot, next_charge_at, slot_at};
 
 const SECONDS_PER_DAY: u64 = 86_400;
