@@ -197,12 +197,8 @@ mod tests {
 
     #[test]
     fn a_first_failure_retries_the_same_period_a_day_later() {
-        let after = FailurePolicy::DEFAULT.after_failure(
-            progress(1, 0),
-            SubscriptionStatus::Active,
-            NOW,
-            NEXT_SLOT,
-        );
+        let after =
+            FailurePolicy::DEFAULT.after_failure(progress(1, 0), SubscriptionStatus::Active, NOW, NEXT_SLOT);
 
         assert_eq!(
             after,
@@ -218,12 +214,8 @@ mod tests {
 
     #[test]
     fn the_last_attempt_of_a_period_makes_the_subscription_past_due() {
-        let after = FailurePolicy::DEFAULT.after_failure(
-            progress(3, 0),
-            SubscriptionStatus::Active,
-            NOW,
-            NEXT_SLOT,
-        );
+        let after =
+            FailurePolicy::DEFAULT.after_failure(progress(3, 0), SubscriptionStatus::Active, NOW, NEXT_SLOT);
 
         assert_eq!(after.status, SubscriptionStatus::PastDue);
         assert_eq!(after.next_period_index, 5);
@@ -247,12 +239,8 @@ mod tests {
 
     #[test]
     fn a_second_failed_period_in_a_row_cancels() {
-        let after = FailurePolicy::DEFAULT.after_failure(
-            progress(3, 1),
-            SubscriptionStatus::PastDue,
-            NOW,
-            NEXT_SLOT,
-        );
+        let after =
+            FailurePolicy::DEFAULT.after_failure(progress(3, 1), SubscriptionStatus::PastDue, NOW, NEXT_SLOT);
 
         assert_eq!(after.status, SubscriptionStatus::Canceled);
         assert_eq!(after.failed_periods, 2);
