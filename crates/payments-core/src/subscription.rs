@@ -3,6 +3,7 @@
 //!
 //! Times are unix milliseconds (`i64`), as stored; spend permission times are unix seconds, as signed.
 
+mod cancel;
 mod fee;
 mod fit;
 mod lifecycle;
@@ -11,6 +12,7 @@ mod schedule;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
 pub use self::fee::{
     DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, subscription_fee_at, subscription_merchant_net,
     subscription_platform_fee,
