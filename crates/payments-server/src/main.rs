@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod chain_args;
+mod subscription_args;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
@@ -16,6 +17,7 @@ use payments_server::{
     App, ChainContracts, IssuedKey, KeyAdmin, LogFormat, Scopes, Secret, ServerConfig, ServerLimits,
     Subscription, SubscriptionId, SystemClock,
 };
+use payments_server::{Clock, OffsetClock};
 use payments_server::{DatabaseLocation, DevModeInputs, MasterKey};
 use serde_json::json;
 use url::Url;
@@ -86,6 +88,8 @@ struct ServeArgs {
     receipts: ReceiptArgs,
     #[command(flatten)]
     chain: chain_args::ChainArgs,
+    #[command(flatten)]
+    subscriptions: subscription_args::SubscriptionArgs,
 }
 
 /// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
@@ -179,7 +183,8 @@ enum KeysCommand {
         #[arg(long, env = "PAYMENTS_KEY_WALLET")]
         wallet: Wallet,
         /// Comma-separated scopes [default: all: inventory:read, inventory:write, orders:create,
-        /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read].
+        /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read,
+        /// subscriptions:write].
         #[arg(long, env = "PAYMENTS_KEY_SCOPES")]
         scopes: Option<Scopes>,
         /// A label for the key.
@@ -234,6 +239,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
     chain_args::apply_chain_args(&mut config, &args.chain)?;
+    subscription_args::apply_subscription_args(&mut config, &args.subscriptions)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;
@@ -260,7 +266,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.base_url =
                 Url::parse(&format!("http://{bound}")).context("building the default base URL")?;
         }
-        let app = App::open(config, Arc::new(SystemClock))
+        // Development mode runs the test clock (POST /api/test-clock/advance); production the wall clock.
+        let clock: Arc<dyn Clock> = if config.dev_mode {
+            Arc::new(OffsetClock::new())
+        } else {
+            Arc::new(SystemClock)
+        };
+        let app = App::open(config, clock)
             .await
             .with_context(|| format!("opening the database {db_display}"))?;
         if let Some(welcome) = app

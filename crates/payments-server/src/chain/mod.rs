@@ -66,10 +66,6 @@ pub enum ChainError {
 }
 
 /// Access to the chain the platform takes payments on.
-#[expect(
-    dead_code,
-    reason = "the subscription methods are used by the subscriptions work, landing next"
-)]
 #[async_trait]
 pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// The chain id the node reports.

@@ -81,7 +81,9 @@ async fn keys_create_defaults_to_every_scope() {
             "shop:read",
             "split:read",
             "users:read",
-            "graphql:read"
+            "graphql:read",
+            "subscriptions:read",
+            "subscriptions:write"
         ])
     );
 }

@@ -32,14 +32,14 @@ impl PlanId {
     }
 }
 
-/// A customer subscription's public id, `sub_` + 32 hex digits.
+/// A customer subscription's public id, `csub_` + 32 hex digits (`sub_` ids are gateway key records).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub(crate) struct CustomerSubscriptionId(String);
 
 impl CustomerSubscriptionId {
     pub(crate) fn generate() -> Self {
-        CustomerSubscriptionId(format!("sub_{}", uuid::Uuid::new_v4().simple()))
+        CustomerSubscriptionId(format!("csub_{}", uuid::Uuid::new_v4().simple()))
     }
 
     pub(crate) fn parse(field: &str, text: &str) -> Result<Self, FieldError> {
@@ -65,7 +65,7 @@ mod tests {
         let subscription = CustomerSubscriptionId::generate();
 
         assert!(plan.as_str().starts_with("plan_") && plan.as_str().len() == 37);
-        assert!(subscription.as_str().starts_with("sub_") && subscription.as_str().len() == 36);
+        assert!(subscription.as_str().starts_with("csub_") && subscription.as_str().len() == 37);
         assert_eq!(PlanId::parse("planId", plan.as_str()), Ok(plan));
     }
 
