@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 
 /// (artifact name, constant prefix, whether the runtime code is needed too) of every contract the domain uses:
 /// creation codes derive addresses and deploy factories; Split's runtime code recognises a genuine Split.
-const CONTRACTS: [(&str, &str, bool); 5] = [
+const CONTRACTS: [(&str, &str, bool); 6] = [
     ("Split", "SPLIT", true),
     ("Deposit", "DEPOSIT", false),
     ("SplitFactory", "SPLIT_FACTORY", false),
     ("DepositFactory", "DEPOSIT_FACTORY", false),
     ("TestToken", "TEST_TOKEN", false),
+    ("SpendPermissionManager", "SPEND_PERMISSION_MANAGER", false),
 ];
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -27,6 +27,9 @@ pub const SPLIT_FACTORY_CREATION_CODE: &[u8] = code::SPLIT_FACTORY_CREATION_CODE
 pub const DEPOSIT_FACTORY_CREATION_CODE: &[u8] = code::DEPOSIT_FACTORY_CREATION_CODE;
 /// Creation code of `TestToken`, the 6-decimal token with a public `mint` (development and tests only).
 pub const TEST_TOKEN_CREATION_CODE: &[u8] = code::TEST_TOKEN_CREATION_CODE;
+/// Creation code of `SpendPermissionManager`, the contract that charges subscriptions within the allowance
+/// each customer signed (deployed once per chain by `chain bootstrap`, after the token).
+pub const SPEND_PERMISSION_MANAGER_CREATION_CODE: &[u8] = code::SPEND_PERMISSION_MANAGER_CREATION_CODE;
 
 /// The 32 bytes that name one receipt's deposit on chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -37,4 +37,40 @@ sol! {
         function recipients() external view returns (address[] memory accounts, uint16[] memory bps);
         function distribute(address token) external returns (uint256 total);
     }
+
+    /// `contracts/src/SpendPermissionManager.sol`.
+    #[sol(rpc)]
+    interface ISpendPermissionManager {
+        struct SpendPermission {
+            address account;
+            address spender;
+            address token;
+            uint160 allowance;
+            uint48 period;
+            uint48 start;
+            uint48 end;
+            uint256 salt;
+            bytes extraData;
+        }
+        function charge(
+            SpendPermission calldata permission,
+            bytes calldata signature,
+            uint256 fee,
+            address feeRecipient,
+            uint256 net,
+            address merchant
+        ) external;
+        function getHash(SpendPermission calldata permission) external view returns (bytes32);
+        function isRevoked(SpendPermission calldata permission) external view returns (bool);
+        function getCurrentPeriod(SpendPermission calldata permission)
+            external
+            view
+            returns (uint48 start, uint48 end, uint160 spent);
+    }
+
+    /// ERC-1271, as contract accounts implement it.
+    #[sol(rpc)]
+    interface IERC1271 {
+        function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4);
+    }
 }

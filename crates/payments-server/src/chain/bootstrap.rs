@@ -1,11 +1,13 @@
 //! `payments-server chain bootstrap`: deploys the platform's factories (and, for development and tests, the
 //! test token) and answers the [`ChainContracts`] object that `--chain-contracts` reads.
 //!
-//! Order matters for development: from a fresh anvil's first account, split factory, deposit factory and test
-//! token land at nonces 0, 1 and 2, the addresses of [`ChainContracts::DEVELOPMENT`].
+//! Order matters for development: from a fresh anvil's first account, split factory, deposit factory, test
+//! token and spend permission manager land at nonces 0, 1, 2 and 3, the addresses of
+//! [`ChainContracts::DEVELOPMENT`].
 
 use payments_core::{
-    DEPOSIT_FACTORY_CREATION_CODE, SPLIT_FACTORY_CREATION_CODE, TEST_TOKEN_CREATION_CODE, Wallet,
+    DEPOSIT_FACTORY_CREATION_CODE, SPEND_PERMISSION_MANAGER_CREATION_CODE, SPLIT_FACTORY_CREATION_CODE,
+    TEST_TOKEN_CREATION_CODE, Wallet,
 };
 
 use crate::chain::rpc::{RelayerKey, RpcChain};
@@ -45,12 +47,13 @@ pub async fn bootstrap(plan: &BootstrapPlan) -> Result<ChainContracts, ChainErro
         Some(token) if !plan.with_test_token => token,
         _ => chain.deploy_code(TEST_TOKEN_CREATION_CODE).await?,
     };
+    // After the token, so development addresses stay those of nonces 0..=3.
+    let spend_permission_manager = chain.deploy_code(SPEND_PERMISSION_MANAGER_CREATION_CODE).await?;
     Ok(ChainContracts {
         chain_id,
         token,
         split_factory,
         deposit_factory,
-        // Deployed by the subscriptions work (SpendPermissionManager), after the token.
-        spend_permission_manager: None,
+        spend_permission_manager: Some(spend_permission_manager),
     })
 }

@@ -4,6 +4,7 @@
 
 mod history;
 mod redaction;
+mod spend;
 
 use redaction::without_urls;
 
@@ -20,6 +21,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, SPLIT_RUNTIME_CODE, Split, SplitRecipient, TokenAmount, Wallet};
 
 use crate::chain::bindings::{IDepositFactory, IPaymentToken, ISplit, ISplitFactory};
+use crate::chain::spend::{PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
 
 /// How long a read may take before the node counts as unavailable.
@@ -326,29 +328,23 @@ impl Chain for RpcChain {
 
     async fn is_valid_contract_signature(
         &self,
-        _account: Wallet,
-        _hash: B256,
-        _signature: &[u8],
+        account: Wallet,
+        hash: B256,
+        signature: &[u8],
     ) -> Result<bool, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+        self.contract_signature(account, hash, signature).await
     }
 
-    async fn charge_subscription(&self, _charge: &super::spend::SpendCharge) -> Result<B256, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+    async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError> {
+        self.send_charge(charge).await
     }
 
     async fn permission_period(
         &self,
-        _manager: Wallet,
-        _permission: &payments_core::SpendPermission,
-    ) -> Result<super::spend::PermissionPeriod, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+        manager: Wallet,
+        permission: &payments_core::SpendPermission,
+    ) -> Result<PermissionPeriod, ChainError> {
+        self.current_period(manager, permission).await
     }
 
     fn is_test_mode(&self) -> bool {

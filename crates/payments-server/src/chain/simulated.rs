@@ -6,6 +6,7 @@
 //! page says so.
 
 mod history;
+mod spend;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,6 +15,8 @@ use alloy_primitives::{Address, B256, keccak256};
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
+use self::spend::{SpendState, Undo};
+use crate::chain::spend::{PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
 use crate::clock::Clock;
 
@@ -24,7 +27,6 @@ pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives
 
 /// The test-mode chain's relayer: the platform's spender of subscription permissions in test mode (no one
 /// holds its key; the simulated chain takes its transactions without signatures).
-#[allow(dead_code, reason = "used by the subscriptions work, landing next")]
 pub(crate) const SIMULATED_RELAYER: Wallet = Wallet::from_address(alloy_primitives::address!(
     "5e1f000000000000000000000000000000005e1f"
 ));
@@ -43,6 +45,8 @@ struct State {
     balances: HashMap<(Wallet, Wallet), u128>,
     splits: HashMap<Wallet, Split>,
     contracts: HashSet<Wallet>,
+    /// Token allowances and the spend permission manager's records.
+    spend: SpendState,
     /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
     sequence: u64,
     /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
@@ -57,6 +61,8 @@ struct Block {
     /// Unix seconds, never before the previous block's.
     timestamp: u64,
     transactions: Vec<(B256, Vec<TokenTransfer>)>,
+    /// What the block changed besides balances, to undo on a reorganisation.
+    journal: Vec<Undo>,
 }
 
 /// A point to return to with [`SimulatedChain::revert`] (the number of blocks then).
@@ -73,6 +79,7 @@ impl SimulatedChain {
             balances: HashMap::new(),
             splits: HashMap::new(),
             contracts: HashSet::new(),
+            spend: SpendState::default(),
             sequence: 0,
             writes_fail: false,
             clock,
@@ -83,6 +90,7 @@ impl SimulatedChain {
             hash: genesis,
             timestamp,
             transactions: Vec::new(),
+            journal: Vec::new(),
         });
         state.contracts.extend(contracts.iter().copied());
         SimulatedChain {
@@ -112,6 +120,9 @@ impl SimulatedChain {
         let mut state = self.lock();
         while state.blocks.len() > snapshot.0.max(1) {
             if let Some(block) = state.blocks.pop() {
+                for undo in block.journal.iter().rev() {
+                    state.spend.undo(undo);
+                }
                 for (_, transfers) in block.transactions.iter().rev() {
                     for transfer in transfers.iter().rev() {
                         state.undo(transfer);
@@ -171,6 +182,15 @@ impl State {
 
     /// One transaction in a block of its own: applies the moves, records their logs.
     fn transact(&mut self, moves: &[(Wallet, Wallet, Wallet, u128)]) -> Result<B256, ChainError> {
+        self.transact_at(self.next_timestamp(), moves)
+    }
+
+    /// [`transact`](Self::transact) in a block dated `timestamp` (what a contract read as `block.timestamp`).
+    fn transact_at(
+        &mut self,
+        timestamp: u64,
+        moves: &[(Wallet, Wallet, Wallet, u128)],
+    ) -> Result<B256, ChainError> {
         let hash = self.next_hash(b"transaction");
         let number = self.blocks.len() as u64;
         let block_hash = self.next_hash(b"block");
@@ -196,13 +216,20 @@ impl State {
             }
             transfers.push(transfer);
         }
-        let timestamp = self.next_timestamp();
         self.blocks.push(Block {
             hash: block_hash,
             timestamp,
             transactions: vec![(hash, transfers)],
+            journal: Vec::new(),
         });
         Ok(hash)
+    }
+
+    /// Records in the last block what its transaction changed besides balances.
+    fn journal_last_block(&mut self, journal: Vec<Undo>) {
+        if let Some(block) = self.blocks.last_mut() {
+            block.journal.extend(journal);
+        }
     }
 
     #[cfg(any(test, feature = "testing"))]
@@ -213,6 +240,7 @@ impl State {
             hash,
             timestamp,
             transactions,
+            journal: Vec::new(),
         });
     }
 
@@ -399,25 +427,20 @@ impl Chain for SimulatedChain {
         _hash: B256,
         _signature: &[u8],
     ) -> Result<bool, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+        // The test-mode chain has no contract accounts, so no contract accepts anything.
+        Ok(false)
     }
 
-    async fn charge_subscription(&self, _charge: &super::spend::SpendCharge) -> Result<B256, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+    async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError> {
+        self.writer()?.charge(self.chain_id, charge)
     }
 
     async fn permission_period(
         &self,
-        _manager: Wallet,
-        _permission: &payments_core::SpendPermission,
-    ) -> Result<super::spend::PermissionPeriod, ChainError> {
-        Err(ChainError::NotConfigured(
-            "subscription charges are not built yet".to_owned(),
-        ))
+        manager: Wallet,
+        permission: &payments_core::SpendPermission,
+    ) -> Result<PermissionPeriod, ChainError> {
+        self.lock().permission_period(self.chain_id, manager, permission)
     }
 
     fn is_test_mode(&self) -> bool {

@@ -8,7 +8,6 @@ use payments_core::{SpendPermission, TokenAmount, Wallet};
 /// approves `permission` with the customer's `signature` when it is not approved yet, pulls `fee + net` from
 /// the customer within the current period's allowance, and pays `fee` to `fee_recipient` and `net` to
 /// `merchant` (the merchant's split). Either all of it happens or none of it.
-#[allow(dead_code, reason = "used by the subscriptions work, landing next")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SpendCharge {
     /// The spend permission manager contract.
@@ -31,7 +30,6 @@ pub(crate) struct SpendCharge {
 /// The manager's view of one permission now: the current period's bounds and how much of its allowance was
 /// spent in it. The batch reads it to reconcile a charge whose transaction outcome it did not record (a crash
 /// between sending and writing): `spent` above zero in the charged period means the charge happened.
-#[allow(dead_code, reason = "used by the subscriptions work, landing next")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PermissionPeriod {
     /// Unix seconds, inclusive.

@@ -248,11 +248,13 @@ fn chain(
                 .iter()
                 .flat_map(|contracts| {
                     [
-                        config.token_address,
-                        contracts.split_factory,
-                        contracts.deposit_factory,
+                        Some(config.token_address),
+                        Some(contracts.split_factory),
+                        Some(contracts.deposit_factory),
+                        contracts.spend_permission_manager,
                     ]
                 })
+                .flatten()
                 .collect();
             let simulated = Arc::new(SimulatedChain::with_clock(
                 config.chain_id,

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use payments_core::{TokenAmount, Wallet};
+use alloy_primitives::U256;
+use payments_core::{SpendPermission, TokenAmount, Wallet};
 
 use crate::chain::Chain;
 use crate::chain::simulated::{SimulatedChain, Snapshot};
@@ -13,6 +14,7 @@ use crate::testing::TestApp;
 pub struct TestChain {
     chain: Arc<SimulatedChain>,
     token: Wallet,
+    manager: Option<Wallet>,
 }
 
 /// A point to return to with [`TestChain::revert`].
@@ -29,6 +31,11 @@ impl TestApp {
         TestChain {
             chain,
             token: self.app.config().token_address,
+            manager: self
+                .app
+                .config()
+                .effective_chain_contracts()
+                .and_then(|contracts| contracts.spend_permission_manager),
         }
     }
 }
@@ -70,5 +77,40 @@ impl TestChain {
     /// Drops every block since `snapshot` (a reorganisation).
     pub fn revert(&self, snapshot: TestSnapshot) {
         self.chain.revert(snapshot.0);
+    }
+
+    /// Mints `units` base units of the payment token to `to` (as the test token's public `mint`).
+    pub fn mint(&self, to: Wallet, units: u128) {
+        self.chain.mint(self.token, to, units);
+    }
+
+    /// The spend permission manager of the test-mode chain. Panics when the configuration has none.
+    pub fn manager(&self) -> Wallet {
+        self.manager
+            .unwrap_or_else(|| panic!("this test server has no spend permission manager"))
+    }
+
+    /// `owner` approves `spender` (usually [`manager`](Self::manager)) for `units` of the payment token, as
+    /// `token.approve(spender, units)` sent from `owner`'s wallet; `u128::MAX` approves without limit (the
+    /// token's `2^256 - 1`).
+    pub fn approve(&self, owner: Wallet, spender: Wallet, units: u128) {
+        let amount = if units == u128::MAX {
+            U256::MAX
+        } else {
+            U256::from(units)
+        };
+        self.chain.approve(self.token, owner, spender, amount);
+    }
+
+    /// `token.allowance(owner, spender)` of the payment token (saturating at `u128::MAX`).
+    pub fn allowance(&self, owner: Wallet, spender: Wallet) -> u128 {
+        u128::try_from(self.chain.allowance(self.token, owner, spender)).unwrap_or(u128::MAX)
+    }
+
+    /// The permission's account revokes it at the manager, as `manager.revoke(permission)` from its wallet.
+    pub fn revoke_permission(&self, permission: &SpendPermission) {
+        self.chain
+            .revoke_permission(self.manager(), permission)
+            .unwrap_or_else(|error| panic!("revoking a permission: {error}"));
     }
 }

@@ -9,6 +9,7 @@
 mod admin;
 mod chain;
 mod restart;
+mod spend;
 
 use std::future::Future;
 use std::num::NonZeroU32;
@@ -35,6 +36,7 @@ use crate::store::Availability;
 pub use crate::store::PgTestDatabase;
 pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
 pub use chain::TestChain;
+pub use spend::{TestCharge, TestPeriod, TestSpend, sign_hash, sign_permission};
 
 /// Where the test clock starts: 2023-11-14T22:13:20Z.
 pub const TEST_START_MS: i64 = 1_700_000_000_000;

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+pragma solidity 0.8.28;
+
+import {TokenTransfer} from "./TokenTransfer.sol";
+
+/// @title SpendPermissionManager
+/// @notice Recurring payments with a cap the customer signs once: an account lets a spender take up to
+///         `allowance` units of `token` in every `period` seconds between `start` and `end`. The cap is
+///         enforced HERE, per period, so a spender (the platform's relayer) cannot take more than the
+///         account signed, whatever its own software does. The account must also have approved this
+///         contract on the token (`token.approve(manager, amount)`), which it can lower or withdraw at any
+///         time; `revoke` ends a permission for good.
+/// @dev The signed struct and EIP-712 domain ({name "Spend Permission Manager", version "1", chainId,
+///      verifyingContract = this}) are the ones wallets sign for Coinbase's manager, so the same signing
+///      code works; the token path is different: tokens are pulled with the ERC-20 allowance, which works
+///      for any EOA (no smart-wallet hooks).
+contract SpendPermissionManager {
+    /// @notice What the account signs. Times are Unix seconds; `end` is exclusive.
+    struct SpendPermission {
+        address account;
+        address spender;
+        address token;
+        uint160 allowance;
+        uint48 period;
+        uint48 start;
+        uint48 end;
+        uint256 salt;
+        bytes extraData;
+    }
+
+    /// @notice One period's bounds and what was spent in it.
+    struct PeriodSpend {
+        uint48 start;
+        uint48 end;
+        uint160 spend;
+    }
+
+    bytes32 public constant PERMISSION_TYPEHASH = keccak256(
+        "SpendPermission(address account,address spender,address token,uint160 allowance,uint48 period,uint48 start,uint48 end,uint256 salt,bytes extraData)"
+    );
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    bytes32 private constant NAME_HASH = keccak256("Spend Permission Manager");
+    bytes32 private constant VERSION_HASH = keccak256("1");
+    /// ERC-1271: `isValidSignature(bytes32,bytes)` answers its own selector to accept.
+    bytes4 private constant ERC1271_MAGIC = 0x1626ba7e;
+    /// Half the secp256k1 order: a larger `s` is the malleable twin of a valid signature (EIP-2).
+    uint256 private constant HALF_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+
+    mapping(bytes32 hash => bool) private _approved;
+    mapping(bytes32 hash => bool) private _revoked;
+    /// The period last spent in; a later period starts again from zero.
+    mapping(bytes32 hash => PeriodSpend) private _lastPeriod;
+
+    event SpendPermissionApproved(bytes32 indexed hash, address indexed account, SpendPermission permission);
+    event SpendPermissionRevoked(bytes32 indexed hash, address indexed account, SpendPermission permission);
+    event SpendPermissionUsed(
+        bytes32 indexed hash,
+        address indexed account,
+        address indexed spender,
+        address token,
+        uint48 periodStart,
+        uint48 periodEnd,
+        uint256 value
+    );
+
+    error InvalidSender(address sender, address expected);
+    error InvalidStartEnd(uint48 start, uint48 end);
+    error ZeroPeriod();
+    error ZeroAllowance();
+    error ZeroToken();
+    error ZeroValue();
+    error InvalidSignature();
+    error Revoked(bytes32 hash);
+    error NotApproved(bytes32 hash);
+    error BeforeStart(uint48 start, uint256 time);
+    error AfterEnd(uint48 end, uint256 time);
+    error ExceededAllowance(uint256 total, uint160 allowance);
+
+    // ---------------------------------------------------------------- approving and revoking
+
+    /// @notice The account approves its own permission directly (no signature needed).
+    /// @return approved false when the permission was revoked (it can never be approved again).
+    function approve(SpendPermission calldata permission) external returns (bool approved) {
+        _requireSender(permission.account);
+        return _approve(getHash(permission), permission);
+    }
+
+    /// @notice Anyone submits the account's signature over the permission: an EOA's 65-byte EIP-712
+    ///         signature, or whatever the account's contract accepts through ERC-1271.
+    /// @return approved false when the permission was revoked.
+    function approveWithSignature(SpendPermission calldata permission, bytes calldata signature)
+        external
+        returns (bool approved)
+    {
+        bytes32 hash = getHash(permission);
+        if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
+        return _approve(hash, permission);
+    }
+
+    /// @notice The account ends a permission for good (approved or not yet).
+    function revoke(SpendPermission calldata permission) external {
+        _requireSender(permission.account);
+        bytes32 hash = getHash(permission);
+        _revoked[hash] = true;
+        emit SpendPermissionRevoked(hash, permission.account, permission);
+    }
+
+    // ---------------------------------------------------------------- spending
+
+    /// @notice The spender takes `value` from the account for itself, within the current period's allowance.
+    function spend(SpendPermission calldata permission, uint160 value) external {
+        _requireSender(permission.spender);
+        _use(getHash(permission), permission, value);
+        TokenTransfer.sendFrom(permission.token, permission.account, permission.spender, value);
+    }
+
+    /// @notice A subscription charge in one transaction: approves the permission with `signature` when it is
+    ///         not approved yet, spends `fee + net` within the current period's allowance, and pays `fee` to
+    ///         `feeRecipient` and `net` to `merchant`. Only the spender may call it; all or nothing.
+    /// @dev A zero part is not transferred (no zero-value Transfer log).
+    function charge(
+        SpendPermission calldata permission,
+        bytes calldata signature,
+        uint256 fee,
+        address feeRecipient,
+        uint256 net,
+        address merchant
+    ) external {
+        _requireSender(permission.spender);
+        bytes32 hash = getHash(permission);
+        if (!_approved[hash]) {
+            if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
+            if (!_approve(hash, permission)) revert Revoked(hash);
+        }
+        _use(hash, permission, fee + net);
+        // State is final before the token is called, so a re-entrant call sees the spend already counted.
+        if (fee != 0) TokenTransfer.sendFrom(permission.token, permission.account, feeRecipient, fee);
+        if (net != 0) TokenTransfer.sendFrom(permission.token, permission.account, merchant, net);
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /// @notice The EIP-712 signing hash of `permission` under this contract's domain: its identity here.
+    function getHash(SpendPermission calldata permission) public view returns (bytes32) {
+        // Encoded in two halves (each a run of 32-byte words, so the concatenation is abi.encode of all
+        // ten) to stay within the stack without the IR pipeline.
+        bytes memory head = abi.encode(
+            PERMISSION_TYPEHASH, permission.account, permission.spender, permission.token, permission.allowance
+        );
+        bytes memory tail = abi.encode(
+            permission.period, permission.start, permission.end, permission.salt, keccak256(permission.extraData)
+        );
+        bytes32 structHash = keccak256(bytes.concat(head, tail));
+        return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), structHash));
+    }
+
+    /// @notice The EIP-712 domain separator (computed on every call, so it follows the chain id).
+    function domainSeparator() public view returns (bytes32) {
+        return keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
+    }
+
+    /// @notice Approved and not revoked: the spender may spend.
+    function isApproved(SpendPermission calldata permission) external view returns (bool) {
+        bytes32 hash = getHash(permission);
+        return _approved[hash] && !_revoked[hash];
+    }
+
+    function isRevoked(SpendPermission calldata permission) external view returns (bool) {
+        return _revoked[getHash(permission)];
+    }
+
+    /// @notice The period containing now and what was spent in it: `start + k * period` for the largest k
+    ///         not past now, its end capped at the permission's end. Reverts before `start` and from `end` on.
+    function getCurrentPeriod(SpendPermission calldata permission)
+        external
+        view
+        returns (uint48 start, uint48 end, uint160 spent)
+    {
+        PeriodSpend memory current = _currentPeriod(getHash(permission), permission);
+        return (current.start, current.end, current.spend);
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    function _requireSender(address expected) private view {
+        if (msg.sender != expected) revert InvalidSender(msg.sender, expected);
+    }
+
+    /// Records an approval after checking the permission is usable at all; false when revoked.
+    function _approve(bytes32 hash, SpendPermission calldata permission) private returns (bool) {
+        if (permission.token == address(0)) revert ZeroToken();
+        if (permission.start >= permission.end) revert InvalidStartEnd(permission.start, permission.end);
+        if (permission.period == 0) revert ZeroPeriod();
+        if (permission.allowance == 0) revert ZeroAllowance();
+        if (_revoked[hash]) return false;
+        if (!_approved[hash]) {
+            _approved[hash] = true;
+            emit SpendPermissionApproved(hash, permission.account, permission);
+        }
+        return true;
+    }
+
+    /// Counts `value` against the current period's allowance, or reverts.
+    function _use(bytes32 hash, SpendPermission calldata permission, uint256 value) private {
+        if (value == 0) revert ZeroValue();
+        if (_revoked[hash]) revert Revoked(hash);
+        if (!_approved[hash]) revert NotApproved(hash);
+        PeriodSpend memory current = _currentPeriod(hash, permission);
+        uint256 total = uint256(current.spend) + value;
+        if (total > permission.allowance) revert ExceededAllowance(total, permission.allowance);
+        // total <= allowance, a uint160.
+        current.spend = uint160(total);
+        _lastPeriod[hash] = current;
+        emit SpendPermissionUsed(
+            hash, permission.account, permission.spender, permission.token, current.start, current.end, value
+        );
+    }
+
+    function _currentPeriod(bytes32 hash, SpendPermission calldata permission)
+        private
+        view
+        returns (PeriodSpend memory)
+    {
+        uint256 time = block.timestamp;
+        if (time < permission.start) revert BeforeStart(permission.start, time);
+        if (time >= permission.end) revert AfterEnd(permission.end, time);
+        PeriodSpend memory last = _lastPeriod[hash];
+        // An unset record has end 0, so it never contains now.
+        if (last.start <= time && time < last.end) return last;
+        if (permission.period == 0) revert ZeroPeriod();
+        uint256 start = permission.start + (time - permission.start) / permission.period * permission.period;
+        uint256 end = start + permission.period;
+        if (end > permission.end) end = permission.end;
+        // start <= now < permission.end and end <= permission.end, both uint48.
+        return PeriodSpend({start: uint48(start), end: uint48(end), spend: 0});
+    }
+
+    /// An EOA's EIP-712 signature (65 bytes r || s || v, low s, v 27/28 or 0/1), or ERC-1271 for a contract.
+    function _isValidSignature(address account, bytes32 hash, bytes calldata signature)
+        private
+        view
+        returns (bool)
+    {
+        if (account.code.length != 0) {
+            (bool ok, bytes memory answer) =
+                account.staticcall(abi.encodeWithSelector(ERC1271_MAGIC, hash, signature));
+            return ok && answer.length >= 32 && abi.decode(answer, (bytes4)) == ERC1271_MAGIC;
+        }
+        if (signature.length != 65) return false;
+        bytes32 r = bytes32(signature[0:32]);
+        bytes32 s = bytes32(signature[32:64]);
+        uint8 v = uint8(signature[64]);
+        if (v < 27) v += 27;
+        if (uint256(s) > HALF_ORDER || (v != 27 && v != 28)) return false;
+        address signer = ecrecover(hash, v, r, s);
+        return signer != address(0) && signer == account;
+    }
+}
