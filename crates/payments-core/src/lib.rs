@@ -37,7 +37,8 @@ pub use json_number::first_inexact_number;
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
 pub use onchain::{
     DEPOSIT_FACTORY_CREATION_CODE, ReceiptSalt, SPEND_PERMISSION_MANAGER_CREATION_CODE,
-    SPLIT_FACTORY_CREATION_CODE, SPLIT_RUNTIME_CODE, TEST_TOKEN_CREATION_CODE, deposit_address, split_address, split_constructor_args,
+    SPLIT_FACTORY_CREATION_CODE, SPLIT_RUNTIME_CODE, TEST_TOKEN_CREATION_CODE, deposit_address,
+    split_address, split_constructor_args,
 };
 pub use payment_request::PaymentRequest;
 pub use platform_fees::{FeeBalance, split_fee_balance};
