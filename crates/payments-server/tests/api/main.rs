@@ -49,6 +49,7 @@ mod split;
 mod storage_races;
 mod subscription_helpers;
 mod subscription_refusals;
+mod subscription_vectors;
 mod subscriptions;
 mod user_helpers;
 mod users;
