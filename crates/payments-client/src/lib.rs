@@ -72,6 +72,7 @@ mod signing;
 mod split_transactions;
 mod status;
 mod status_value;
+mod subscriptions;
 mod token_amounts;
 mod upsert;
 mod users;
@@ -106,6 +107,10 @@ pub use split_transactions::{
 };
 pub use status::{Health, Ping};
 pub use status_value::ReceiptStatusValue;
+pub use subscriptions::{
+    BatchReport, BillingEvent, ChargeResult, CreatePlan, CreateSubscription, CustomerSubscription,
+    SubscriptionPlan, SubscriptionSelector, SubscriptionStatusReply, UpdatePlan,
+};
 pub use upsert::UpsertInventoryItem;
 pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,

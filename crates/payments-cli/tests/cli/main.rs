@@ -19,6 +19,8 @@ mod receipts;
 mod reserve;
 mod settings;
 #[cfg(test)]
+mod subscriptions;
+#[cfg(test)]
 mod users;
 #[cfg(test)]
 mod webhooks_listen;

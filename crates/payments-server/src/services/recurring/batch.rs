@@ -103,12 +103,10 @@ impl RecurringService {
     ) -> Result<(), RecurringError> {
         for claim in claims {
             let merchant = claim.subscription.merchant;
-            if !targets.splits.contains_key(&merchant) {
+            if let std::collections::hash_map::Entry::Vacant(entry) = targets.splits.entry(merchant) {
                 // Without a configured split the merchant's own wallet is paid.
                 let split = self.shops.fetch_split(merchant).await?;
-                targets
-                    .splits
-                    .insert(merchant, split.map_or(merchant, |split| split.address));
+                entry.insert(split.map_or(merchant, |split| split.address));
             }
         }
         Ok(())
