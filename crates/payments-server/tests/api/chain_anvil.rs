@@ -21,7 +21,7 @@ pub(crate) const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
 const WAIT: Duration = Duration::from_secs(30);
 
 /// Bootstraps the contracts on `anvil` with the server binary, as an operator would.
-fn bootstrap(anvil: &Anvil) -> ChainContracts {
+pub(crate) fn bootstrap(anvil: &Anvil) -> ChainContracts {
     let dir = tempfile::tempdir().unwrap();
     let key_file = dir.path().join("deployer.key");
     std::fs::write(&key_file, format!("{DEPLOYER_KEY}\n")).unwrap();

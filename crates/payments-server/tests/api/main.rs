@@ -51,6 +51,7 @@ mod subscription_helpers;
 mod subscription_refusals;
 mod subscription_vectors;
 mod subscriptions;
+mod subscriptions_anvil;
 mod user_helpers;
 mod users;
 mod users_live;
