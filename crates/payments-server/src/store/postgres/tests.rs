@@ -184,7 +184,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 9);
+    assert_eq!(count, 10);
     database.drop_database().await;
 }
 
