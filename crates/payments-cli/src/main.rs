@@ -22,6 +22,7 @@ mod inventory_image;
 mod item_view;
 mod output;
 mod ping;
+mod plans;
 mod product_csv;
 mod receipt_transfers;
 mod receipts;
@@ -32,6 +33,7 @@ mod settings;
 mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
+mod subscriptions;
 mod token_usd;
 mod users;
 mod webhook_keys;
@@ -84,6 +86,10 @@ enum Command {
     Users(users::UsersArgs),
     /// Run a read-only GraphQL query and print its JSON answer (scope graphql:read).
     Graphql(graphql::GraphqlArgs),
+    /// Subscription plans: list (public), create, update, deactivate (scope subscriptions:write).
+    Plans(plans::PlansArgs),
+    /// Customers' subscriptions: show (with billing events), cancel.
+    Subscriptions(subscriptions::SubscriptionsArgs),
     /// The platform's fees on your sales: accrued, settled on chain, remaining (scope receipts:read).
     Billing(billing::BillingArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -122,6 +128,8 @@ fn main() -> ExitCode {
         Command::Users(args) => users::run(args),
         Command::Graphql(args) => graphql::run(args),
         Command::Billing(args) => billing::run(args),
+        Command::Plans(args) => plans::run(args),
+        Command::Subscriptions(args) => subscriptions::run(args),
         Command::Completions(args) => completions::run::<Cli>(&args),
     }
 }

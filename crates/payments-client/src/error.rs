@@ -166,6 +166,34 @@ pub enum ErrorCode {
     InvalidTransition,
     /// 409: an `Idempotency-Key` reused with a different body.
     IdempotencyConflict,
+    /// 400: a subscription names a plan that does not exist.
+    PlanNotFound,
+    /// 400: a subscription to a deactivated plan.
+    PlanInactive,
+    /// 400: the permission's `account` is not `customerWallet`.
+    AccountMismatch,
+    /// 400: a signature that is malformed or recovers no key.
+    InvalidSignature,
+    /// 400: the permission was not signed by the customer (EOA), or its contract wallet refuses the signature (ERC-1271).
+    SignerMismatch,
+    /// 400: the permission's token is not the configured token.
+    TokenMismatch,
+    /// 400: the permission's spender is not the platform's spender.
+    SpenderMismatch,
+    /// 400: the permission's period is not the plan's.
+    PeriodMismatch,
+    /// 400: the permission's allowance per period is below the plan price.
+    AllowanceInsufficient,
+    /// 400: the permission's `start` is in the future.
+    PermissionNotStarted,
+    /// 400: the permission's `end` has passed.
+    PermissionExpired,
+    /// 400: the permission ends before the next charge.
+    PermissionEndsBeforeNextCharge,
+    /// 400: the permission already backs a subscription.
+    PermissionReused,
+    /// 503: the server has no spend permission manager or spender configured.
+    SubscriptionsNotConfigured,
     /// Any other code, verbatim.
     Unknown(String),
 }
@@ -200,6 +228,20 @@ impl ErrorCode {
             "out_of_stock" => ErrorCode::OutOfStock,
             "invalid_transition" => ErrorCode::InvalidTransition,
             "idempotency_conflict" => ErrorCode::IdempotencyConflict,
+            "plan_not_found" => ErrorCode::PlanNotFound,
+            "plan_inactive" => ErrorCode::PlanInactive,
+            "account_mismatch" => ErrorCode::AccountMismatch,
+            "invalid_signature" => ErrorCode::InvalidSignature,
+            "signer_mismatch" => ErrorCode::SignerMismatch,
+            "token_mismatch" => ErrorCode::TokenMismatch,
+            "spender_mismatch" => ErrorCode::SpenderMismatch,
+            "period_mismatch" => ErrorCode::PeriodMismatch,
+            "allowance_insufficient" => ErrorCode::AllowanceInsufficient,
+            "permission_not_started" => ErrorCode::PermissionNotStarted,
+            "permission_expired" => ErrorCode::PermissionExpired,
+            "permission_ends_before_next_charge" => ErrorCode::PermissionEndsBeforeNextCharge,
+            "permission_reused" => ErrorCode::PermissionReused,
+            "subscriptions_not_configured" => ErrorCode::SubscriptionsNotConfigured,
             other => ErrorCode::Unknown(other.to_owned()),
         }
     }
@@ -233,6 +275,20 @@ impl ErrorCode {
             ErrorCode::OutOfStock => "out_of_stock",
             ErrorCode::InvalidTransition => "invalid_transition",
             ErrorCode::IdempotencyConflict => "idempotency_conflict",
+            ErrorCode::PlanNotFound => "plan_not_found",
+            ErrorCode::PlanInactive => "plan_inactive",
+            ErrorCode::AccountMismatch => "account_mismatch",
+            ErrorCode::InvalidSignature => "invalid_signature",
+            ErrorCode::SignerMismatch => "signer_mismatch",
+            ErrorCode::TokenMismatch => "token_mismatch",
+            ErrorCode::SpenderMismatch => "spender_mismatch",
+            ErrorCode::PeriodMismatch => "period_mismatch",
+            ErrorCode::AllowanceInsufficient => "allowance_insufficient",
+            ErrorCode::PermissionNotStarted => "permission_not_started",
+            ErrorCode::PermissionExpired => "permission_expired",
+            ErrorCode::PermissionEndsBeforeNextCharge => "permission_ends_before_next_charge",
+            ErrorCode::PermissionReused => "permission_reused",
+            ErrorCode::SubscriptionsNotConfigured => "subscriptions_not_configured",
             ErrorCode::Unknown(code) => code,
         }
     }
@@ -277,6 +333,20 @@ mod tests {
             "out_of_stock",
             "invalid_transition",
             "idempotency_conflict",
+            "plan_not_found",
+            "plan_inactive",
+            "account_mismatch",
+            "invalid_signature",
+            "signer_mismatch",
+            "token_mismatch",
+            "spender_mismatch",
+            "period_mismatch",
+            "allowance_insufficient",
+            "permission_not_started",
+            "permission_expired",
+            "permission_ends_before_next_charge",
+            "permission_reused",
+            "subscriptions_not_configured",
         ] {
             let parsed = ErrorCode::parse(code);
             assert!(

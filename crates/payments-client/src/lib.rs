@@ -74,6 +74,7 @@ mod simulate;
 mod split_transactions;
 mod status;
 mod status_value;
+mod subscriptions;
 mod token_amounts;
 mod upsert;
 mod users;
@@ -110,6 +111,10 @@ pub use split_transactions::{
 };
 pub use status::{Health, Ping};
 pub use status_value::ReceiptStatusValue;
+pub use subscriptions::{
+    BatchReport, BillingEvent, ChargeResult, CreatePlan, CreateSubscription, CustomerSubscription,
+    SubscriptionPlan, SubscriptionSelector, SubscriptionStatusReply, UpdatePlan,
+};
 pub use upsert::UpsertInventoryItem;
 pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,

@@ -63,8 +63,11 @@ pub use spend_permission::{
 };
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::{
-    BillingPeriod, PlanFitError, PlanTerms, SpendingConfig, SubscriptionCharge, check_permission_fits_plan,
-    due_slot, next_charge_at, slot_at, subscription_merchant_net, subscription_platform_fee,
+    BillingPeriod, CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription,
+    ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PlanFitError, PlanTerms, ScheduleAfter,
+    SpendingConfig, SubscriptionCharge, SubscriptionStatus, UnknownBillingPeriod, UnknownSubscriptionStatus,
+    check_permission_fits_plan, due_slot, next_charge_at, slot_at, subscription_fee_at,
+    subscription_merchant_net, subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,

@@ -3,15 +3,24 @@
 //!
 //! Times are unix milliseconds (`i64`), as stored; spend permission times are unix seconds, as signed.
 
+mod cancel;
 mod fee;
 mod fit;
+mod lifecycle;
 mod schedule;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use self::fee::{SubscriptionCharge, subscription_merchant_net, subscription_platform_fee};
+pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
+pub use self::fee::{
+    DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, subscription_fee_at, subscription_merchant_net,
+    subscription_platform_fee,
+};
 pub use self::fit::{PlanFitError, PlanTerms, SpendingConfig, check_permission_fits_plan};
+pub use self::lifecycle::{
+    ChargeProgress, FailurePolicy, ScheduleAfter, SubscriptionStatus, UnknownSubscriptionStatus,
+};
 pub use self::schedule::{due_slot, next_charge_at, slot_at};
 
 const SECONDS_PER_DAY: u64 = 86_400;
@@ -96,6 +105,23 @@ impl BillingPeriod {
     }
 }
 
+/// A period name that is not one of the five.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown billing period {0:?} (known: WEEKLY, BIWEEKLY, MONTHLY, QUARTERLY, YEARLY)")]
+pub struct UnknownBillingPeriod(pub String);
+
+impl std::str::FromStr for BillingPeriod {
+    type Err = UnknownBillingPeriod;
+
+    /// Parses the JSON name (`WEEKLY`, ...); case matters, as on the wire.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|period| period.as_str() == text)
+            .ok_or_else(|| UnknownBillingPeriod(text.chars().take(32).collect()))
+    }
+}
+
 impl fmt::Display for BillingPeriod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -148,6 +174,14 @@ mod tests {
             Some(BillingPeriod::Quarterly)
         );
         assert_eq!(BillingPeriod::from_seconds(2_629_746), None);
+    }
+
+    #[test]
+    fn names_parse_back_to_their_periods() {
+        for period in BillingPeriod::ALL {
+            assert_eq!(period.as_str().parse::<BillingPeriod>(), Ok(period));
+        }
+        assert!("monthly".parse::<BillingPeriod>().is_err());
     }
 
     #[test]

@@ -99,6 +99,14 @@ impl App {
         receipts::start_dispatcher(Arc::clone(&self.state.services.dispatcher))
     }
 
+    /// Starts the subscription batch timer (`serve` does, and stops it on shutdown).
+    pub(crate) fn start_subscription_scheduler(&self) -> WorkerHandle {
+        crate::services::recurring::start_scheduler(
+            self.state.services.recurring.clone(),
+            self.state.config.subscription_batch_interval,
+        )
+    }
+
     /// Folds histogram samples into their buckets every few seconds, so they do not pile up between
     /// scrapes (`serve` starts it and aborts it on shutdown).
     pub(crate) fn start_metrics_upkeep(&self) -> tokio::task::JoinHandle<()> {

@@ -113,10 +113,22 @@ pub struct ServerConfig {
     pub confirmations: Option<u64>,
     /// Pause between deposit-watcher passes once it has caught up with the chain.
     pub chain_poll: Duration,
+    /// `x-cron-secret` of the subscription charge routes and the test clock; `None`: those routes are 404.
+    pub cron_secret: Option<Secret>,
+    /// The platform fee of each subscription charge, in basis points (the spec's 0.5% by default).
+    pub subscription_fee_bps: u32,
+    /// The spender every spend permission must name; `None` takes the chain's relayer (who sends the
+    /// charges, so only a deployment whose charges are sent by another key sets it).
+    pub subscription_spender: Option<Wallet>,
+    /// How often the in-process timer runs the subscription charge batch.
+    pub subscription_batch_interval: Duration,
 }
 
 /// Confirmations a transfer needs on a real chain unless `--confirmations` says otherwise.
 pub const DEFAULT_CONFIRMATIONS: u64 = 3;
+/// How often the subscription charge batch runs by itself: daily.
+pub const DEFAULT_SUBSCRIPTION_BATCH_INTERVAL: Duration = Duration::from_secs(86_400);
+
 /// How often the deposit watcher looks for new blocks once caught up.
 pub const DEFAULT_CHAIN_POLL: Duration = Duration::from_secs(2);
 
@@ -157,6 +169,10 @@ impl ServerConfig {
             relayer_key: None,
             confirmations: None,
             chain_poll: DEFAULT_CHAIN_POLL,
+            cron_secret: None,
+            subscription_fee_bps: payments_core::DEFAULT_SUBSCRIPTION_FEE_BPS,
+            subscription_spender: None,
+            subscription_batch_interval: DEFAULT_SUBSCRIPTION_BATCH_INTERVAL,
         }
     }
 }

@@ -39,7 +39,8 @@ enum KeysCommand {
         #[arg(long, env = "PAYMENTS_KEY_WALLET")]
         wallet: Wallet,
         /// Comma-separated scopes [default: all: inventory:read, inventory:write, orders:create,
-        /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read].
+        /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read,
+        /// subscriptions:write].
         #[arg(long, env = "PAYMENTS_KEY_SCOPES")]
         scopes: Option<Scopes>,
         /// A label for the key.

@@ -37,11 +37,12 @@ pub use app::App;
 pub use chain::ChainError;
 pub use chain::bootstrap::{BootstrapPlan, bootstrap as chain_bootstrap};
 pub use chain::rpc::RelayerKey;
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ClockRefusal, ManualClock, OffsetClock, SystemClock};
 pub use config::{
     BASE_USDC, DEFAULT_CHAIN_POLL, DEFAULT_CONFIRMATIONS, DEFAULT_INVENTORY_LIST_BUDGET,
     DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
-    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEV_PLATFORM_RECIPIENT, ServerConfig,
+    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEFAULT_SUBSCRIPTION_BATCH_INTERVAL, DEV_PLATFORM_RECIPIENT,
+    ServerConfig,
 };
 pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use dev_admin_key::{DevAdminKey, DevAdminKeyError};

@@ -8,6 +8,7 @@ mod config_file;
 mod keys_command;
 mod serve;
 mod serve_args;
+mod subscription_args;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use payments_server::{App, SystemClock};
+use payments_server::{App, Clock, OffsetClock, SystemClock};
 use url::Url;
 
 use crate::serve_args::{ServeArgs, build_config};
@@ -35,7 +35,13 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.base_url =
                 Url::parse(&format!("http://{bound}")).context("building the default base URL")?;
         }
-        let app = App::open(config, Arc::new(SystemClock))
+        // Development mode runs the test clock (POST /api/test-clock/advance); production the wall clock.
+        let clock: Arc<dyn Clock> = if config.dev_mode {
+            Arc::new(OffsetClock::new())
+        } else {
+            Arc::new(SystemClock)
+        };
+        let app = App::open(config, clock)
             .await
             .with_context(|| format!("opening the database {db_display}"))?;
         if let Some(welcome) = app

@@ -62,6 +62,8 @@ pub(crate) struct ServeArgs {
     receipts: ReceiptArgs,
     #[command(flatten)]
     pub(crate) chain: chain_args::ChainArgs,
+    #[command(flatten)]
+    subscriptions: crate::subscription_args::SubscriptionArgs,
 }
 
 /// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
@@ -244,6 +246,7 @@ pub(crate) fn build_config(args: &ServeArgs) -> anyhow::Result<Prepared> {
     apply_admin_args(&mut config, &args.admin)?;
     apply_receipt_args(&mut config, &args.receipts)?;
     chain_args::apply_chain_args(&mut config, &args.chain)?;
+    crate::subscription_args::apply_subscription_args(&mut config, &args.subscriptions)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;

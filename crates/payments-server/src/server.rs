@@ -32,6 +32,7 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     let dispatcher = app.start_webhook_dispatcher();
     let metrics_upkeep = app.start_metrics_upkeep();
     let chain_workers = app.start_chain_workers();
+    let subscription_scheduler = app.start_subscription_scheduler();
     let limits = app.config().limits;
     let open_files = rlimit::getrlimit(rlimit::Resource::NOFILE)
         .ok()
@@ -98,6 +99,7 @@ pub async fn serve(listener: TcpListener, app: App, shutdown: impl Future<Output
     if let Some(workers) = chain_workers {
         workers.stop().await;
     }
+    subscription_scheduler.stop().await;
     tracing::info!(
         connections = graceful.count(),
         "shutting down; finishing in-flight requests"

@@ -25,6 +25,8 @@ mod settings;
 #[cfg(test)]
 mod simulate_payment;
 #[cfg(test)]
+mod subscriptions;
+#[cfg(test)]
 mod users;
 #[cfg(test)]
 mod webhooks_listen;

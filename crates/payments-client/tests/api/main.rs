@@ -14,4 +14,6 @@ mod receipts;
 mod reserve;
 mod status;
 #[cfg(test)]
+mod subscriptions;
+#[cfg(test)]
 mod users;

@@ -45,6 +45,30 @@ pub fn subscription_merchant_net(price: Cents) -> Cents {
 
 /// One subscription charge split into the platform fee and the merchant's part, as recorded in the
 /// billing event. `platform_fee + merchant_net == price` always.
+/// The spec's subscription platform fee in basis points: 0.5%.
+pub const DEFAULT_SUBSCRIPTION_FEE_BPS: u32 = 50;
+
+/// Basis points in a whole.
+const BPS_WHOLE: i128 = 10_000;
+
+/// The platform fee on a subscription charge of `price` at `fee_bps` basis points (capped at 10 000, the
+/// whole price), rounded to the cent with half a cent rounding up (toward positive infinity), in integer
+/// arithmetic only. At [`DEFAULT_SUBSCRIPTION_FEE_BPS`] it equals [`subscription_platform_fee`].
+///
+/// ```
+/// use payments_core::{Cents, subscription_fee_at};
+///
+/// assert_eq!(subscription_fee_at(Cents::new(2_500), 50), Cents::new(13));
+/// assert_eq!(subscription_fee_at(Cents::new(2_500), 100), Cents::new(25));
+/// ```
+pub fn subscription_fee_at(price: Cents, fee_bps: u32) -> Cents {
+    let scaled = i128::from(price.as_i64()) * i128::from(fee_bps).min(BPS_WHOLE);
+    let whole = scaled.div_euclid(BPS_WHOLE);
+    let round_up = i128::from(scaled.rem_euclid(BPS_WHOLE) * 2 >= BPS_WHOLE);
+    // |fee| <= |price| + 1 cent at most 10 000 bps; the fallback is unreachable but keeps this total.
+    Cents::new(i64::try_from(whole + round_up).unwrap_or(price.as_i64()))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SubscriptionCharge {
     /// The plan price charged to the subscriber.
@@ -56,6 +80,17 @@ pub struct SubscriptionCharge {
 }
 
 impl SubscriptionCharge {
+    /// The charge of `price` at a platform fee of `fee_bps` basis points (see [`subscription_fee_at`]);
+    /// fee and net always sum to the price.
+    pub fn with_fee_bps(price: Cents, fee_bps: u32) -> SubscriptionCharge {
+        let platform_fee = subscription_fee_at(price, fee_bps);
+        SubscriptionCharge {
+            price,
+            platform_fee,
+            merchant_net: Cents::new(price.as_i64().saturating_sub(platform_fee.as_i64())),
+        }
+    }
+
     /// Splits a charge of `price`.
     pub fn for_price(price: Cents) -> SubscriptionCharge {
         SubscriptionCharge {
@@ -125,7 +160,46 @@ mod tests {
         assert_eq!(charge.merchant_net, Cents::new(-9_177_255_176_670_501_929));
     }
 
+    #[test]
+    fn a_configured_fee_of_one_percent_takes_one_cent_per_dollar() {
+        let charge = SubscriptionCharge::with_fee_bps(Cents::new(999), 100);
+
+        assert_eq!(charge.platform_fee, Cents::new(10));
+        assert_eq!(charge.merchant_net, Cents::new(989));
+    }
+
+    #[test]
+    fn a_zero_fee_leaves_the_whole_price_to_the_merchant() {
+        let charge = SubscriptionCharge::with_fee_bps(Cents::new(1_234), 0);
+
+        assert_eq!(charge.platform_fee, Cents::new(0));
+        assert_eq!(charge.merchant_net, Cents::new(1_234));
+    }
+
+    #[test]
+    fn a_fee_above_the_whole_is_capped_at_the_price() {
+        assert_eq!(subscription_fee_at(Cents::new(500), 20_000), Cents::new(500));
+    }
+
     proptest! {
+        #[test]
+        fn the_default_bps_fee_matches_the_half_percent_fee(price in any::<i64>()) {
+            prop_assert_eq!(
+                subscription_fee_at(Cents::new(price), DEFAULT_SUBSCRIPTION_FEE_BPS),
+                subscription_platform_fee(Cents::new(price))
+            );
+        }
+
+        #[test]
+        fn bps_fee_and_net_sum_to_the_price(price in any::<i64>(), bps in 0_u32..=10_000) {
+            let charge = SubscriptionCharge::with_fee_bps(Cents::new(price), bps);
+
+            prop_assert_eq!(
+                i128::from(charge.platform_fee.as_i64()) + i128::from(charge.merchant_net.as_i64()),
+                i128::from(price)
+            );
+        }
+
         #[test]
         fn the_fee_is_within_half_a_cent_of_half_a_percent(price in 0_i64..=i64::MAX) {
             let fee = i128::from(fee(price));

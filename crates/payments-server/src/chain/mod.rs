@@ -66,13 +66,6 @@ pub enum ChainError {
 }
 
 /// Access to the chain the platform takes payments on.
-#[cfg_attr(
-    not(any(test, feature = "testing")),
-    expect(
-        dead_code,
-        reason = "the subscription methods are used by the test harness; the subscriptions work lands next"
-    )
-)]
 #[async_trait]
 pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// The chain id the node reports.

@@ -8,6 +8,7 @@ pub(crate) mod inventory;
 pub(crate) mod page_cursor;
 pub(crate) mod page_limit;
 pub(crate) mod receipt;
+pub(crate) mod recurring;
 pub(crate) mod scope;
 pub(crate) mod shop;
 pub(crate) mod shop_settings;

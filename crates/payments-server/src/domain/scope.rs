@@ -27,11 +27,15 @@ pub enum Scope {
     UsersRead,
     /// `graphql:read`
     GraphqlRead,
+    /// `subscriptions:read`
+    SubscriptionsRead,
+    /// `subscriptions:write`
+    SubscriptionsWrite,
 }
 
 impl Scope {
     /// Every scope, in the spec's order.
-    pub const ALL: [Scope; 9] = [
+    pub const ALL: [Scope; 11] = [
         Scope::InventoryRead,
         Scope::InventoryWrite,
         Scope::OrdersCreate,
@@ -41,6 +45,8 @@ impl Scope {
         Scope::SplitRead,
         Scope::UsersRead,
         Scope::GraphqlRead,
+        Scope::SubscriptionsRead,
+        Scope::SubscriptionsWrite,
     ];
 
     /// The wire name, e.g. `inventory:read`.
@@ -55,6 +61,8 @@ impl Scope {
             Scope::SplitRead => "split:read",
             Scope::UsersRead => "users:read",
             Scope::GraphqlRead => "graphql:read",
+            Scope::SubscriptionsRead => "subscriptions:read",
+            Scope::SubscriptionsWrite => "subscriptions:write",
         }
     }
 }
@@ -68,7 +76,7 @@ impl fmt::Display for Scope {
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read)"
+    "unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read, subscriptions:write)"
 )]
 pub struct ScopeError(pub String);
 

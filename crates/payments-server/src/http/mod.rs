@@ -9,6 +9,7 @@ pub(crate) mod error;
 mod error_from;
 mod error_from_admin;
 mod error_from_receipts;
+mod error_from_recurring;
 mod error_from_reserve;
 mod error_from_users;
 pub(crate) mod idempotency;

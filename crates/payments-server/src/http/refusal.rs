@@ -21,6 +21,34 @@ pub(crate) enum RefusalCode {
     InvalidAmount,
     /// An order or terminal sale for a merchant without a split configuration (403).
     SplitRequired,
+    /// Subscriptions: the plan is unknown (400).
+    PlanNotFound,
+    /// Subscriptions: the plan is deactivated (400).
+    PlanInactive,
+    /// Subscriptions: a signature that is malformed or recovers no key (400).
+    InvalidSignature,
+    /// Subscriptions: the permission signature is not the customer's (400).
+    SignerMismatch,
+    /// Subscriptions: `permissionData.account` is not `customerWallet` (400).
+    AccountMismatch,
+    /// Subscriptions: the permission's spender is not the platform's spender (400).
+    SpenderMismatch,
+    /// Subscriptions: the permission's token is not the configured token (400).
+    TokenMismatch,
+    /// Subscriptions: the permission's period is not the plan's (400).
+    PeriodMismatch,
+    /// Subscriptions: the allowance per period is below the plan price (400).
+    AllowanceInsufficient,
+    /// Subscriptions: the permission's `start` is in the future (400).
+    PermissionNotStarted,
+    /// Subscriptions: the permission's `end` has passed (400).
+    PermissionExpired,
+    /// Subscriptions: the permission ends before the next charge (400).
+    PermissionEndsBeforeNextCharge,
+    /// Subscriptions: the permission already backs a subscription (400).
+    PermissionReused,
+    /// Subscriptions: no spend permission manager or spender is configured (503).
+    SubscriptionsNotConfigured,
 }
 
 impl RefusalCode {
@@ -28,6 +56,7 @@ impl RefusalCode {
         match self {
             RefusalCode::InvalidTransition | RefusalCode::IdempotencyConflict => StatusCode::CONFLICT,
             RefusalCode::SplitRequired => StatusCode::FORBIDDEN,
+            RefusalCode::SubscriptionsNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
             RefusalCode::MissingReceiptId
             | RefusalCode::InvalidWallet
             | RefusalCode::MissingStatus
@@ -37,7 +66,20 @@ impl RefusalCode {
             | RefusalCode::InvalidBuyer
             | RefusalCode::InvalidUsd
             | RefusalCode::WalletRequired
-            | RefusalCode::InvalidAmount => StatusCode::BAD_REQUEST,
+            | RefusalCode::InvalidAmount
+            | RefusalCode::PlanNotFound
+            | RefusalCode::PlanInactive
+            | RefusalCode::InvalidSignature
+            | RefusalCode::SignerMismatch
+            | RefusalCode::AccountMismatch
+            | RefusalCode::SpenderMismatch
+            | RefusalCode::TokenMismatch
+            | RefusalCode::PeriodMismatch
+            | RefusalCode::AllowanceInsufficient
+            | RefusalCode::PermissionNotStarted
+            | RefusalCode::PermissionExpired
+            | RefusalCode::PermissionEndsBeforeNextCharge
+            | RefusalCode::PermissionReused => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -56,6 +98,20 @@ impl RefusalCode {
             RefusalCode::WalletRequired => "wallet_required",
             RefusalCode::InvalidAmount => "invalid_amount",
             RefusalCode::SplitRequired => "split_required",
+            RefusalCode::PlanNotFound => "plan_not_found",
+            RefusalCode::PlanInactive => "plan_inactive",
+            RefusalCode::InvalidSignature => "invalid_signature",
+            RefusalCode::SignerMismatch => "signer_mismatch",
+            RefusalCode::AccountMismatch => "account_mismatch",
+            RefusalCode::SpenderMismatch => "spender_mismatch",
+            RefusalCode::TokenMismatch => "token_mismatch",
+            RefusalCode::PeriodMismatch => "period_mismatch",
+            RefusalCode::AllowanceInsufficient => "allowance_insufficient",
+            RefusalCode::PermissionNotStarted => "permission_not_started",
+            RefusalCode::PermissionExpired => "permission_expired",
+            RefusalCode::PermissionEndsBeforeNextCharge => "permission_ends_before_next_charge",
+            RefusalCode::PermissionReused => "permission_reused",
+            RefusalCode::SubscriptionsNotConfigured => "subscriptions_not_configured",
         }
     }
 }

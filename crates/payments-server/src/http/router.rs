@@ -5,7 +5,7 @@ use hyper::Method;
 use crate::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi, orders, ping, platform_config,
     receipt_admin, receipt_status, receipt_transfers, receipt_webhooks, receipts, reserve, shop, split,
-    split_transactions, users,
+    split_transactions, subscription_cron, subscription_plans, subscriptions, users,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -18,6 +18,7 @@ const PORTAL: &[Method] = &[Method::GET, Method::HEAD, Method::POST];
 const INVENTORY: &[Method] = &[Method::GET, Method::POST, Method::DELETE];
 const PUT: &[Method] = &[Method::PUT];
 const POST_DELETE: &[Method] = &[Method::POST, Method::DELETE];
+const PLANS: &[Method] = &[Method::GET, Method::POST, Method::PUT, Method::DELETE];
 
 pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<HttpResponse, ApiError> {
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
@@ -100,6 +101,20 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (_, ["api", "graphql"]) => not_allowed(GET_POST),
         (&Method::GET, ["api", "billing", "balance"]) => billing::balance(ctx).await,
         (_, ["api", "billing", "balance"]) => not_allowed(GET),
+        (&Method::GET, ["api", "subscriptions", "plans"]) => subscription_plans::list(ctx).await,
+        (&Method::POST, ["api", "subscriptions", "plans"]) => subscription_plans::create(ctx).await,
+        (&Method::PUT, ["api", "subscriptions", "plans"]) => subscription_plans::update(ctx).await,
+        (&Method::DELETE, ["api", "subscriptions", "plans"]) => subscription_plans::delete(ctx).await,
+        (&Method::POST, ["api", "subscriptions", "create"]) => subscriptions::create(ctx).await,
+        (&Method::GET, ["api", "subscriptions", "status"]) => subscriptions::status(ctx).await,
+        (&Method::POST, ["api", "subscriptions", "cancel"]) => subscriptions::cancel(ctx).await,
+        (&Method::POST, ["api", "subscriptions", "charge"]) => subscription_cron::charge(ctx).await,
+        (&Method::POST, ["api", "cron", "charge-subscriptions"]) => subscription_cron::charge(ctx).await,
+        (&Method::POST, ["api", "test-clock", "advance"]) => subscription_cron::advance_clock(ctx).await,
+        (_, ["api", "subscriptions", "plans"]) => not_allowed(PLANS),
+        (_, ["api", "subscriptions", "status"]) => not_allowed(GET),
+        (_, ["api", "subscriptions", "create" | "cancel" | "charge"]) => not_allowed(POST),
+        (_, ["api", "cron", "charge-subscriptions"] | ["api", "test-clock", "advance"]) => not_allowed(POST),
         _ => Err(ApiError::NotFound {
             message: format!("no route for {path}"),
         }),
@@ -148,6 +163,13 @@ pub(crate) fn pattern(path: &str) -> Option<&'static str> {
         ["api", "users", _] => "/api/users/{wallet}",
         ["api", "graphql"] => "/api/graphql",
         ["api", "billing", "balance"] => "/api/billing/balance",
+        ["api", "subscriptions", "plans"] => "/api/subscriptions/plans",
+        ["api", "subscriptions", "create"] => "/api/subscriptions/create",
+        ["api", "subscriptions", "status"] => "/api/subscriptions/status",
+        ["api", "subscriptions", "cancel"] => "/api/subscriptions/cancel",
+        ["api", "subscriptions", "charge"] => "/api/subscriptions/charge",
+        ["api", "cron", "charge-subscriptions"] => "/api/cron/charge-subscriptions",
+        ["api", "test-clock", "advance"] => "/api/test-clock/advance",
         ["api", "receipts"] => "/api/receipts",
         ["api", "receipts", "status"] => "/api/receipts/status",
         ["api", "receipts", "refund"] => "/api/receipts/refund",

@@ -10,6 +10,7 @@ pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod receipts;
 pub(crate) mod recent_callers;
+pub(crate) mod recurring;
 pub(crate) mod reserve;
 pub(crate) mod session_token;
 pub(crate) mod shop;

@@ -28,6 +28,7 @@ use crate::services::keys::KeyAdmin;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
+use crate::services::recurring::{RecurringService, RecurringTerms};
 use crate::services::reserve::ReserveService;
 use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
@@ -49,6 +50,7 @@ pub(crate) struct Services {
     pub(crate) reserve: ReserveService,
     pub(crate) users: UserService,
     pub(crate) billing: BillingService,
+    pub(crate) recurring: RecurringService,
     /// The read-only GraphQL schema over `users`.
     pub(crate) graphql: GraphqlEndpoint,
     pub(crate) keys: KeyAdmin,
@@ -169,6 +171,7 @@ impl Services {
                 clock: Arc::clone(clock),
                 platform_share_bps: config.platform_share_bps,
             },
+            recurring: recurring(config, repos, clock, &chain),
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),
@@ -191,6 +194,43 @@ impl Services {
         }
     }
 }
+
+/// Recurring billing, with the terms every permission and charge must meet.
+fn recurring(
+    config: &ServerConfig,
+    repos: &Repositories,
+    clock: &Arc<dyn Clock>,
+    chain: &Arc<dyn Chain>,
+) -> RecurringService {
+    RecurringService {
+        recurring: Arc::clone(&repos.recurring),
+        shops: Arc::clone(&repos.shops),
+        chain: Arc::clone(chain),
+        clock: Arc::clone(clock),
+        terms: RecurringTerms {
+            chain_id: config.chain_id,
+            manager: config
+                .effective_chain_contracts()
+                .and_then(|contracts| contracts.spend_permission_manager),
+            token: config.token_address,
+            spender: config.subscription_spender,
+            fee_bps: config.subscription_fee_bps,
+            platform_recipient: config.platform_recipient,
+            policy: payments_core::FailurePolicy::DEFAULT,
+            lease: RECURRING_LEASE,
+            chunk: RECURRING_CHUNK,
+            concurrency: RECURRING_CONCURRENCY,
+        },
+    }
+}
+
+/// How long a batch run holds a claim: far longer than one chunk's chain transactions take, far shorter
+/// than any billing period.
+const RECURRING_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
+/// Subscriptions claimed and settled per transaction.
+const RECURRING_CHUNK: u32 = 500;
+/// Charge transactions in flight at once.
+const RECURRING_CONCURRENCY: usize = 16;
 
 /// The node at `--chain-rpc-url`, or the in-process test-mode chain.
 fn chain(

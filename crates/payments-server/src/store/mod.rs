@@ -11,6 +11,7 @@ mod location;
 mod postgres;
 mod purchase_credit;
 mod receipt_types;
+mod recurring_repository;
 mod repository;
 mod reserve_repository;
 mod sqlite;
@@ -42,6 +43,7 @@ pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake, TransitionCommit,
 };
+pub(crate) use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};
 pub(crate) use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
     SessionRepository, ShopRepository,
@@ -116,6 +118,7 @@ pub(crate) struct Repositories {
     pub(crate) timing: StoreTiming,
     pub(crate) users: Arc<dyn UserRepository>,
     pub(crate) billing: Arc<dyn BillingRepository>,
+    pub(crate) recurring: Arc<dyn RecurringRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     #[cfg_attr(
         not(any(test, feature = "testing")),
@@ -139,6 +142,7 @@ impl Repositories {
             + ReserveRepository
             + UserRepository
             + BillingRepository
+            + RecurringRepository
             + 'static,
     {
         Repositories {
@@ -153,7 +157,8 @@ impl Repositories {
             reserve: backend.clone(),
             timing: StoreTiming::default(),
             users: backend.clone(),
-            billing: backend,
+            billing: backend.clone(),
+            recurring: backend,
             availability,
         }
     }

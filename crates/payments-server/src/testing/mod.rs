@@ -45,6 +45,9 @@ pub const TEST_MERCHANT_WALLET: &str = "0x11111111111111111111111111111111111111
 /// The platform's split recipient in the test config (share: [`crate::DEFAULT_PLATFORM_SHARE_BPS`]).
 pub const TEST_PLATFORM_RECIPIENT: &str = "0x5050505050505050505050505050505050505050";
 
+/// The `x-cron-secret` of the test config (unless [`TestOptions::without_cron_secret`]).
+pub const TEST_CRON_SECRET: &str = "test-cron-secret";
+
 /// Knobs for [`spawn_app_with`]; `Default` gives the production defaults.
 #[derive(Debug, Clone, Default)]
 pub struct TestOptions {
@@ -68,6 +71,17 @@ pub struct TestOptions {
     pub confirmations: Option<u64>,
     /// Run against this EVM node instead of the test-mode chain.
     pub node: Option<TestNode>,
+    /// Leaves `--cron-secret` unset (default: [`TEST_CRON_SECRET`]).
+    pub without_cron_secret: bool,
+    /// Runs outside development mode (no test clock route).
+    pub production_mode: bool,
+    /// `--chain-contracts` on the test-mode chain (it sets the chain id and token too), e.g. to verify
+    /// permissions signed for Base's spend permission manager.
+    pub chain_contracts: Option<crate::ChainContracts>,
+    /// `--subscription-spender`.
+    pub subscription_spender: Option<Wallet>,
+    /// `--subscription-fee-bps`.
+    pub subscription_fee_bps: Option<u32>,
 }
 
 /// An EVM node (anvil in tests) with the platform's contracts deployed.
@@ -155,6 +169,17 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;
+    config.dev_mode = !options.production_mode;
+    config.cron_secret = (!options.without_cron_secret).then(|| Secret::new(TEST_CRON_SECRET));
+    if let Some(contracts) = options.chain_contracts {
+        config.chain_id = contracts.chain_id;
+        config.token_address = contracts.token;
+        config.chain_contracts = Some(contracts);
+    }
+    config.subscription_spender = options.subscription_spender;
+    config.subscription_fee_bps = options
+        .subscription_fee_bps
+        .unwrap_or(config.subscription_fee_bps);
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
     let app = running.app.clone();

@@ -42,6 +42,7 @@ impl TestApp {
                 .unwrap_or_else(|error| panic!("reading the master key: {error}")),
         );
         config.confirmations = self.confirmations;
+        config.cron_secret = self.app.config().cron_secret.clone();
         super::use_node(&mut config, self.node.as_ref());
         // The chain outlives the server, as a real one does.
         let running = start_server(listener, config, self.app.simulated_chain()).await;

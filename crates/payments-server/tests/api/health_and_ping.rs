@@ -45,7 +45,8 @@ async fn ping_with_x_api_key_returns_the_key_diagnostics() {
             "merchant": "0x1111111111111111111111111111111111111111",
             "subscriptionId": api.app.subscription_id,
             "scopes": ["inventory:read", "inventory:write", "orders:create", "receipts:read", "receipts:write",
-                       "shop:read", "split:read", "users:read", "graphql:read"],
+                       "shop:read", "split:read", "users:read", "graphql:read", "subscriptions:read",
+                       "subscriptions:write"],
             "serverTime": 1_700_000_000_000_i64,
             "version": "0.1.0"
         })

@@ -84,7 +84,9 @@ async fn keys_create_defaults_to_every_scope() {
             "shop:read",
             "split:read",
             "users:read",
-            "graphql:read"
+            "graphql:read",
+            "subscriptions:read",
+            "subscriptions:write"
         ])
     );
 }
@@ -151,7 +153,7 @@ async fn keys_rotate_issues_a_new_key_for_the_same_merchant_and_revokes_the_old_
 
     assert_ne!(rotated["subscriptionId"], api.app.subscription_id.as_str());
     assert_eq!(rotated["wallet"], "0x1111111111111111111111111111111111111111");
-    assert_eq!(rotated["scopes"].as_array().unwrap().len(), 9);
+    assert_eq!(rotated["scopes"].as_array().unwrap().len(), 11);
     let new_key = rotated["key"].as_str().unwrap();
     assert_eq!(
         send(api.dev_as(new_key, Method::GET, "/api/inventory"))

@@ -13,6 +13,7 @@ pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
 pub(crate) mod paging;
+pub(crate) mod recurring;
 pub(crate) mod reserve;
 pub(crate) mod sales;
 pub(crate) mod sessions;
@@ -93,6 +94,15 @@ macro_rules! contract_suite {
             users::follows_are_paged_by_wallet_and_need_a_listed_user,
             users::parallel_follows_of_one_pair_store_one_follow,
             users::the_fee_base_counts_paid_and_settled_receipts_of_one_merchant,
+            recurring::plans_list_while_active_and_change_only_for_their_merchant,
+            recurring::one_permission_backs_one_subscription_even_when_raced,
+            recurring::an_inactive_plan_takes_no_subscriber,
+            recurring::subscriptions_list_by_customer_and_merchant_and_cancel_once,
+            recurring::parallel_claims_lease_each_due_period_once,
+            recurring::only_the_lease_owner_settles_and_the_schedule_advances,
+            recurring::an_expired_lease_comes_back_for_reconciliation,
+            recurring::a_failed_attempt_is_claimed_again_when_its_retry_is_due,
+            recurring::a_subscription_canceled_mid_charge_stays_canceled,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

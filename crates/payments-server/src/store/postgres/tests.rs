@@ -109,8 +109,10 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     let expected = [
         "admin_nonces",
         "admin_sessions",
+        "billing_events",
         "chain_cursors",
         "chain_transfers",
+        "customer_subscriptions",
         "idempotency_keys",
         "inventory_images",
         "inventory_items",
@@ -122,6 +124,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "shops",
         "split_history",
         "splits",
+        "subscription_charges",
+        "subscription_plans",
         "subscriptions",
         "user_follows",
         "user_metrics",
@@ -149,7 +153,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (6, T0),
             (7, T0),
             (8, T0),
-            (9, T0)
+            (9, T0),
+            (10, T0)
         ]
     );
     drop(first);
@@ -179,7 +184,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 9);
+    assert_eq!(count, 10);
     database.drop_database().await;
 }
 

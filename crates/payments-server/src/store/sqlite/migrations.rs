@@ -10,6 +10,7 @@ use super::schema_v6;
 use super::schema_v7;
 use super::schema_v8;
 use super::schema_v9;
+use super::schema_v10;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -81,6 +82,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (7, schema_v7::SQL),
     (8, schema_v8::SQL),
     (9, schema_v9::SQL),
+    (10, schema_v10::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -1,0 +1,393 @@
+//! Recurring billing (`/api/subscriptions/*`, docs/subscriptions.md): a merchant's plans (list public;
+//! writes with scope `subscriptions:write`), subscribing with a signed spend permission, status, cancel, and
+//! the internal batch and test clock behind `x-cron-secret`.
+
+use payments_core::{BillingPeriod, Cents, SpendPermissionData, Wallet};
+use reqwest::Method;
+use serde::{Deserialize, Serialize};
+
+use crate::client::{Auth, Client};
+use crate::error::Error;
+use crate::session::AdminSession;
+
+const CRON_SECRET_HEADER: &str = "x-cron-secret";
+
+/// A merchant's subscription plan.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SubscriptionPlan {
+    /// `plan_` + 32 hex digits.
+    pub plan_id: String,
+    /// The merchant.
+    pub wallet: Wallet,
+    /// Shown to subscribers.
+    pub name: String,
+    /// May be empty.
+    #[serde(default)]
+    pub description: String,
+    /// Charged every period.
+    pub price_usd: Cents,
+    /// How often.
+    pub period: BillingPeriod,
+    /// Deactivated plans take no new subscribers.
+    pub active: bool,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// A customer's subscription to a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CustomerSubscription {
+    /// `csub_` + 32 hex digits.
+    pub subscription_id: String,
+    /// `active`, `past_due` or `canceled` (kept verbatim: a newer server may add statuses).
+    pub status: String,
+    /// When the next charge is due, unix ms; absent once canceled.
+    #[serde(default)]
+    pub next_charge_at: Option<i64>,
+    /// The plan subscribed to.
+    #[serde(default)]
+    pub plan_id: Option<String>,
+    /// The merchant paid.
+    #[serde(default)]
+    pub merchant: Option<Wallet>,
+    /// The customer charged.
+    #[serde(default)]
+    pub customer: Option<Wallet>,
+    /// The price signed for.
+    #[serde(default)]
+    pub price_usd: Option<Cents>,
+    /// Unix ms.
+    #[serde(default)]
+    pub canceled_at: Option<i64>,
+}
+
+/// One charge attempt of a subscription.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct BillingEvent {
+    /// The period charged (0 is the first).
+    pub period_index: u64,
+    /// `charged` or `charge_failed`.
+    pub status: String,
+    /// The price.
+    pub gross_usd: Cents,
+    /// The platform fee.
+    pub fee_usd: Cents,
+    /// What the merchant received.
+    pub net_usd: Cents,
+    /// The charge transaction, when known.
+    #[serde(default)]
+    pub transaction_hash: Option<String>,
+    /// Why the attempt failed.
+    #[serde(default)]
+    pub failure: Option<String>,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// `GET /api/subscriptions/status`: the subscriptions selected, with the billing events when one id was asked.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SubscriptionStatusReply {
+    /// Newest first.
+    pub subscriptions: Vec<CustomerSubscription>,
+    /// Only for a `subscriptionId` query.
+    #[serde(default)]
+    pub billing_events: Option<Vec<BillingEvent>>,
+}
+
+/// What `GET /api/subscriptions/status` selects: exactly one of these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SubscriptionSelector {
+    /// One subscription (with its billing events).
+    Id(String),
+    /// A customer's subscriptions.
+    Customer(Wallet),
+    /// A merchant's subscriptions.
+    Merchant(Wallet),
+}
+
+/// One line of the batch answer.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ChargeResult {
+    /// The subscription.
+    pub subscription_id: String,
+    /// The period attempted.
+    pub period_index: u64,
+    /// `charged`, `failed` or `pending`.
+    pub status: String,
+    /// The charge transaction.
+    #[serde(default)]
+    pub transaction_hash: Option<String>,
+    /// Why it failed.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct BatchReport {
+    /// Whether the batch ran.
+    pub success: bool,
+    /// Attempts made.
+    pub processed: u64,
+    /// Charged.
+    pub succeeded: u64,
+    /// Failed or left pending.
+    pub failed: u64,
+    /// How long the batch took.
+    pub duration_ms: u64,
+    /// One line per attempt.
+    pub results: Vec<ChargeResult>,
+}
+
+/// `POST /api/subscriptions/plans` body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatePlan {
+    /// Shown to subscribers.
+    pub name: String,
+    /// May be empty.
+    pub description: String,
+    /// Above zero.
+    pub price_usd: Cents,
+    /// How often.
+    pub period: BillingPeriod,
+}
+
+/// `PUT /api/subscriptions/plans` body: `None` keeps the stored value.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdatePlan {
+    /// The plan to change.
+    pub plan_id: String,
+    /// New name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// New description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// New price (existing subscriptions keep theirs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price_usd: Option<Cents>,
+    /// New period (existing subscriptions keep theirs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<BillingPeriod>,
+    /// Reactivate or deactivate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+}
+
+/// `POST /api/subscriptions/create` body: the customer's signed spend permission.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateSubscription {
+    /// The plan.
+    pub plan_id: String,
+    /// The customer (the permission's account and signer).
+    pub customer_wallet: Wallet,
+    /// `0x` hex of the EIP-712 signature.
+    pub permission_signature: String,
+    /// The permission as signed.
+    pub permission_data: SpendPermissionData,
+}
+
+#[derive(Debug, Deserialize)]
+struct PlansReply {
+    plans: Vec<SubscriptionPlan>,
+}
+
+#[derive(Debug, Deserialize)]
+struct PlanReply {
+    plan: SubscriptionPlan,
+}
+
+#[derive(Debug, Deserialize)]
+struct SubscriptionReply {
+    subscription: CustomerSubscription,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ClockReply {
+    now_ms: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PlanIdBody<'a> {
+    plan_id: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CancelBody<'a> {
+    subscription_id: &'a str,
+    wallet: Wallet,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<&'a str>,
+}
+
+impl Client {
+    /// `GET /api/subscriptions/plans?wallet=` (public): the merchant's active plans.
+    ///
+    /// # Errors
+    /// [`Error::Api`] or a transport error.
+    pub async fn list_plans(&self, merchant: Wallet) -> Result<Vec<SubscriptionPlan>, Error> {
+        let mut url = self.url("api/subscriptions/plans")?;
+        url.query_pairs_mut().append_pair("wallet", &merchant.to_string());
+        let reply: PlansReply = self.get_json(url, Auth::None).await?;
+        Ok(reply.plans)
+    }
+
+    /// `POST /api/subscriptions/plans` (scope `subscriptions:write`) for the key's merchant.
+    ///
+    /// # Errors
+    /// [`Error::Api`]: `invalid_input` (400), `forbidden` (403); or a transport error.
+    pub async fn create_plan(&self, plan: &CreatePlan) -> Result<SubscriptionPlan, Error> {
+        self.plan_write(Method::POST, plan).await
+    }
+
+    /// `PUT /api/subscriptions/plans` (scope `subscriptions:write`).
+    ///
+    /// # Errors
+    /// As [`Client::create_plan`], plus `not_found` (404) for another merchant's or an unknown plan.
+    pub async fn update_plan(&self, update: &UpdatePlan) -> Result<SubscriptionPlan, Error> {
+        self.plan_write(Method::PUT, update).await
+    }
+
+    /// `DELETE /api/subscriptions/plans` (scope `subscriptions:write`): no new subscribers.
+    ///
+    /// # Errors
+    /// As [`Client::update_plan`].
+    pub async fn deactivate_plan(&self, plan_id: &str) -> Result<SubscriptionPlan, Error> {
+        self.plan_write(Method::DELETE, &PlanIdBody { plan_id }).await
+    }
+
+    async fn plan_write(&self, method: Method, body: &impl Serialize) -> Result<SubscriptionPlan, Error> {
+        let request = self
+            .http()
+            .request(method, self.url("api/subscriptions/plans")?)
+            .json(body);
+        let reply: PlanReply = self
+            .send_json(self.authorize(request, Auth::Subscription))
+            .await?;
+        Ok(reply.plan)
+    }
+
+    /// `POST /api/subscriptions/create` (no key: the signature is the proof).
+    ///
+    /// # Errors
+    /// [`Error::Api`] with the precise code (`signer_mismatch`, `spender_mismatch`, `permission_reused`, ...,
+    /// docs/subscriptions.md); or a transport error.
+    pub async fn subscribe(&self, subscription: &CreateSubscription) -> Result<CustomerSubscription, Error> {
+        let request = self
+            .http()
+            .post(self.url("api/subscriptions/create")?)
+            .json(subscription);
+        let reply: SubscriptionReply = self.send_json(request).await?;
+        Ok(reply.subscription)
+    }
+
+    /// `GET /api/subscriptions/status` (public).
+    ///
+    /// # Errors
+    /// [`Error::Api`]: `not_found` for an unknown id; or a transport error.
+    pub async fn subscription_status(
+        &self,
+        selector: &SubscriptionSelector,
+    ) -> Result<SubscriptionStatusReply, Error> {
+        let mut url = self.url("api/subscriptions/status")?;
+        {
+            let mut pairs = url.query_pairs_mut();
+            match selector {
+                SubscriptionSelector::Id(id) => pairs.append_pair("subscriptionId", id),
+                SubscriptionSelector::Customer(wallet) => pairs.append_pair("customer", &wallet.to_string()),
+                SubscriptionSelector::Merchant(wallet) => pairs.append_pair("merchant", &wallet.to_string()),
+            };
+        }
+        self.get_json(url, Auth::None).await
+    }
+
+    /// `POST /api/subscriptions/cancel` with the customer's EIP-712 `CancelSubscription` signature (`0x` hex).
+    ///
+    /// # Errors
+    /// [`Error::Api`]: `forbidden` (403) when `wallet` is not the customer or did not sign; or a transport
+    /// error.
+    pub async fn cancel_subscription_signed(
+        &self,
+        subscription_id: &str,
+        wallet: Wallet,
+        signature: &str,
+    ) -> Result<CustomerSubscription, Error> {
+        let request = self
+            .http()
+            .post(self.url("api/subscriptions/cancel")?)
+            .json(&CancelBody {
+                subscription_id,
+                wallet,
+                signature: Some(signature),
+            });
+        let reply: SubscriptionReply = self.send_json(request).await?;
+        Ok(reply.subscription)
+    }
+
+    /// `POST /api/subscriptions/cancel` from a signed-in session of the customer (or of the merchant).
+    ///
+    /// # Errors
+    /// As [`Client::cancel_subscription_signed`], plus `unauthorized` (401) for an ended session.
+    pub async fn cancel_subscription(
+        &self,
+        session: &AdminSession,
+        subscription_id: &str,
+    ) -> Result<CustomerSubscription, Error> {
+        let request = self
+            .admin_request(session, Method::POST, "api/subscriptions/cancel")?
+            .json(&CancelBody {
+                subscription_id,
+                wallet: session.wallet(),
+                signature: None,
+            });
+        let reply: SubscriptionReply = self.send_json(request).await?;
+        Ok(reply.subscription)
+    }
+
+    /// `POST /api/cron/charge-subscriptions` with `x-cron-secret`: charges every due subscription once.
+    ///
+    /// # Errors
+    /// [`Error::Api`]: `not_found` (no secret configured), `unauthorized` (wrong secret); or a transport
+    /// error.
+    pub async fn charge_subscriptions(&self, cron_secret: &str) -> Result<BatchReport, Error> {
+        let request = self
+            .http()
+            .post(self.url("api/cron/charge-subscriptions")?)
+            .header(CRON_SECRET_HEADER, cron_secret);
+        self.send_json(request).await
+    }
+
+    /// `POST /api/test-clock/advance` (development mode, `x-cron-secret`): moves the server's clock forward
+    /// to `to_ms`; answers the new time.
+    ///
+    /// # Errors
+    /// [`Error::Api`]: `not_found` outside development mode, `invalid_input` backwards; or a transport error.
+    pub async fn advance_test_clock(&self, cron_secret: &str, to_ms: i64) -> Result<i64, Error> {
+        let request = self
+            .http()
+            .post(self.url("api/test-clock/advance")?)
+            .header(CRON_SECRET_HEADER, cron_secret)
+            .json(&serde_json::json!({ "to": to_ms }));
+        let reply: ClockReply = self.send_json(request).await?;
+        Ok(reply.now_ms)
+    }
+}

@@ -1,0 +1,136 @@
+//! The batch's units of work: a claim on one (subscription, period), its outcome, the billing event and
+//! subscription change recorded with it, and the batch's report.
+
+use payments_core::{Cents, ScheduleAfter};
+use serde::Serialize;
+
+use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId};
+
+/// Claim up to `limit` due subscriptions at `now_ms` for `owner` until `lease_until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClaimRequest {
+    pub(crate) now_ms: i64,
+    /// This batch run (random per run): only the lease owner may settle a claim.
+    pub(crate) owner: String,
+    pub(crate) lease_until: i64,
+    pub(crate) limit: u32,
+}
+
+/// Why a claim was handed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChargeClaimKind {
+    /// No transaction was sent for this attempt yet: send one.
+    Fresh,
+    /// An earlier run recorded the intent and its lease ran out without an outcome: it may or may not have
+    /// sent the transaction, so the chain is asked before anything is sent.
+    Reconcile,
+}
+
+/// One (subscription, period) leased to a batch run: its charge row is `pending` with this run's lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChargeClaim {
+    pub(crate) subscription: CustomerSubscription,
+    pub(crate) period_index: u64,
+    /// Attempts of this period including this one.
+    pub(crate) attempt: u32,
+    pub(crate) kind: ChargeClaimKind,
+}
+
+/// How a claimed attempt ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ChargeOutcome {
+    /// The money moved; the hash is unknown when a crashed run's charge was found on chain.
+    Charged { tx_hash: Option<String> },
+    /// Nothing moved.
+    Failed { reason: String },
+}
+
+/// The outcome of a claim, written with the billing event and the subscription's new schedule in one
+/// transaction, provided `owner` still holds the lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChargeSettlement {
+    pub(crate) subscription_id: CustomerSubscriptionId,
+    pub(crate) period_index: u64,
+    pub(crate) owner: String,
+    pub(crate) outcome: ChargeOutcome,
+    pub(crate) gross: Cents,
+    pub(crate) fee: Cents,
+    pub(crate) net: Cents,
+    pub(crate) schedule: ScheduleAfter,
+    pub(crate) now_ms: i64,
+}
+
+/// What settling did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SettleOutcome {
+    Settled,
+    /// The lease expired and another run took the claim over; nothing was written.
+    LeaseLost,
+}
+
+/// One recorded charge attempt (`charged` or `charge_failed`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BillingEvent {
+    pub(crate) subscription_id: CustomerSubscriptionId,
+    pub(crate) period_index: u64,
+    pub(crate) status: &'static str,
+    pub(crate) gross_usd: Cents,
+    pub(crate) fee_usd: Cents,
+    pub(crate) net_usd: Cents,
+    pub(crate) transaction_hash: Option<String>,
+    pub(crate) failure: Option<String>,
+    pub(crate) created_at: i64,
+}
+
+impl BillingEvent {
+    pub(crate) const CHARGED: &'static str = "charged";
+    pub(crate) const CHARGE_FAILED: &'static str = "charge_failed";
+
+    /// The event a settlement records.
+    pub(crate) fn of(settlement: &ChargeSettlement) -> Self {
+        let (status, transaction_hash, failure) = match &settlement.outcome {
+            ChargeOutcome::Charged { tx_hash } => (Self::CHARGED, tx_hash.clone(), None),
+            ChargeOutcome::Failed { reason } => (Self::CHARGE_FAILED, None, Some(reason.clone())),
+        };
+        BillingEvent {
+            subscription_id: settlement.subscription_id.clone(),
+            period_index: settlement.period_index,
+            status,
+            gross_usd: settlement.gross,
+            fee_usd: settlement.fee,
+            net_usd: settlement.net,
+            transaction_hash,
+            failure,
+            created_at: settlement.now_ms,
+        }
+    }
+}
+
+/// One line of the batch answer's `results`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ChargeResult {
+    pub(crate) subscription_id: CustomerSubscriptionId,
+    pub(crate) period_index: u64,
+    /// `charged`, `failed`, or `pending` (outcome unknown: left for reconciliation).
+    pub(crate) status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) transaction_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    /// The subscription's status afterwards.
+    pub(crate) subscription_status: &'static str,
+}
+
+/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BatchReport {
+    pub(crate) success: bool,
+    pub(crate) processed: u64,
+    pub(crate) succeeded: u64,
+    pub(crate) failed: u64,
+    pub(crate) duration_ms: u64,
+    pub(crate) results: Vec<ChargeResult>,
+}

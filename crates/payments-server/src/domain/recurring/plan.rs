@@ -1,0 +1,63 @@
+//! A merchant's subscription plan as stored, and a change to one.
+
+use payments_core::{BillingPeriod, Cents, PlanTerms, Wallet};
+
+use crate::domain::recurring::PlanId;
+
+/// A subscription plan: what a subscriber pays, how often. Deactivated plans take no new subscribers;
+/// existing subscriptions keep the terms they signed (price and period are copied onto each subscription).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub(crate) id: PlanId,
+    pub(crate) merchant: Wallet,
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) price: Cents,
+    pub(crate) period: BillingPeriod,
+    pub(crate) active: bool,
+    pub(crate) created_at: i64,
+    pub(crate) updated_at: i64,
+}
+
+impl Plan {
+    /// What a spend permission must cover.
+    pub(crate) fn terms(&self) -> PlanTerms {
+        PlanTerms {
+            price: self.price,
+            period: self.period,
+        }
+    }
+}
+
+/// A merchant's change to one of its plans: `None` keeps the stored value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PlanUpdate {
+    pub(crate) id: PlanId,
+    pub(crate) merchant: Wallet,
+    pub(crate) name: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) price: Option<Cents>,
+    pub(crate) period: Option<BillingPeriod>,
+    pub(crate) active: Option<bool>,
+    pub(crate) now_ms: i64,
+}
+
+impl PlanUpdate {
+    /// The plan after this change.
+    pub(crate) fn apply(&self, plan: &Plan) -> Plan {
+        Plan {
+            id: plan.id.clone(),
+            merchant: plan.merchant,
+            name: self.name.clone().unwrap_or_else(|| plan.name.clone()),
+            description: self
+                .description
+                .clone()
+                .unwrap_or_else(|| plan.description.clone()),
+            price: self.price.unwrap_or(plan.price),
+            period: self.period.unwrap_or(plan.period),
+            active: self.active.unwrap_or(plan.active),
+            created_at: plan.created_at,
+            updated_at: self.now_ms,
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The internal routes behind `x-cron-secret`: the charge batch (`POST /api/cron/charge-subscriptions`,
+//! and its alias `POST /api/subscriptions/charge`) and, in development mode, the test clock
+//! (`POST /api/test-clock/advance`). Without a configured secret they answer 404, as if absent.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::ClockRefusal;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+
+const CRON_SECRET_HEADER: &str = "x-cron-secret";
+
+#[derive(Debug, Deserialize)]
+struct AdvanceRequest {
+    to: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AdvanceResponse {
+    success: bool,
+    now_ms: i64,
+}
+
+pub(crate) async fn charge(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    require_cron_secret(ctx, ctx.state.config.cron_secret.is_some())?;
+    let report = ctx.state.services.recurring.run_batch().await?;
+    Ok(response::ok(&report))
+}
+
+pub(crate) async fn advance_clock(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    require_cron_secret(ctx, ctx.state.config.dev_mode)?;
+    let request: AdvanceRequest = ctx.json().await?;
+    let to = request.to.ok_or_else(|| {
+        ApiError::invalid_input(Some("to".to_owned()), "to: is required (Unix ms)".to_owned())
+    })?;
+    let now_ms = ctx.state.clock.advance_to(to).map_err(|refusal| match refusal {
+        ClockRefusal::Backwards { .. } => ApiError::invalid_input(Some("to".to_owned()), refusal.to_string()),
+        ClockRefusal::Fixed => not_found(),
+    })?;
+    Ok(response::ok(&AdvanceResponse {
+        success: true,
+        now_ms,
+    }))
+}
+
+/// 404 unless the route is `available` and a secret is configured; 401 unless the header matches it
+/// (compared in constant time).
+fn require_cron_secret(ctx: &Ctx<'_>, available: bool) -> Result<(), ApiError> {
+    let Some(secret) = ctx.state.config.cron_secret.as_ref().filter(|_| available) else {
+        return Err(not_found());
+    };
+    let presented = ctx
+        .headers()
+        .get(CRON_SECRET_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    if secret.matches(presented) {
+        Ok(())
+    } else {
+        Err(ApiError::AdminUnauthorized {
+            message: format!("missing or invalid {CRON_SECRET_HEADER} header"),
+        })
+    }
+}
+
+fn not_found() -> ApiError {
+    ApiError::NotFound {
+        message: "no such route".to_owned(),
+    }
+}

@@ -1,0 +1,114 @@
+//! /api/subscriptions/plans: the public list of a merchant's active plans, and the merchant's writes (a key
+//! of that wallet with `subscriptions:write`, or the merchant's admin session with CSRF). A body `wallet`
+//! that is not the caller's is 403 `forbidden`.
+
+use hyper::StatusCode;
+use payments_core::Wallet;
+use serde::Serialize;
+
+use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, UpdatePlanRequest};
+use crate::domain::scope::Scope;
+use crate::handlers::subscription_view::PlanView;
+use crate::http::admin::AdminSession;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+
+#[derive(Debug, Serialize)]
+struct PlansResponse<'a> {
+    success: bool,
+    plans: Vec<PlanView<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct PlanResponse<'a> {
+    success: bool,
+    plan: PlanView<'a>,
+}
+
+/// Who writes a plan: a key's merchant, or a signed-in merchant (platform admins may name any wallet).
+pub(crate) enum MerchantCaller {
+    Key(Wallet),
+    Session(AdminSession),
+}
+
+impl MerchantCaller {
+    /// A session cookie without Dev credentials is the admin path; anything else is a Dev route.
+    pub(crate) async fn of(ctx: &Ctx<'_>, scope: Scope) -> Result<Self, ApiError> {
+        if ctx.has_session_cookie() && !ctx.has_dev_credentials() {
+            return Ok(MerchantCaller::Session(ctx.admin_session(true).await?));
+        }
+        Ok(MerchantCaller::Key(ctx.dev_caller(scope).await?.wallet))
+    }
+
+    /// The merchant a write acts for; another merchant's wallet in the body is 403 `forbidden`.
+    pub(crate) fn acting_for(&self, requested: Option<Wallet>) -> Result<Wallet, ApiError> {
+        match self {
+            MerchantCaller::Session(session) => session.acting_for(requested),
+            MerchantCaller::Key(wallet) => match requested {
+                Some(requested) if requested != *wallet => Err(ApiError::Forbidden {
+                    message: format!("this key acts for {wallet}, not {requested}"),
+                }),
+                _ => Ok(*wallet),
+            },
+        }
+    }
+}
+
+pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let wallet = Wallet::parse(ctx.required_query("wallet")?).map_err(|_| {
+        ApiError::invalid_input(
+            Some("wallet".to_owned()),
+            "wallet: must be a 0x address".to_owned(),
+        )
+    })?;
+    let plans = ctx.state.services.recurring.active_plans(wallet).await?;
+    Ok(response::ok(&PlansResponse {
+        success: true,
+        plans: plans.iter().map(PlanView::new).collect(),
+    }))
+}
+
+pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
+    let request: CreatePlanRequest = ctx.json().await?;
+    let merchant = caller.acting_for(request.wallet()?)?;
+    let service = &ctx.state.services.recurring;
+    let plan = request.into_plan(merchant, service.now_ms())?;
+    service.create_plan(&plan).await?;
+    Ok(response::json(
+        StatusCode::CREATED,
+        &PlanResponse {
+            success: true,
+            plan: PlanView::new(&plan),
+        },
+    ))
+}
+
+pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
+    let request: UpdatePlanRequest = ctx.json().await?;
+    let merchant = caller.acting_for(request.wallet()?)?;
+    let service = &ctx.state.services.recurring;
+    let plan = service
+        .update_plan(&request.into_update(merchant, service.now_ms())?)
+        .await?;
+    Ok(response::ok(&PlanResponse {
+        success: true,
+        plan: PlanView::new(&plan),
+    }))
+}
+
+pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
+    let request: DeletePlanRequest = ctx.json().await?;
+    let merchant = caller.acting_for(request.wallet()?)?;
+    let service = &ctx.state.services.recurring;
+    let plan = service
+        .update_plan(&request.into_update(merchant, service.now_ms())?)
+        .await?;
+    Ok(response::ok(&PlanResponse {
+        success: true,
+        plan: PlanView::new(&plan),
+    }))
+}

@@ -1,0 +1,76 @@
+//! Wire views of plans, subscriptions and billing events (the spec's SubscriptionPlan and Subscription,
+//! plus fields the spec leaves open).
+
+use payments_core::{BillingPeriod, Cents, Wallet};
+use serde::Serialize;
+
+use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Plan, PlanId};
+
+/// SubscriptionPlan: `planId, name, description, priceUsd, period, active, createdAt` (+ `wallet`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PlanView<'a> {
+    plan_id: &'a PlanId,
+    wallet: Wallet,
+    name: &'a str,
+    description: &'a str,
+    price_usd: Cents,
+    period: BillingPeriod,
+    active: bool,
+    created_at: i64,
+}
+
+impl<'a> PlanView<'a> {
+    pub(crate) fn new(plan: &'a Plan) -> Self {
+        PlanView {
+            plan_id: &plan.id,
+            wallet: plan.merchant,
+            name: &plan.name,
+            description: &plan.description,
+            price_usd: plan.price,
+            period: plan.period,
+            active: plan.active,
+            created_at: plan.created_at,
+        }
+    }
+}
+
+/// Subscription: `subscriptionId, status, nextChargeAt` (+ the plan, parties, terms and times; never the
+/// permission signature).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SubscriptionView<'a> {
+    subscription_id: &'a CustomerSubscriptionId,
+    status: &'static str,
+    /// Unix ms; absent once canceled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_charge_at: Option<i64>,
+    plan_id: &'a PlanId,
+    merchant: Wallet,
+    customer: Wallet,
+    price_usd: Cents,
+    period: BillingPeriod,
+    created_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    canceled_at: Option<i64>,
+}
+
+impl<'a> SubscriptionView<'a> {
+    pub(crate) fn new(subscription: &'a CustomerSubscription) -> Self {
+        SubscriptionView {
+            subscription_id: &subscription.id,
+            status: subscription.status.as_str(),
+            next_charge_at: subscription
+                .status
+                .is_chargeable()
+                .then_some(subscription.next_charge_at),
+            plan_id: &subscription.plan_id,
+            merchant: subscription.merchant,
+            customer: subscription.customer,
+            price_usd: subscription.price,
+            period: subscription.period,
+            created_at: subscription.created_at,
+            canceled_at: subscription.canceled_at,
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! /api/subscriptions/create, /status, /cancel. Creating needs no key: the customer's EIP-712 signature over
+//! the spend permission is the proof. Cancel needs the customer (signed-in session of the wallet, or its
+//! EIP-712 `CancelSubscription` signature) or the merchant's own session.
+
+use hyper::StatusCode;
+use serde::Serialize;
+
+use crate::domain::recurring::{BillingEvent, CancelRequest, CreateSubscriptionRequest, StatusQuery};
+use crate::handlers::subscription_view::SubscriptionView;
+use crate::http::context::Ctx;
+use crate::http::error::ApiError;
+use crate::http::response::{self, HttpResponse};
+use crate::services::recurring::CancelAuthority;
+
+#[derive(Debug, Serialize)]
+struct SubscriptionResponse<'a> {
+    success: bool,
+    subscription: SubscriptionView<'a>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusResponse<'a> {
+    success: bool,
+    subscriptions: Vec<SubscriptionView<'a>>,
+    /// With `subscriptionId` only: the subscription's charge attempts, oldest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    billing_events: Option<Vec<BillingEvent>>,
+}
+
+pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let request: CreateSubscriptionRequest = ctx.json().await?;
+    let subscription = ctx.state.services.recurring.subscribe(&request).await?;
+    Ok(response::json(
+        StatusCode::CREATED,
+        &SubscriptionResponse {
+            success: true,
+            subscription: SubscriptionView::new(&subscription),
+        },
+    ))
+}
+
+pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let query = StatusQuery::parse(
+        ctx.query("subscriptionId"),
+        ctx.query("customer"),
+        ctx.query("merchant"),
+    )?;
+    let service = &ctx.state.services.recurring;
+    let subscriptions = service.status(&query).await?;
+    let billing_events = match &query {
+        StatusQuery::Id(id) if !subscriptions.is_empty() => Some(service.billing_events(id).await?),
+        StatusQuery::Id(id) => {
+            return Err(ApiError::NotFound {
+                message: format!("subscription {} not found", id.as_str()),
+            });
+        }
+        StatusQuery::Customer(_) | StatusQuery::Merchant(_) => None,
+    };
+    Ok(response::ok(&StatusResponse {
+        success: true,
+        subscriptions: subscriptions.iter().map(SubscriptionView::new).collect(),
+        billing_events,
+    }))
+}
+
+pub(crate) async fn cancel(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    let session = if ctx.has_session_cookie() {
+        Some(ctx.admin_session(true).await?.wallet)
+    } else {
+        None
+    };
+    let request: CancelRequest = ctx.json().await?;
+    let (id, wallet) = request.parse()?;
+    let authority = match (session, request.signature) {
+        (Some(signed_in), _) => CancelAuthority::Session(signed_in),
+        (None, Some(signature)) => CancelAuthority::Signature(signature),
+        (None, None) => {
+            return Err(ApiError::AdminUnauthorized {
+                message: "sign in as the customer or send the customer's CancelSubscription signature"
+                    .to_owned(),
+            });
+        }
+    };
+    let subscription = ctx
+        .state
+        .services
+        .recurring
+        .cancel(&id, wallet, &authority)
+        .await?;
+    Ok(response::ok(&SubscriptionResponse {
+        success: true,
+        subscription: SubscriptionView::new(&subscription),
+    }))
+}

@@ -1,0 +1,53 @@
+//! Why a recurring billing request was refused; `http::error_from_recurring` maps each to its status and
+//! code.
+
+use payments_core::{CancelError, PermissionError, PlanFitError};
+use thiserror::Error;
+
+use crate::chain::ChainError;
+use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
+use crate::store::StoreError;
+
+#[derive(Debug, Error)]
+pub(crate) enum RecurringError {
+    /// No spend permission manager or spender is configured.
+    #[error("subscriptions are not configured on this server (no spend permission manager or spender)")]
+    NotConfigured,
+    #[error("no platform recipient is configured for the subscription fee")]
+    PlatformRecipientNotConfigured,
+    #[error("plan {} not found", .0.as_str())]
+    PlanNotFound(PlanId),
+    /// A subscription names a plan that does not exist.
+    #[error("plan {} does not exist", .0.as_str())]
+    PlanUnknown(PlanId),
+    #[error("plan {} is not active", .0.as_str())]
+    PlanInactive(PlanId),
+    #[error("subscription {} not found", .0.as_str())]
+    SubscriptionNotFound(CustomerSubscriptionId),
+    /// `permissionData` does not parse.
+    #[error("permissionData.{0}")]
+    InvalidPermission(PermissionError),
+    /// The permission's `account` is not `customerWallet`.
+    #[error("permissionData.account is not customerWallet")]
+    AccountMismatch,
+    /// The signature is malformed or recovers no key.
+    #[error("permissionSignature is not a valid signature: {0}")]
+    InvalidSignature(String),
+    /// The signature was not made by the customer (EOA), or the customer's contract refuses it (ERC-1271).
+    #[error("permissionSignature was not made by customerWallet")]
+    SignerMismatch,
+    /// The permission does not fit the plan or the platform (spender, token, period, allowance, window).
+    #[error("{0}")]
+    PermissionDoesNotFit(PlanFitError),
+    #[error("this spend permission already backs a subscription")]
+    PermissionReused,
+    /// The caller may not cancel this subscription.
+    #[error("only the subscription's customer (or its merchant's session) can cancel it")]
+    NotAllowed,
+    #[error("cancel signature refused: {0}")]
+    CancelSignature(CancelError),
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

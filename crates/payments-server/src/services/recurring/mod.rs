@@ -1,0 +1,113 @@
+//! Recurring billing: plans, customer subscriptions backed by signed spend permissions, and the batch that
+//! charges them on chain exactly once per period (see `docs/subscriptions.md`).
+
+mod batch;
+mod cancel;
+mod error;
+mod scheduler;
+mod subscribe;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use payments_core::{FailurePolicy, SpendPermissionDomain, Wallet};
+
+use crate::chain::Chain;
+use crate::clock::Clock;
+use crate::domain::recurring::{
+    BillingEvent, CustomerSubscription, CustomerSubscriptionId, Plan, PlanUpdate, StatusQuery,
+};
+use crate::store::{RecurringRepository, ShopRepository};
+
+pub(crate) use cancel::CancelAuthority;
+pub(crate) use error::RecurringError;
+pub(crate) use scheduler::start_scheduler;
+pub(crate) use subscribe::SubscribeError;
+
+/// What the platform requires of every subscription and charge, from the configuration.
+#[derive(Debug, Clone)]
+pub(crate) struct RecurringTerms {
+    /// The chain permissions are signed for (and cancellations).
+    pub(crate) chain_id: u64,
+    /// The spend permission manager: the permissions' verifying contract. `None`: subscriptions are off.
+    pub(crate) manager: Option<Wallet>,
+    /// The token every permission must name.
+    pub(crate) token: Wallet,
+    /// The spender every permission must name; `None` takes the chain's relayer.
+    pub(crate) spender: Option<Wallet>,
+    /// The platform fee of each charge, in basis points.
+    pub(crate) fee_bps: u32,
+    /// Where the fee goes; charges are refused without it.
+    pub(crate) platform_recipient: Option<Wallet>,
+    pub(crate) policy: FailurePolicy,
+    /// How long a batch run holds a claim before another run may reconcile it.
+    pub(crate) lease: Duration,
+    /// Subscriptions claimed (and settled) per transaction.
+    pub(crate) chunk: u32,
+    /// Chain transactions in flight at once within a chunk.
+    pub(crate) concurrency: usize,
+}
+
+/// Plans, subscriptions and the charge batch.
+#[derive(Debug, Clone)]
+pub(crate) struct RecurringService {
+    pub(crate) recurring: Arc<dyn RecurringRepository>,
+    pub(crate) shops: Arc<dyn ShopRepository>,
+    pub(crate) chain: Arc<dyn Chain>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) terms: RecurringTerms,
+}
+
+impl RecurringService {
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// The EIP-712 domain permissions are verified under.
+    fn permission_domain(&self) -> Result<SpendPermissionDomain, RecurringError> {
+        let manager = self.terms.manager.ok_or(RecurringError::NotConfigured)?;
+        Ok(SpendPermissionDomain {
+            chain_id: self.terms.chain_id,
+            verifying_contract: manager.address(),
+        })
+    }
+
+    /// The platform's spender: the configured one, else the chain's relayer.
+    fn spender(&self) -> Result<Wallet, RecurringError> {
+        self.terms
+            .spender
+            .or_else(|| self.chain.relayer())
+            .ok_or(RecurringError::NotConfigured)
+    }
+
+    pub(crate) async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, RecurringError> {
+        Ok(self.recurring.active_plans(merchant).await?)
+    }
+
+    pub(crate) async fn create_plan(&self, plan: &Plan) -> Result<(), RecurringError> {
+        Ok(self.recurring.create_plan(plan).await?)
+    }
+
+    /// # Errors
+    /// [`RecurringError::PlanNotFound`] when the merchant has no plan with that id.
+    pub(crate) async fn update_plan(&self, update: &PlanUpdate) -> Result<Plan, RecurringError> {
+        self.recurring
+            .update_plan(update)
+            .await?
+            .ok_or_else(|| RecurringError::PlanNotFound(update.id.clone()))
+    }
+
+    pub(crate) async fn billing_events(
+        &self,
+        id: &CustomerSubscriptionId,
+    ) -> Result<Vec<BillingEvent>, RecurringError> {
+        Ok(self.recurring.billing_events(id).await?)
+    }
+
+    pub(crate) async fn status(
+        &self,
+        query: &StatusQuery,
+    ) -> Result<Vec<CustomerSubscription>, RecurringError> {
+        Ok(self.recurring.find_subscriptions(query).await?)
+    }
+}

@@ -1,0 +1,150 @@
+//! `POST /api/subscriptions/create`: the customer's signed spend permission is verified under the
+//! configured manager's EIP-712 domain (ERC-1271 on chain for contract wallets), checked against the plan
+//! and the platform, and stored once per permission hash.
+
+use payments_core::{
+    RecoverableSignature, SpendPermission, SpendingConfig, Wallet, check_permission_fits_plan,
+};
+
+use crate::domain::field_error::FieldError;
+use crate::domain::recurring::{
+    CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, PlanId,
+};
+use crate::services::recurring::{RecurringError, RecurringService};
+
+/// A create request with its fields present and well-formed.
+struct Parsed {
+    plan_id: PlanId,
+    customer: Wallet,
+    signature: Vec<u8>,
+    permission: SpendPermission,
+}
+
+fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, RecurringError>, FieldError> {
+    let plan_id = PlanId::parse("planId", request.plan_id.as_deref().unwrap_or(""))?;
+    let customer = Wallet::parse(request.customer_wallet.as_deref().unwrap_or(""))
+        .map_err(|_| FieldError::new("customerWallet", "must be a 0x address"))?;
+    let signature_hex = request
+        .permission_signature
+        .as_deref()
+        .filter(|text| !text.is_empty())
+        .ok_or_else(|| FieldError::new("permissionSignature", "is required"))?;
+    let data = request
+        .permission_data
+        .as_ref()
+        .ok_or_else(|| FieldError::new("permissionData", "is required"))?;
+    let signature = match hex::decode(signature_hex.strip_prefix("0x").unwrap_or(signature_hex)) {
+        Ok(bytes) if !bytes.is_empty() => bytes,
+        _ => return Ok(Err(RecurringError::InvalidSignature("not hex".to_owned()))),
+    };
+    Ok(data
+        .parse()
+        .map_err(RecurringError::InvalidPermission)
+        .map(|permission| Parsed {
+            plan_id,
+            customer,
+            signature,
+            permission,
+        }))
+}
+
+impl RecurringService {
+    /// Verifies and stores a subscription; the first charge is due at once.
+    ///
+    /// # Errors
+    /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
+    /// reason (see [`RecurringError`]).
+    pub(crate) async fn subscribe(
+        &self,
+        request: &CreateSubscriptionRequest,
+    ) -> Result<CustomerSubscription, SubscribeError> {
+        let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
+        Ok(self.subscribe_parsed(parsed).await?)
+    }
+
+    async fn subscribe_parsed(&self, parsed: Parsed) -> Result<CustomerSubscription, RecurringError> {
+        let domain = self.permission_domain()?;
+        let spender = self.spender()?;
+        let plan = self
+            .recurring
+            .fetch_plan(&parsed.plan_id)
+            .await?
+            .ok_or_else(|| RecurringError::PlanUnknown(parsed.plan_id.clone()))?;
+        if !plan.active {
+            return Err(RecurringError::PlanInactive(plan.id));
+        }
+        let permission = parsed.permission;
+        if permission.account != parsed.customer.address() {
+            return Err(RecurringError::AccountMismatch);
+        }
+        let hash = permission.signing_hash(&domain);
+        self.check_signer(&permission, &parsed.signature, parsed.customer, hash)
+            .await?;
+        let now_ms = self.now_ms();
+        let config = SpendingConfig {
+            token: self.terms.token.address(),
+            spender: spender.address(),
+        };
+        check_permission_fits_plan(&permission, &plan.terms(), &config, now_ms, now_ms)
+            .map_err(RecurringError::PermissionDoesNotFit)?;
+        let new = NewCustomerSubscription {
+            id: CustomerSubscriptionId::generate(),
+            plan_id: plan.id.clone(),
+            merchant: plan.merchant,
+            customer: parsed.customer,
+            price: plan.price,
+            period: plan.period,
+            permission,
+            signature: parsed.signature,
+            permission_hash: hash.to_string(),
+            anchor_ms: now_ms,
+        };
+        match self.recurring.create_subscription(&new, now_ms).await? {
+            CreateSubscriptionOutcome::Created(subscription) => Ok(*subscription),
+            CreateSubscriptionOutcome::PermissionReused => Err(RecurringError::PermissionReused),
+            CreateSubscriptionOutcome::PlanUnavailable => Err(RecurringError::PlanInactive(plan.id)),
+        }
+    }
+
+    /// An EOA's 65-byte signature must recover to the customer; anything else (or a signature by another
+    /// key) is asked of the customer's contract through ERC-1271 when the customer has code.
+    async fn check_signer(
+        &self,
+        permission: &SpendPermission,
+        signature: &[u8],
+        customer: Wallet,
+        hash: alloy_primitives::B256,
+    ) -> Result<(), RecurringError> {
+        let recovered =
+            RecoverableSignature::from_bytes(signature).and_then(|signature| signature.recover(&hash));
+        match recovered {
+            Ok(signer) if signer == permission.account => return Ok(()),
+            Ok(_) | Err(_) => {}
+        }
+        if self.chain.has_code(customer).await? {
+            return if self
+                .chain
+                .is_valid_contract_signature(customer, hash, signature)
+                .await?
+            {
+                Ok(())
+            } else {
+                Err(RecurringError::SignerMismatch)
+            };
+        }
+        match recovered {
+            Ok(_) => Err(RecurringError::SignerMismatch),
+            Err(error) => Err(RecurringError::InvalidSignature(error.to_string())),
+        }
+    }
+}
+
+/// A create request refused for a malformed field (400 `invalid_input`) or for a reason of its own.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SubscribeError {
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    #[error(transparent)]
+    Refused(#[from] RecurringError),
+}

@@ -1,0 +1,60 @@
+//! The repository of recurring billing: plans, customer subscriptions, and the exactly-once charge ledger
+//! the batch claims and settles.
+
+use std::fmt;
+
+use async_trait::async_trait;
+use payments_core::Wallet;
+
+use crate::domain::recurring::{
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
+    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
+    SettleOutcome, StatusQuery,
+};
+use crate::store::StoreError;
+
+/// The most subscriptions a status listing returns (newest first).
+pub(crate) const STATUS_LISTING_LIMIT: u32 = 200;
+
+/// Plans, subscriptions and charges; each method is one transaction.
+#[async_trait]
+pub(crate) trait RecurringRepository: Send + Sync + fmt::Debug {
+    async fn create_plan(&self, plan: &Plan) -> Result<(), StoreError>;
+    async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError>;
+    /// The merchant's active plans, oldest first.
+    async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, StoreError>;
+    /// Applies `update` to the merchant's plan; `None` when the merchant has no plan with that id.
+    async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError>;
+
+    /// Stores a subscription if its plan is still active and its permission hash unused.
+    async fn create_subscription(
+        &self,
+        subscription: &NewCustomerSubscription,
+        now_ms: i64,
+    ) -> Result<CreateSubscriptionOutcome, StoreError>;
+    async fn fetch_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+    /// The subscriptions `query` selects, newest first, at most [`STATUS_LISTING_LIMIT`].
+    async fn find_subscriptions(&self, query: &StatusQuery) -> Result<Vec<CustomerSubscription>, StoreError>;
+    /// Marks the subscription `canceled` (idempotent) and returns it; `None` when unknown.
+    async fn cancel_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+
+    /// Leases up to `request.limit` due (subscription, period) pairs to `request.owner`: writes each one's
+    /// charge row `pending` with the lease before returning it, so no other run can take it until the lease
+    /// ends. A pending row whose lease ended comes back as [`crate::domain::recurring::ChargeClaimKind::Reconcile`].
+    async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError>;
+    /// Settles each claim the owner still holds: the charge row, its billing event and the subscription's
+    /// new schedule together (all of them in one transaction). Answers one outcome per settlement, in order.
+    async fn settle_charges(
+        &self,
+        settlements: &[ChargeSettlement],
+    ) -> Result<Vec<SettleOutcome>, StoreError>;
+    /// A subscription's billing events, oldest first.
+    async fn billing_events(&self, id: &CustomerSubscriptionId) -> Result<Vec<BillingEvent>, StoreError>;
+}
