@@ -11,24 +11,69 @@ use crate::http::response::{self, HttpResponse};
 
 const CRON_SECRET_HEADER: &str = "x-cron-secret";
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct AdvanceRequest {
+    /// Unix ms; never before the clock's current time.
     to: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AdvanceResponse {
     success: bool,
     now_ms: i64,
 }
 
+/// Charges every due subscription once per period (internal; x-cron-secret).
+#[utoipa::path(
+    post,
+    path = "/api/cron/charge-subscriptions",
+    operation_id = "chargeSubscriptions",
+    tag = "subscriptions",
+    security(("cron_secret" = [])),
+    responses(
+        (status = 200, description = "The batch report.", body = crate::domain::recurring::BatchReport),
+        (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn charge(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     require_cron_secret(ctx, ctx.state.config.cron_secret.is_some())?;
     let report = ctx.state.services.recurring.run_batch().await?;
     Ok(response::ok(&report))
 }
 
+/// The same batch under the subscriptions path (internal; x-cron-secret).
+#[utoipa::path(
+    post,
+    path = "/api/subscriptions/charge",
+    operation_id = "chargeSubscriptionsAlias",
+    tag = "subscriptions",
+    security(("cron_secret" = [])),
+    responses(
+        (status = 200, description = "The batch report.", body = crate::domain::recurring::BatchReport),
+        (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
+    )
+)]
+pub(crate) async fn charge_alias(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    charge(ctx).await
+}
+
+/// Moves the development server's clock forward (development mode only; x-cron-secret).
+#[utoipa::path(
+    post,
+    path = "/api/test-clock/advance",
+    operation_id = "advanceTestClock",
+    tag = "subscriptions",
+    security(("cron_secret" = [])),
+    request_body = AdvanceRequest,
+    responses(
+        (status = 200, description = "The clock's new time.", body = AdvanceResponse),
+        (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "Not in development mode, or no cron secret is configured.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn advance_clock(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     require_cron_secret(ctx, ctx.state.config.dev_mode)?;
     let request: AdvanceRequest = ctx.json().await?;

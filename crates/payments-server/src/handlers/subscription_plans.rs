@@ -14,13 +14,13 @@ use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct PlansResponse<'a> {
     success: bool,
     plans: Vec<PlanView<'a>>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct PlanResponse<'a> {
     success: bool,
     plan: PlanView<'a>,
@@ -55,6 +55,18 @@ impl MerchantCaller {
     }
 }
 
+/// A merchant's active plans (public).
+#[utoipa::path(
+    get,
+    path = "/api/subscriptions/plans",
+    operation_id = "listSubscriptionPlans",
+    tag = "subscriptions",
+    params(("wallet" = String, Query, description = "The merchant wallet.")),
+    responses(
+        (status = 200, description = "The active plans.", body = PlansResponse<'static>),
+        (status = 400, description = "A missing or malformed wallet.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = Wallet::parse(ctx.required_query("wallet")?).map_err(|_| {
         ApiError::invalid_input(
@@ -69,6 +81,18 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Creates a plan (the merchant: key with subscriptions:write, or admin session + CSRF).
+#[utoipa::path(
+    post,
+    path = "/api/subscriptions/plans",
+    operation_id = "createSubscriptionPlan",
+    tag = "subscriptions",
+    security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::recurring::CreatePlanRequest,
+    responses(
+        (status = 201, description = "The new plan.", body = PlanResponse<'static>)
+    )
+)]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
     let request: CreatePlanRequest = ctx.json().await?;
@@ -85,6 +109,19 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     ))
 }
 
+/// Updates a plan (the merchant).
+#[utoipa::path(
+    put,
+    path = "/api/subscriptions/plans",
+    operation_id = "updateSubscriptionPlan",
+    tag = "subscriptions",
+    security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::recurring::UpdatePlanRequest,
+    responses(
+        (status = 200, description = "The updated plan.", body = PlanResponse<'static>),
+        (status = 404, description = "No such plan of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
     let request: UpdatePlanRequest = ctx.json().await?;
@@ -99,6 +136,19 @@ pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Deactivates a plan: no new subscriptions, existing ones unaffected (the merchant).
+#[utoipa::path(
+    delete,
+    path = "/api/subscriptions/plans",
+    operation_id = "deactivateSubscriptionPlan",
+    tag = "subscriptions",
+    security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::recurring::DeletePlanRequest,
+    responses(
+        (status = 200, description = "The deactivated plan.", body = PlanResponse<'static>),
+        (status = 404, description = "No such plan of this merchant.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
     let request: DeletePlanRequest = ctx.json().await?;

@@ -7,14 +7,17 @@ use serde::Serialize;
 use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Plan, PlanId};
 
 /// SubscriptionPlan: `planId, name, description, priceUsd, period, active, createdAt` (+ `wallet`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlanView<'a> {
+    #[schema(value_type = String)]
     plan_id: &'a PlanId,
     wallet: Wallet,
     name: &'a str,
     description: &'a str,
     price_usd: Cents,
+    /// WEEKLY, BIWEEKLY, MONTHLY, QUARTERLY or YEARLY.
+    #[schema(value_type = String)]
     period: BillingPeriod,
     active: bool,
     created_at: i64,
@@ -37,18 +40,22 @@ impl<'a> PlanView<'a> {
 
 /// Subscription: `subscriptionId, status, nextChargeAt` (+ the plan, parties, terms and times; never the
 /// permission signature).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubscriptionView<'a> {
+    #[schema(value_type = String)]
     subscription_id: &'a CustomerSubscriptionId,
+    /// active, past_due or canceled.
     status: &'static str,
     /// Unix ms; absent once canceled.
     #[serde(skip_serializing_if = "Option::is_none")]
     next_charge_at: Option<i64>,
+    #[schema(value_type = String)]
     plan_id: &'a PlanId,
     merchant: Wallet,
     customer: Wallet,
     price_usd: Cents,
+    #[schema(value_type = String)]
     period: BillingPeriod,
     created_at: i64,
     #[serde(skip_serializing_if = "Option::is_none")]

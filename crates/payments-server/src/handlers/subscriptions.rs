@@ -12,13 +12,13 @@ use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
 use crate::services::recurring::CancelAuthority;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 struct SubscriptionResponse<'a> {
     success: bool,
     subscription: SubscriptionView<'a>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StatusResponse<'a> {
     success: bool,
@@ -28,6 +28,17 @@ struct StatusResponse<'a> {
     billing_events: Option<Vec<BillingEvent>>,
 }
 
+/// Subscribes a customer with an EIP-712 signed spend permission (the signature is the proof; no key).
+#[utoipa::path(
+    post,
+    path = "/api/subscriptions/create",
+    operation_id = "createSubscription",
+    tag = "subscriptions",
+    request_body = crate::domain::recurring::CreateSubscriptionRequest,
+    responses(
+        (status = 201, description = "The active subscription.", body = SubscriptionResponse<'static>)
+    )
+)]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request: CreateSubscriptionRequest = ctx.json().await?;
     let subscription = ctx.state.services.recurring.subscribe(&request).await?;
@@ -40,6 +51,23 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     ))
 }
 
+/// Subscriptions by id, customer or merchant (exactly one query parameter).
+#[utoipa::path(
+    get,
+    path = "/api/subscriptions/status",
+    operation_id = "subscriptionStatus",
+    tag = "subscriptions",
+    params(
+        ("subscriptionId" = Option<String>, Query, description = "One subscription, with its billing events."),
+        ("customer" = Option<String>, Query, description = "A customer wallet's subscriptions."),
+        ("merchant" = Option<String>, Query, description = "A merchant wallet's subscriptions.")
+    ),
+    responses(
+        (status = 200, description = "The subscriptions.", body = StatusResponse<'static>),
+        (status = 400, description = "Not exactly one query parameter, or a malformed one.", body = crate::http::error::Envelope<'static>),
+        (status = 404, description = "No such subscription.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let query = StatusQuery::parse(
         ctx.query("subscriptionId"),
@@ -64,6 +92,19 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// Cancels a subscription: the customer (session, or its EIP-712 CancelSubscription signature) or the merchant.
+#[utoipa::path(
+    post,
+    path = "/api/subscriptions/cancel",
+    operation_id = "cancelSubscription",
+    tag = "subscriptions",
+    security((), ("session_cookie" = [], "csrf_token" = [])),
+    request_body = crate::domain::recurring::CancelRequest,
+    responses(
+        (status = 200, description = "The canceled subscription.", body = SubscriptionResponse<'static>),
+        (status = 404, description = "No such subscription.", body = crate::http::error::Envelope<'static>)
+    )
+)]
 pub(crate) async fn cancel(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let session = if ctx.has_session_cookie() {
         Some(ctx.admin_session(true).await?.wallet)

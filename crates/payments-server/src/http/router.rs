@@ -108,7 +108,7 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::POST, ["api", "subscriptions", "create"]) => subscriptions::create(ctx).await,
         (&Method::GET, ["api", "subscriptions", "status"]) => subscriptions::status(ctx).await,
         (&Method::POST, ["api", "subscriptions", "cancel"]) => subscriptions::cancel(ctx).await,
-        (&Method::POST, ["api", "subscriptions", "charge"]) => subscription_cron::charge(ctx).await,
+        (&Method::POST, ["api", "subscriptions", "charge"]) => subscription_cron::charge_alias(ctx).await,
         (&Method::POST, ["api", "cron", "charge-subscriptions"]) => subscription_cron::charge(ctx).await,
         (&Method::POST, ["api", "test-clock", "advance"]) => subscription_cron::advance_clock(ctx).await,
         (_, ["api", "subscriptions", "plans"]) => not_allowed(PLANS),

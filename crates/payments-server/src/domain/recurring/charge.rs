@@ -69,9 +69,10 @@ pub(crate) enum SettleOutcome {
 }
 
 /// One recorded charge attempt (`charged` or `charge_failed`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct BillingEvent {
+    #[schema(value_type = String)]
     pub(crate) subscription_id: CustomerSubscriptionId,
     pub(crate) period_index: u64,
     pub(crate) status: &'static str,
@@ -108,9 +109,10 @@ impl BillingEvent {
 }
 
 /// One line of the batch answer's `results`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ChargeResult {
+    #[schema(value_type = String)]
     pub(crate) subscription_id: CustomerSubscriptionId,
     pub(crate) period_index: u64,
     /// `charged`, `failed`, or `pending` (outcome unknown: left for reconciliation).
@@ -124,7 +126,7 @@ pub(crate) struct ChargeResult {
 }
 
 /// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct BatchReport {
     pub(crate) success: bool,

@@ -13,32 +13,36 @@ const MAX_NAME_CHARS: usize = 120;
 const MAX_DESCRIPTION_CHARS: usize = 2_000;
 
 /// `POST /api/subscriptions/plans` body `{ wallet, name, description, priceUsd, period }`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CreatePlanRequest {
     wallet: Option<String>,
     name: Option<String>,
     description: Option<String>,
+    /// USD, greater than 0, at most 2 decimals.
+    #[schema(value_type = Option<f64>)]
     price_usd: Option<Value>,
     period: Option<String>,
 }
 
 /// `PUT /api/subscriptions/plans` body `{ planId, name, description, priceUsd, period, active }`; every field
 /// but `planId` may be left out to keep its value.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct UpdatePlanRequest {
     plan_id: Option<String>,
     wallet: Option<String>,
     name: Option<String>,
     description: Option<String>,
+    /// USD, greater than 0, at most 2 decimals.
+    #[schema(value_type = Option<f64>)]
     price_usd: Option<Value>,
     period: Option<String>,
     active: Option<bool>,
 }
 
 /// `DELETE /api/subscriptions/plans` body `{ planId, wallet }`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct DeletePlanRequest {
     plan_id: Option<String>,

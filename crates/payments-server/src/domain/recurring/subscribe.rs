@@ -9,7 +9,7 @@ use crate::domain::field_error::FieldError;
 use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 
 /// `POST /api/subscriptions/create` body.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CreateSubscriptionRequest {
     pub(crate) plan_id: Option<String>,
@@ -20,7 +20,7 @@ pub(crate) struct CreateSubscriptionRequest {
 
 /// `POST /api/subscriptions/cancel` body: `signature` is the customer's EIP-712 `CancelSubscription`
 /// signature, needed unless the caller has a signed-in session of the customer or the merchant.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CancelRequest {
     pub(crate) subscription_id: Option<String>,

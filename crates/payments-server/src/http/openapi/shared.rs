@@ -16,6 +16,7 @@ const BEARER: &str = "bearer";
 const SESSION: &str = "session_cookie";
 const CSRF: &str = "csrf_token";
 const METRICS_TOKEN: &str = "metrics_token";
+const CRON_SECRET: &str = "cron_secret";
 
 /// Adds the security schemes the annotations refer to.
 #[derive(Debug)]
@@ -54,6 +55,13 @@ impl Modify for SecuritySchemes {
             header(
                 CSRF_HEADER,
                 "The session's CSRF token from the login answer; required on every session write.",
+            ),
+        );
+        components.add_security_scheme(
+            CRON_SECRET,
+            header(
+                "x-cron-secret",
+                "The internal secret of the charge batch and the test clock (--cron-secret); without one configured those routes answer 404.",
             ),
         );
         components.add_security_scheme(
