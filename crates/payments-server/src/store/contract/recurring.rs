@@ -3,15 +3,13 @@
 
 use std::sync::Arc;
 
-use payments_core::{
-    BillingPeriod, Cents, FailurePolicy, ScheduleAfter, SpendPermissionData, SubscriptionStatus, Wallet,
-};
+use payments_core::{BillingPeriod, Cents, FailurePolicy, SpendPermissionData, SubscriptionStatus, Wallet};
 use tokio::sync::Barrier;
 
 use crate::domain::recurring::{
-    ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
+    ChargeClaim, ChargeOutcome, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    SettleOutcome, StatusQuery,
+    StatusQuery,
 };
 use crate::store::Repositories;
 use crate::store::contract::fixtures::{T0, wallet};
