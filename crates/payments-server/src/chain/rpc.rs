@@ -74,7 +74,14 @@ impl RpcChain {
                 relayer: None,
             },
             Some(key) => RpcChain {
-                provider: ProviderBuilder::new()
+                // The recommended fillers, but with nonces read from the node for every transaction: alloy's
+                // default cache counts a nonce as used even when the node refused the transaction (a revert at
+                // gas estimation, e.g. a subscription charge over its allowance), and every later
+                // transaction then waits forever behind the gap.
+                provider: ProviderBuilder::default()
+                    .with_gas_estimation()
+                    .with_simple_nonce_management()
+                    .fetch_chain_id()
                     .wallet(EthereumWallet::from(key.0.clone()))
                     .connect_http(url.clone())
                     .erased(),

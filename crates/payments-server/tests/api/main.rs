@@ -45,6 +45,8 @@ mod reserve_anvil;
 mod resource_limits;
 mod shop_and_lifecycle;
 mod shop_config;
+mod spend_anvil;
+mod spend_charges;
 mod split;
 mod storage_races;
 mod subscription_helpers;
