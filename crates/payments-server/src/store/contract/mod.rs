@@ -14,6 +14,7 @@ pub(crate) mod keys;
 pub(crate) mod outbox;
 pub(crate) mod paging;
 pub(crate) mod recurring;
+pub(crate) mod recurring_charges;
 pub(crate) mod reserve;
 pub(crate) mod sales;
 pub(crate) mod sessions;
@@ -98,11 +99,11 @@ macro_rules! contract_suite {
             recurring::one_permission_backs_one_subscription_even_when_raced,
             recurring::an_inactive_plan_takes_no_subscriber,
             recurring::subscriptions_list_by_customer_and_merchant_and_cancel_once,
-            recurring::parallel_claims_lease_each_due_period_once,
-            recurring::only_the_lease_owner_settles_and_the_schedule_advances,
-            recurring::an_expired_lease_comes_back_for_reconciliation,
-            recurring::a_failed_attempt_is_claimed_again_when_its_retry_is_due,
-            recurring::a_subscription_canceled_mid_charge_stays_canceled,
+            recurring_charges::parallel_claims_lease_each_due_period_once,
+            recurring_charges::only_the_lease_owner_settles_and_the_schedule_advances,
+            recurring_charges::an_expired_lease_comes_back_for_reconciliation,
+            recurring_charges::a_failed_attempt_is_claimed_again_when_its_retry_is_due,
+            recurring_charges::a_subscription_canceled_mid_charge_stays_canceled,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {
