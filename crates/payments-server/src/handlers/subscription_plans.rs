@@ -5,8 +5,9 @@
 use hyper::StatusCode;
 use payments_core::Wallet;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
-use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, UpdatePlanRequest};
+use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
 use crate::domain::scope::Scope;
 use crate::handlers::subscription_view::PlanView;
 use crate::http::admin::AdminSession;
@@ -123,17 +124,7 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     )
 )]
 pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
-    let request: UpdatePlanRequest = ctx.json().await?;
-    let merchant = caller.acting_for(request.wallet()?)?;
-    let service = &ctx.state.services.recurring;
-    let plan = service
-        .update_plan(&request.into_update(merchant, service.now_ms())?)
-        .await?;
-    Ok(response::ok(&PlanResponse {
-        success: true,
-        plan: PlanView::new(&plan),
-    }))
+    change::<UpdatePlanRequest>(ctx).await
 }
 
 /// Deactivates a plan: no new subscriptions, existing ones unaffected (the merchant).
@@ -150,8 +141,13 @@ pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     )
 )]
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+    change::<DeletePlanRequest>(ctx).await
+}
+
+/// A merchant's change to one of its plans (an edit or a deactivation), answered with the plan as stored.
+async fn change<R: PlanChange + DeserializeOwned>(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
-    let request: DeletePlanRequest = ctx.json().await?;
+    let request: R = ctx.json().await?;
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
     let plan = service

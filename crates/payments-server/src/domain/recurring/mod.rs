@@ -16,7 +16,7 @@ pub(crate) use charge::{
 };
 pub(crate) use ids::{CustomerSubscriptionId, PlanId};
 pub(crate) use plan::{Plan, PlanUpdate};
-pub(crate) use plan_request::{CreatePlanRequest, DeletePlanRequest, UpdatePlanRequest};
+pub(crate) use plan_request::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
 pub(crate) use subscribe::{
     CancelRequest, CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription,
     NewCustomerSubscription, StatusQuery,

@@ -71,12 +71,21 @@ impl CreatePlanRequest {
     }
 }
 
-impl UpdatePlanRequest {
-    pub(crate) fn wallet(&self) -> Result<Option<Wallet>, FieldError> {
+/// A body that changes a stored plan (`PUT` edits it, `DELETE` deactivates it): the wallet it names and the
+/// change it asks for. One handler serves both.
+pub(crate) trait PlanChange {
+    /// The wallet the body names (checked against the caller by the handler).
+    fn wallet(&self) -> Result<Option<Wallet>, FieldError>;
+    /// The change to `merchant`'s plan, made now.
+    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError>;
+}
+
+impl PlanChange for UpdatePlanRequest {
+    fn wallet(&self) -> Result<Option<Wallet>, FieldError> {
         optional_wallet(self.wallet.as_deref())
     }
 
-    pub(crate) fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
+    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
         Ok(PlanUpdate {
             id: PlanId::parse("planId", self.plan_id.as_deref().unwrap_or(""))?,
             merchant,
@@ -94,13 +103,13 @@ impl UpdatePlanRequest {
     }
 }
 
-impl DeletePlanRequest {
-    pub(crate) fn wallet(&self) -> Result<Option<Wallet>, FieldError> {
+impl PlanChange for DeletePlanRequest {
+    fn wallet(&self) -> Result<Option<Wallet>, FieldError> {
         optional_wallet(self.wallet.as_deref())
     }
 
     /// The deactivation of the named plan.
-    pub(crate) fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
+    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
         Ok(PlanUpdate {
             id: PlanId::parse("planId", self.plan_id.as_deref().unwrap_or(""))?,
             merchant,
