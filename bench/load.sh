@@ -21,40 +21,15 @@ duration=${BENCH_DURATION:-10s}
 base="http://127.0.0.1:${port}"
 wallet=0x00000000000000000000000000000000000be7c4
 
-for tool in cargo curl wrk; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "load.sh: '$tool' is required (wrk on Debian/Ubuntu: apt-get install -y wrk)" >&2
-        exit 1
-    fi
-done
-if curl -s -o /dev/null "${base}/healthz"; then
-    echo "load.sh: something already listens on ${base}; set BENCH_PORT" >&2
-    exit 1
-fi
-
-echo "== building payments-server (release)"
-(cd "$repo_root" && cargo build --release --quiet -p payments-server)
-target_dir=${CARGO_TARGET_DIR:-$repo_root/target}
-server="$target_dir/release/payments-server"
-
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+script=load.sh
+# shellcheck source=bench/common.sh
+source "$repo_root/bench/common.sh"
+bench_require cargo curl wrk
+bench_refuse_taken_port
+bench_build_server
 
 db="$work/bench.db"
-key=$("$server" keys create --create-db --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write,receipts:read,receipts:write --name bench |
-    sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
-if [[ -z "$key" ]]; then
-    echo "load.sh: could not create a key" >&2
-    exit 1
-fi
+key=$(bench_create_key "$wallet" inventory:read,inventory:write,receipts:read,receipts:write "$db")
 
 echo "== starting the server on ${base} (log: ${work}/server.log)"
 # Production mode (as deployed): it needs a session secret and a master key; throwaway ones here.

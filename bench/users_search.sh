@@ -20,40 +20,15 @@ duration=${BENCH_DURATION:-5s}
 base="http://127.0.0.1:${port}"
 wallet=0x00000000000000000000000000000000000be7c4
 
-for tool in cargo curl wrk sqlite3; do
-    if ! command -v "$tool" >/dev/null; then
-        echo "users_search.sh: '$tool' is required (Debian/Ubuntu: apt-get install -y wrk sqlite3)" >&2
-        exit 1
-    fi
-done
-if curl -s -o /dev/null "${base}/healthz"; then
-    echo "users_search.sh: something already listens on ${base}; set BENCH_PORT" >&2
-    exit 1
-fi
-
-echo "== building payments-server (release)"
-(cd "$repo_root" && cargo build --release --quiet -p payments-server)
-target_dir=${CARGO_TARGET_DIR:-$repo_root/target}
-server="$target_dir/release/payments-server"
-
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+script=users_search.sh
+# shellcheck source=bench/common.sh
+source "$repo_root/bench/common.sh"
+bench_require cargo curl wrk sqlite3
+bench_refuse_taken_port
+bench_build_server
 
 db="$work/bench.db"
-key=$("$server" keys create --db "$db" --wallet "$wallet" --scopes users:read,graphql:read --name bench |
-    sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
-if [[ -z "$key" ]]; then
-    echo "users_search.sh: could not create a key" >&2
-    exit 1
-fi
+key=$(bench_create_key "$wallet" users:read,graphql:read "$db")
 
 now_ms=$(( $(date +%s) * 1000 ))
 echo "== seeding ${users} users"
