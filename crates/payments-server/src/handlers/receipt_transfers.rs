@@ -1,6 +1,7 @@
 //! GET /api/receipts/{id}/transfers: the confirmed transfers the receipt's deposit address received, of any
 //! token, each marked counted or not, with what was received and what is still missing (docs/chain.md).
 
+use payments_core::Wallet;
 use serde::Serialize;
 
 use crate::domain::receipt::ReceiptId;
@@ -34,11 +35,9 @@ struct TransferView<'a> {
     log_index: u64,
     block_number: u64,
     /// The token contract.
-    #[schema(value_type = payments_core::Wallet)]
-    token: String,
+    token: Wallet,
     /// The sender.
-    #[schema(value_type = payments_core::Wallet)]
-    from: String,
+    from: Wallet,
     /// Base units as a decimal string; `null` when the value did not fit in 128 bits (a fake token).
     amount: Option<String>,
     /// Whether it counts towards the payment: only the configured token does.
@@ -51,8 +50,8 @@ impl<'a> TransferView<'a> {
             transaction_hash: &transfer.transaction_hash,
             log_index: transfer.log_index,
             block_number: transfer.block_number,
-            token: transfer.token.to_string(),
-            from: transfer.from.to_string(),
+            token: transfer.token,
+            from: transfer.from,
             amount: transfer.amount.map(|amount| amount.to_string()),
             counted,
         }
