@@ -20,6 +20,9 @@ mod recurring_charges;
 mod recurring_repos;
 mod repos;
 mod reserve;
+mod read_cache;
+#[cfg(test)]
+mod read_cache_tests;
 mod rows;
 mod schema_v10;
 mod schema_v2;
@@ -42,6 +45,7 @@ mod writer;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use r2d2::Pool;
@@ -50,6 +54,7 @@ use rusqlite::{Connection, ErrorCode};
 use tokio::sync::oneshot;
 
 use crate::store::{Availability, StoreError, StoreTiming, TxError};
+use read_cache::ReceiptReadCache;
 use writer::{JobDone, WriterHandle};
 
 pub(crate) use maintenance::{backup, check};
@@ -78,6 +83,8 @@ type SqlResult<T> = Result<T, rusqlite::Error>;
 pub(crate) struct SqliteStore {
     readers: Pool<SqliteConnectionManager>,
     writer: WriterHandle,
+    /// Merchants' receipt reads answered from memory, exact for this process's writes (see its module).
+    receipt_cache: Arc<ReceiptReadCache>,
     availability: Availability,
     timing: StoreTiming,
 }
@@ -90,7 +97,9 @@ impl SqliteStore {
         conn.execute_batch(CONNECTION_PRAGMAS).map_err(query)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::apply(&mut conn, now_ms).map_err(query)?;
-        let writer = WriterHandle::start(conn)?;
+        let receipt_cache = Arc::new(ReceiptReadCache::default());
+        receipt_cache.watch(&conn).map_err(query)?;
+        let writer = WriterHandle::start(conn, Arc::clone(&receipt_cache))?;
         let reader_manager = SqliteConnectionManager::file(path).with_init(|conn| {
             conn.execute_batch(CONNECTION_PRAGMAS)?;
             conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -108,6 +117,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             readers,
             writer,
+            receipt_cache,
             availability,
             timing: StoreTiming::default(),
         })

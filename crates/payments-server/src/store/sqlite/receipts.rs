@@ -14,7 +14,7 @@ use crate::store::{CreateReceiptOutcome, ReceiptPage, TransitionCommit};
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4); another merchant's use of the same id is no conflict.
@@ -39,7 +39,8 @@ const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, cur
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
     AND (created_at < ?3 OR (created_at = ?3 AND id < ?4))
     ORDER BY created_at DESC, id DESC LIMIT ?2";
-const LIST_ROW_ID: usize = 28;
+/// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's own columns.
+const ROW_ID_COLUMN: usize = 28;
 /// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
 const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
     paid_cents = :paid, refunded_cents = :refunded,
@@ -135,10 +136,20 @@ pub(super) fn fetch(
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> rusqlite::Result<Option<Receipt>> {
+    Ok(fetch_with_row_id(conn, wallet, id)?.map(|(receipt, _)| receipt))
+}
+
+/// [`fetch`] with the receipt's rowid , which the read cache is invalidated by.
+pub(super) fn fetch_with_row_id(
+    conn: &Connection,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<(Receipt, i64)>> {
     let mut statement = conn.prepare_cached(FETCH_BY_ID)?;
     let wallet = wallet.map(|wallet| wallet.to_string());
-    let mut found: Vec<Receipt> = statement
-        .query_map(params![id.as_str(), wallet], receipt_from_row)?
+    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(ROW_ID_COLUMN)?));
+    let mut found: Vec<(Receipt, i64)> = statement
+        .query_map(params![id.as_str(), wallet], row)?
         .collect::<Result<_, _>>()?;
     Ok(if found.len() == 1 { found.pop() } else { None })
 }
@@ -152,7 +163,7 @@ pub(super) fn list(
 ) -> rusqlite::Result<ReceiptPage> {
     let wallet = wallet.to_string();
     let read_limit = i64::from(limit) + 1;
-    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(LIST_ROW_ID)?));
+    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(ROW_ID_COLUMN)?));
     let found: Vec<(Receipt, i64)> = match after {
         None => conn
             .prepare_cached(LIST)?

@@ -154,19 +154,34 @@ impl ReceiptRepository for SqliteStore {
         wallet: Option<Wallet>,
         id: &ReceiptId,
     ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError> {
+        if let Some(wallet) = wallet {
+            self.availability.check()?;
+            if let Some(cached) = self.receipt_cache.get(wallet, id) {
+                return Ok(Some(cached));
+            }
+        }
+        let ticket = self.receipt_cache.ticket();
         let id = id.clone();
-        self.read_point(move |conn| {
-            // One read transaction for both statements: one shared-lock round on the WAL index instead of
-            // two, which is what contends between threads under load.
-            let tx = conn.unchecked_transaction()?;
-            let Some(receipt) = receipts::fetch(&tx, wallet, &id)? else {
-                return Ok(None);
-            };
-            let split = splits::fetch(&tx, receipt.wallet)?;
-            tx.commit()?;
-            Ok(Some((receipt, split)))
-        })
-        .await
+        let found = self
+            .read_point(move |conn| {
+                // One read transaction for both statements: one shared-lock round on the WAL index instead of
+                // two, which is what contends between threads under load.
+                let tx = conn.unchecked_transaction()?;
+                let Some((receipt, row_id)) = receipts::fetch_with_row_id(&tx, wallet, &id)? else {
+                    return Ok(None);
+                };
+                let split = splits::fetch(&tx, receipt.wallet)?;
+                tx.commit()?;
+                Ok(Some(((receipt, split), row_id)))
+            })
+            .await?;
+        Ok(found.map(|(found, row_id)| {
+            // Only the merchant's own reads are kept: the payment page's lookup by id alone is not.
+            if wallet.is_some() {
+                self.receipt_cache.store(ticket, row_id, &found);
+            }
+            found
+        }))
     }
 
     async fn list_page(

@@ -6,11 +6,13 @@
 //! A job's answer is released only after the batch committed: a caller never hears "done" for a write that
 //! could still be lost.
 
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
 use rusqlite::Connection;
 
+use super::read_cache::ReceiptReadCache;
 use crate::store::StoreError;
 
 /// At most this many jobs share one commit, so one commit stays short.
@@ -41,12 +43,12 @@ pub(super) struct WriterHandle {
 }
 
 impl WriterHandle {
-    /// Starts the writer thread on `conn`.
-    pub(super) fn start(conn: Connection) -> Result<Self, StoreError> {
+    /// Starts the writer thread on `conn`, whose update hook feeds `cache`.
+    pub(super) fn start(conn: Connection, cache: Arc<ReceiptReadCache>) -> Result<Self, StoreError> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         thread::Builder::new()
             .name("sqlite-writer".to_owned())
-            .spawn(move || run(&conn, &inbox))
+            .spawn(move || run(&conn, &inbox, &cache))
             .map_err(|error| StoreError::Unavailable(format!("starting the writer thread: {error}")))?;
         Ok(WriterHandle { jobs })
     }
@@ -64,7 +66,7 @@ impl WriterHandle {
     }
 }
 
-fn run(conn: &Connection, inbox: &Receiver<Job>) {
+fn run(conn: &Connection, inbox: &Receiver<Job>, cache: &ReceiptReadCache) {
     while let Ok(first) = inbox.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -73,7 +75,7 @@ fn run(conn: &Connection, inbox: &Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        commit_batch(conn, batch);
+        commit_batch(conn, batch, cache);
     }
 }
 
@@ -96,7 +98,7 @@ fn begin(conn: &Connection) -> rusqlite::Result<()> {
     outcome
 }
 
-fn commit_batch(conn: &Connection, batch: Vec<Job>) {
+fn commit_batch(conn: &Connection, batch: Vec<Job>, cache: &ReceiptReadCache) {
     if let Err(error) = begin(conn) {
         let error = super::query(error);
         for job in batch {
@@ -139,6 +141,8 @@ fn commit_batch(conn: &Connection, batch: Vec<Job>) {
         // Whatever failed, leave the connection outside any transaction for the next batch.
         let _ = conn.execute_batch(ROLLBACK);
     }
+    // Before anyone hears "done": a caller that reads its own write next must not get the cached old value.
+    cache.batch_ended();
     for answer in answers {
         answer(outcome.as_ref().map(|_| ()).map_err(clone_error));
     }
