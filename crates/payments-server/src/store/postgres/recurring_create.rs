@@ -20,6 +20,7 @@ use crate::store::{Committed, IdempotencyClaim, IdempotentResponse, Render, TxEr
 /// A claim with the response to keep under it.
 type Keyed = (IdempotencyClaim, IdempotentResponse);
 
+/// [`crate::store::RecurringRepository::create_plan`] on PostgreSQL.
 pub(super) async fn create_plan(
     store: &PgStore,
     plan: &Plan,
@@ -30,6 +31,7 @@ pub(super) async fn create_plan(
     store.timing.time(BACKEND, "query", retried(store, attempt)).await
 }
 
+/// [`crate::store::RecurringRepository::create_subscription`] on PostgreSQL.
 pub(super) async fn create_subscription(
     store: &PgStore,
     new: &NewCustomerSubscription,
