@@ -52,6 +52,10 @@ struct CreateArgs {
     /// Shown to subscribers.
     #[arg(long, default_value = "")]
     description: String,
+    /// Makes a resend safe: the same key and plan within 24 hours answer the first result instead of
+    /// creating a second plan. Use one when a create's answer may have been lost.
+    #[arg(long, value_name = "KEY")]
+    idempotency_key: Option<String>,
     #[command(flatten)]
     connection: ConnectionArgs,
 }
@@ -120,6 +124,7 @@ async fn run_create(args: CreateArgs) -> anyhow::Result<ExitCode> {
         description: args.description,
         price_usd: args.price_usd,
         period: args.period,
+        idempotency_key: args.idempotency_key,
     };
     let created = args.connection.keyed_client()?.create_plan(&plan).await?;
     show(&args.connection, &created)

@@ -42,7 +42,7 @@
 //! `Stream` of every row, fetching page after page.
 //!
 //! Retries are off by default. With [`ClientBuilder::retries`] ([`RetryPolicy`]), `GET`s and creates
-//! (orders, receipts, refunds) are retried on transport failures, 429 (until `resetAt`), 503 (after
+//! (orders, receipts, refunds, plans, subscriptions) are retried on transport failures, 429 (until `resetAt`), 503 (after
 //! `Retry-After`), 502 and 504, with capped exponential backoff; every create then carries an
 //! `Idempotency-Key` (the caller's, else one made per call and reused by its retries), so a retry never
 //! creates twice. Writes without a key are never retried.

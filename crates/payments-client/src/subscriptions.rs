@@ -164,6 +164,20 @@ pub struct CreatePlan {
     pub price_usd: Cents,
     /// How often.
     pub period: BillingPeriod,
+    /// Sent as the `Idempotency-Key` header (1 to 255 visible ASCII characters): the same key and body
+    /// within 24 hours replays the first answer instead of creating a second plan. `None` with retries on
+    /// ([`crate::RetryPolicy`]): the client makes one per call and reuses it across the retries.
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl CreatePlan {
+    /// Makes the create safe to resend; see [`CreatePlan::idempotency_key`].
+    #[must_use]
+    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.idempotency_key = Some(key.into());
+        self
+    }
 }
 
 /// `PUT /api/subscriptions/plans` body: `None` keeps the stored value.
@@ -201,6 +215,20 @@ pub struct CreateSubscription {
     pub permission_signature: String,
     /// The permission as signed.
     pub permission_data: SpendPermissionData,
+    /// Sent as the `Idempotency-Key` header, kept per customer wallet: the same key and body within 24
+    /// hours replays the first answer. `None` with retries on ([`crate::RetryPolicy`]): the client makes one
+    /// per call and reuses it across the retries.
+    #[serde(skip)]
+    pub idempotency_key: Option<String>,
+}
+
+impl CreateSubscription {
+    /// Makes the create safe to resend; see [`CreateSubscription::idempotency_key`].
+    #[must_use]
+    pub fn idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.idempotency_key = Some(key.into());
+        self
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -251,12 +279,21 @@ impl Client {
         Ok(reply.plans)
     }
 
-    /// `POST /api/subscriptions/plans` (scope `subscriptions:write`) for the key's merchant.
+    /// `POST /api/subscriptions/plans` (scope `subscriptions:write`) for the key's merchant, sent under
+    /// [`CreatePlan::idempotency_key`]; retried per the client's [`crate::RetryPolicy`].
     ///
     /// # Errors
-    /// [`Error::Api`]: `invalid_input` (400), `forbidden` (403); or a transport error.
+    /// [`Error::Api`]: `invalid_input` (400), `forbidden` (403), `idempotency_conflict` (409, the key was
+    /// used with another body); or a transport error.
     pub async fn create_plan(&self, plan: &CreatePlan) -> Result<SubscriptionPlan, Error> {
-        self.plan_write(Method::POST, plan).await
+        let request = self.http().post(self.url("api/subscriptions/plans")?).json(plan);
+        let reply: PlanReply = self
+            .send_keyed(
+                self.authorize(request, Auth::Subscription),
+                plan.idempotency_key.as_deref(),
+            )
+            .await?;
+        Ok(reply.plan)
     }
 
     /// `PUT /api/subscriptions/plans` (scope `subscriptions:write`).
@@ -286,17 +323,20 @@ impl Client {
         Ok(reply.plan)
     }
 
-    /// `POST /api/subscriptions/create` (no key: the signature is the proof).
+    /// `POST /api/subscriptions/create` (no key: the signature is the proof), sent under
+    /// [`CreateSubscription::idempotency_key`]; retried per the client's [`crate::RetryPolicy`].
     ///
     /// # Errors
     /// [`Error::Api`] with the precise code (`signer_mismatch`, `spender_mismatch`, `permission_reused`, ...,
-    /// docs/subscriptions.md); or a transport error.
+    /// docs/subscriptions.md; `idempotency_conflict` for a key used with another body); or a transport error.
     pub async fn subscribe(&self, subscription: &CreateSubscription) -> Result<CustomerSubscription, Error> {
         let request = self
             .http()
             .post(self.url("api/subscriptions/create")?)
             .json(subscription);
-        let reply: SubscriptionReply = self.send_json(request).await?;
+        let reply: SubscriptionReply = self
+            .send_keyed(request, subscription.idempotency_key.as_deref())
+            .await?;
         Ok(reply.subscription)
     }
 

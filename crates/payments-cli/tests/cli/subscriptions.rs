@@ -7,7 +7,7 @@ use payments_server::testing::{
 };
 use serde_json::Value;
 
-use crate::helpers::{client, payments};
+use crate::helpers::{Run, client, payments};
 
 const CUSTOMER_KEY: [u8; 32] = [0x31; 32];
 
@@ -42,6 +42,7 @@ async fn subscribe(app: &TestApp, plan_id: &str) -> String {
             customer_wallet: account,
             permission_signature: format!("0x{}", hex_of(&signature)),
             permission_data: data,
+            idempotency_key: None,
         })
         .await
         .unwrap();
@@ -172,4 +173,39 @@ async fn a_subscription_is_shown_with_its_billing_events_and_canceled_by_signatu
         .await
         .unwrap();
     assert_eq!(status.subscriptions[0].status, "canceled");
+}
+
+/// `payments plans create` of a monthly plan named `name` under the idempotency key `plan-monthly`.
+async fn create_under_one_key(app: &TestApp, name: &str) -> Run {
+    let args = [
+        "plans",
+        "create",
+        "--name",
+        name,
+        "--price-usd",
+        "2.50",
+        "--period",
+        "MONTHLY",
+        "--idempotency-key",
+        "plan-monthly",
+        "--json",
+    ];
+    payments(app, &args).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plan_created_twice_under_one_idempotency_key_is_one_plan() {
+    let app = spawn_app().await;
+
+    let first = create_under_one_key(&app, "Monthly").await;
+    let resent = create_under_one_key(&app, "Monthly").await;
+    let changed = create_under_one_key(&app, "Yearly").await;
+
+    assert_eq!((first.code, resent.code), (0, 0), "{first:?} {resent:?}");
+    assert_eq!(resent.stdout, first.stdout);
+    assert_ne!(changed.code, 0);
+    assert!(changed.stderr.contains("idempotency_conflict"), "{changed:?}");
+    let listed = payments(&app, &["plans", "list", &app.wallet.to_string(), "--json"]).await;
+    let plans: Value = serde_json::from_str(&listed.stdout).unwrap();
+    assert_eq!(plans.as_array().map(Vec::len), Some(1), "{plans}");
 }

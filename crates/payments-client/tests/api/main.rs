@@ -8,6 +8,8 @@ mod errors;
 #[cfg(test)]
 mod helpers;
 mod inventory;
+#[cfg(test)]
+mod lost_answers;
 mod paging;
 mod receipts;
 #[cfg(test)]

@@ -19,17 +19,18 @@ fn customer_key(n: u8) -> SigningKey {
     SigningKey::from_slice(&[n; 32]).unwrap()
 }
 
-fn weekly_plan() -> CreatePlan {
+pub(crate) fn weekly_plan() -> CreatePlan {
     CreatePlan {
         name: "Weekly".to_owned(),
         description: "a box".to_owned(),
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
+        idempotency_key: None,
     }
 }
 
 /// A funded customer's signed subscription request for `plan_id`.
-fn signed_request(app: &TestApp, plan_id: &str, n: u8) -> CreateSubscription {
+pub(crate) fn signed_request(app: &TestApp, plan_id: &str, n: u8) -> CreateSubscription {
     let key = customer_key(n);
     let account = wallet_of_key(&key);
     let chain = app.chain();
@@ -55,6 +56,7 @@ fn signed_request(app: &TestApp, plan_id: &str, n: u8) -> CreateSubscription {
         customer_wallet: account,
         permission_signature: format!("0x{}", hex_of(&signature)),
         permission_data: data,
+        idempotency_key: None,
     }
 }
 

@@ -1,7 +1,10 @@
 //! Creates carry an `Idempotency-Key`, one per logical call, reused by every retry of that call.
 
-use payments_client::{CreateOrder, CreateReceipt, ErrorCode, OrderItem, ReceiptLine, RetryPolicy};
-use payments_core::Cents;
+use payments_client::{
+    CreateOrder, CreatePlan, CreateReceipt, CreateSubscription, ErrorCode, OrderItem, ReceiptLine,
+    RetryPolicy,
+};
+use payments_core::{BillingPeriod, Cents, SpendPermissionData};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -167,4 +170,125 @@ async fn an_order_whose_connection_dropped_is_resent_under_the_same_key() {
         idempotency_keys(&received(&server).await),
         vec![Some("after-a-drop".to_owned())]
     );
+}
+
+fn plan() -> CreatePlan {
+    CreatePlan {
+        name: "Weekly".to_owned(),
+        description: String::new(),
+        price_usd: Cents::new(500),
+        period: BillingPeriod::Weekly,
+        idempotency_key: None,
+    }
+}
+
+fn plan_created() -> ResponseTemplate {
+    ResponseTemplate::new(201).set_body_json(json!({
+        "success": true,
+        "plan": {
+            "planId": "plan_1",
+            "wallet": "0x1111111111111111111111111111111111111111",
+            "name": "Weekly",
+            "description": "",
+            "priceUsd": 5,
+            "period": "WEEKLY",
+            "active": true,
+            "createdAt": 1_700_000_000_000_i64,
+        },
+    }))
+}
+
+fn subscription() -> CreateSubscription {
+    let customer = "0x2222222222222222222222222222222222222222";
+    CreateSubscription {
+        plan_id: "plan_1".to_owned(),
+        customer_wallet: customer.parse().unwrap(),
+        permission_signature: "0x00".to_owned(),
+        permission_data: SpendPermissionData {
+            account: customer.to_owned(),
+            spender: customer.to_owned(),
+            token: customer.to_owned(),
+            allowance: "1".to_owned(),
+            period: 604_800,
+            start: 0,
+            end: 1,
+            salt: "1".to_owned(),
+            extra_data: "0x".to_owned(),
+        },
+        idempotency_key: None,
+    }
+}
+
+#[tokio::test]
+async fn a_plan_create_retried_after_a_503_sends_one_generated_key_on_every_attempt() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/subscriptions/plans"))
+        .respond_with(datastore_busy())
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/api/subscriptions/plans"))
+        .respond_with(plan_created())
+        .mount(&server)
+        .await;
+
+    let created = client(&server, fast_retries(2))
+        .create_plan(&plan())
+        .await
+        .unwrap();
+
+    assert_eq!(created.plan_id, "plan_1");
+    let keys = idempotency_keys(&received(&server).await);
+    assert_eq!(keys.len(), 2);
+    assert!(keys[0].is_some() && keys[0] == keys[1], "{keys:?}");
+}
+
+#[tokio::test]
+async fn a_subscription_create_sends_the_callers_key_on_every_attempt() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/subscriptions/create"))
+        .respond_with(datastore_busy())
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/api/subscriptions/create"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({
+            "success": true,
+            "subscription": { "subscriptionId": "csub_1", "status": "active" },
+        })))
+        .mount(&server)
+        .await;
+
+    let created = client(&server, fast_retries(2))
+        .subscribe(&subscription().idempotency_key("signup-7"))
+        .await
+        .unwrap();
+
+    assert_eq!(created.subscription_id, "csub_1");
+    assert_eq!(
+        idempotency_keys(&received(&server).await),
+        vec![Some("signup-7".to_owned()); 2]
+    );
+}
+
+#[tokio::test]
+async fn with_retries_off_a_subscription_create_is_sent_once_without_a_key() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/subscriptions/create"))
+        .respond_with(datastore_busy())
+        .mount(&server)
+        .await;
+
+    let error = client(&server, RetryPolicy::OFF)
+        .subscribe(&subscription())
+        .await
+        .unwrap_err();
+
+    assert_eq!(error.code(), Some(&ErrorCode::DatastoreUnavailable));
+    assert_eq!(idempotency_keys(&received(&server).await), vec![None]);
 }

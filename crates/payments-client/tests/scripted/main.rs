@@ -2,6 +2,7 @@
 //! connection dropped mid-request, a status or error code from a newer server), against wiremock.
 
 mod forward_compat;
+#[cfg(test)]
 mod idempotency;
 mod retries;
 #[cfg(test)]

@@ -7,12 +7,13 @@ use payments_core::Wallet;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
+use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, Plan, PlanChange, UpdatePlanRequest};
 use crate::domain::scope::Scope;
 use crate::handlers::subscription_view::PlanView;
 use crate::http::admin::AdminSession;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
+use crate::http::idempotency::{self, RenderContext};
 use crate::http::response::{self, HttpResponse};
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -89,9 +90,13 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "createSubscriptionPlan",
     tag = "subscriptions",
     security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe (per merchant): the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
+    ),
     request_body = crate::domain::recurring::CreatePlanRequest,
     responses(
-        (status = 201, description = "The new plan.", body = PlanResponse<'static>)
+        (status = 201, description = "The new plan.", body = PlanResponse<'static>),
+        (status = 409, description = "The Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
@@ -100,14 +105,20 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
     let plan = request.into_plan(merchant, service.now_ms())?;
-    service.create_plan(&plan).await?;
-    Ok(response::json(
+    let claim = idempotency::claim(ctx, render_created)?;
+    let committed = service.create_plan(&plan, claim).await?;
+    Ok(idempotency::answer(ctx, committed, render_created))
+}
+
+/// `201 { success, plan }`: the fresh answer and the one kept under an `Idempotency-Key`.
+fn render_created(plan: &Plan, _: &RenderContext) -> (StatusCode, Vec<u8>) {
+    idempotency::json_body(
         StatusCode::CREATED,
         &PlanResponse {
             success: true,
-            plan: PlanView::new(&plan),
+            plan: PlanView::new(plan),
         },
-    ))
+    )
 }
 
 /// Updates a plan (the merchant).

@@ -5,10 +5,13 @@
 use hyper::StatusCode;
 use serde::Serialize;
 
-use crate::domain::recurring::{BillingEvent, CancelRequest, CreateSubscriptionRequest, StatusQuery};
+use crate::domain::recurring::{
+    BillingEvent, CancelRequest, CreateSubscriptionRequest, CustomerSubscription, StatusQuery,
+};
 use crate::handlers::subscription_view::SubscriptionView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
+use crate::http::idempotency::{self, RenderContext};
 use crate::http::response::{self, HttpResponse};
 use crate::services::recurring::CancelAuthority;
 
@@ -34,21 +37,31 @@ struct StatusResponse<'a> {
     path = "/api/subscriptions/create",
     operation_id = "createSubscription",
     tag = "subscriptions",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe (per customerWallet): the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
+    ),
     request_body = crate::domain::recurring::CreateSubscriptionRequest,
     responses(
-        (status = 201, description = "The active subscription.", body = SubscriptionResponse<'static>)
+        (status = 201, description = "The active subscription.", body = SubscriptionResponse<'static>),
+        (status = 409, description = "The Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request: CreateSubscriptionRequest = ctx.json().await?;
-    let subscription = ctx.state.services.recurring.subscribe(&request).await?;
-    Ok(response::json(
+    let claim = idempotency::claim(ctx, render_created)?;
+    let committed = ctx.state.services.recurring.subscribe(&request, claim).await?;
+    Ok(idempotency::answer(ctx, committed, render_created))
+}
+
+/// `201 { success, subscription }`: the fresh answer and the one kept under an `Idempotency-Key`.
+fn render_created(subscription: &CustomerSubscription, _: &RenderContext) -> (StatusCode, Vec<u8>) {
+    idempotency::json_body(
         StatusCode::CREATED,
         &SubscriptionResponse {
             success: true,
-            subscription: SubscriptionView::new(&subscription),
+            subscription: SubscriptionView::new(subscription),
         },
-    ))
+    )
 }
 
 /// Subscriptions by id, customer or merchant (exactly one query parameter).

@@ -34,6 +34,7 @@ impl From<RecurringError> for ApiError {
             RecurringError::CancelSignature(CancelError::SignerMismatch { .. }) => {
                 ApiError::Forbidden { message }
             }
+            RecurringError::IdempotencyConflict => refused(RefusalCode::IdempotencyConflict, message),
             RecurringError::Chain(chain) => chain.into(),
             RecurringError::Store(store) => store.into(),
         }

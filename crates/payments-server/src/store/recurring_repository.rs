@@ -1,17 +1,21 @@
 //! The repository of recurring billing: plans, customer subscriptions, and the exactly-once charge ledger
 //! the batch claims and settles.
+//!
+//! Creating a plan or a subscription is one transaction with an optional idempotency claim, like the sale
+//! use case ([`crate::store::ReceiptRepository::create`]): the key is checked first, the row written, and
+//! the rendered response kept under the key before commit.
 
+use std::convert::Infallible;
 use std::fmt;
 
 use async_trait::async_trait;
 use payments_core::Wallet;
 
 use crate::domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    SettleOutcome, StatusQuery,
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::StoreError;
+use crate::store::{Committed, IdempotencyClaim, IdempotentResponse, Render, StoreError, TxError};
 
 /// The most subscriptions a status listing returns (newest first).
 pub(crate) const STATUS_LISTING_LIMIT: u32 = 200;
@@ -19,19 +23,33 @@ pub(crate) const STATUS_LISTING_LIMIT: u32 = 200;
 /// Plans, subscriptions and charges; each method is one transaction.
 #[async_trait]
 pub(crate) trait RecurringRepository: Send + Sync + fmt::Debug {
-    async fn create_plan(&self, plan: &Plan) -> Result<(), StoreError>;
+    /// Stores `plan`; with a claim, a key already kept answers its response instead (same body) or
+    /// [`TxError::IdempotencyConflict`] (another body), and a fresh create keeps `render(&plan)`.
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>>;
     async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError>;
     /// The merchant's active plans, oldest first.
     async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, StoreError>;
     /// Applies `update` to the merchant's plan; `None` when the merchant has no plan with that id.
     async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError>;
 
-    /// Stores a subscription if its plan is still active and its permission hash unused.
+    /// Stores a subscription if its plan is still active and its permission hash unused, with the claim
+    /// checked and the response kept as in [`RecurringRepository::create_plan`]. A refusal keeps nothing.
     async fn create_subscription(
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-    ) -> Result<CreateSubscriptionOutcome, StoreError>;
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>>;
+    /// The response kept under the claim's wallet, scope and key within the retention (its request hash
+    /// tells a replay from a conflict); `None` when none is. A read outside any transaction: the service
+    /// answers a replay before checks that read state a replay must not depend on (the create's
+    /// transaction checks the claim again).
+    async fn kept_response(&self, claim: &IdempotencyClaim)
+    -> Result<Option<IdempotentResponse>, StoreError>;
     async fn fetch_subscription(
         &self,
         id: &CustomerSubscriptionId,

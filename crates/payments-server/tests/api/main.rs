@@ -53,6 +53,7 @@ mod spend_charges;
 mod split;
 mod storage_races;
 mod subscription_helpers;
+mod subscription_idempotency;
 mod subscription_refusals;
 mod subscription_vectors;
 mod subscriptions;

@@ -19,5 +19,5 @@ pub(crate) use plan::{Plan, PlanUpdate};
 pub(crate) use plan_request::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
 pub(crate) use subscribe::{
     CancelRequest, CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription,
-    NewCustomerSubscription, StatusQuery,
+    NewCustomerSubscription, StatusQuery, SubscriptionRefusal,
 };

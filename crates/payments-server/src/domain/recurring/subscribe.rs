@@ -100,6 +100,26 @@ pub(crate) enum CreateSubscriptionOutcome {
     PlanUnavailable,
 }
 
+/// Why a subscription was not stored; nothing was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SubscriptionRefusal {
+    /// Another subscription already uses this permission.
+    PermissionReused,
+    /// The plan is unknown or inactive (checked again inside the transaction).
+    PlanUnavailable,
+}
+
+impl CreateSubscriptionOutcome {
+    /// The stored subscription, or why there is none.
+    pub(crate) fn into_result(self) -> Result<CustomerSubscription, SubscriptionRefusal> {
+        match self {
+            CreateSubscriptionOutcome::Created(subscription) => Ok(*subscription),
+            CreateSubscriptionOutcome::PermissionReused => Err(SubscriptionRefusal::PermissionReused),
+            CreateSubscriptionOutcome::PlanUnavailable => Err(SubscriptionRefusal::PlanUnavailable),
+        }
+    }
+}
+
 /// A stored customer subscription.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CustomerSubscription {

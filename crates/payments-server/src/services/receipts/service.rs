@@ -26,6 +26,19 @@ pub(crate) struct IdempotencyRequest {
     pub(crate) request_hash: String,
 }
 
+impl IdempotencyRequest {
+    /// The claim of this request by `wallet` on the route `scope` (e.g. `orders.create`) at `now_ms`.
+    pub(crate) fn claim(self, wallet: Wallet, scope: &'static str, now_ms: i64) -> IdempotencyClaim {
+        IdempotencyClaim {
+            wallet,
+            scope,
+            key: self.key,
+            request_hash: self.request_hash,
+            now_ms,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct ReceiptService {
     pub(crate) receipts: Arc<dyn ReceiptRepository>,
@@ -79,13 +92,7 @@ impl ReceiptService {
         scope: &'static str,
         request: IdempotencyRequest,
     ) -> IdempotencyClaim {
-        IdempotencyClaim {
-            wallet,
-            scope,
-            key: request.key,
-            request_hash: request.request_hash,
-            now_ms: self.clock.now_ms(),
-        }
+        request.claim(wallet, scope, self.clock.now_ms())
     }
 
     /// The payment link of a stored receipt: its own deposit address, or for receipts from before deposits

@@ -1,12 +1,14 @@
 //! Why a recurring billing request was refused; `http::error_from_recurring` maps each to its status and
 //! code.
 
+use std::convert::Infallible;
+
 use payments_core::{CancelError, PermissionError, PlanFitError};
 use thiserror::Error;
 
 use crate::chain::ChainError;
 use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
-use crate::store::StoreError;
+use crate::store::{StoreError, TxError};
 
 #[derive(Debug, Error)]
 pub(crate) enum RecurringError {
@@ -46,8 +48,21 @@ pub(crate) enum RecurringError {
     NotAllowed,
     #[error("cancel signature refused: {0}")]
     CancelSignature(CancelError),
+    /// The `Idempotency-Key` was used with another request body.
+    #[error("this Idempotency-Key was used with a different request body")]
+    IdempotencyConflict,
     #[error(transparent)]
     Chain(#[from] ChainError),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<TxError<Infallible>> for RecurringError {
+    fn from(error: TxError<Infallible>) -> Self {
+        match error {
+            TxError::Refused(never) => match never {},
+            TxError::IdempotencyConflict => RecurringError::IdempotencyConflict,
+            TxError::Store(error) => RecurringError::Store(error),
+        }
+    }
 }

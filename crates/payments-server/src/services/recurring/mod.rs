@@ -17,12 +17,18 @@ use crate::clock::Clock;
 use crate::domain::recurring::{
     BillingEvent, CustomerSubscription, CustomerSubscriptionId, Plan, PlanUpdate, StatusQuery,
 };
-use crate::store::{RecurringRepository, ShopRepository};
+use crate::services::receipts::IdempotencyRequest;
+use crate::store::{Committed, RecurringRepository, Render, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
 pub(crate) use error::RecurringError;
 pub(crate) use scheduler::start_scheduler;
 pub(crate) use subscribe::SubscribeError;
+
+/// The `Idempotency-Key` scope of plan creates, claimed per merchant.
+const PLANS_SCOPE: &str = "plans.create";
+/// The `Idempotency-Key` scope of subscription creates, claimed per customer wallet.
+const SUBSCRIPTIONS_SCOPE: &str = "subscriptions.create";
 
 /// What the platform requires of every subscription and charge, from the configuration.
 #[derive(Debug, Clone)]
@@ -84,8 +90,19 @@ impl RecurringService {
         Ok(self.recurring.active_plans(merchant).await?)
     }
 
-    pub(crate) async fn create_plan(&self, plan: &Plan) -> Result<(), RecurringError> {
-        Ok(self.recurring.create_plan(plan).await?)
+    /// Stores `plan`; with an `Idempotency-Key` (claimed per merchant), a replay answers the response
+    /// kept by the first create instead.
+    ///
+    /// # Errors
+    /// [`RecurringError::IdempotencyConflict`] when the key was used with another body.
+    pub(crate) async fn create_plan(
+        &self,
+        plan: &Plan,
+        idempotency: Option<(IdempotencyRequest, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, RecurringError> {
+        let claim = idempotency
+            .map(|(request, render)| (request.claim(plan.merchant, PLANS_SCOPE, self.now_ms()), render));
+        Ok(self.recurring.create_plan(plan, claim).await?)
     }
 
     /// # Errors

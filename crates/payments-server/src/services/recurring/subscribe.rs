@@ -8,10 +8,12 @@ use payments_core::{
 
 use crate::domain::field_error::FieldError;
 use crate::domain::recurring::{
-    CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId,
-    NewCustomerSubscription, PlanId,
+    CreateSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, PlanId,
+    SubscriptionRefusal,
 };
-use crate::services::recurring::{RecurringError, RecurringService};
+use crate::services::receipts::IdempotencyRequest;
+use crate::services::recurring::{RecurringError, RecurringService, SUBSCRIPTIONS_SCOPE};
+use crate::store::{Committed, IdempotencyClaim, Render, TxError};
 
 /// A create request with its fields present and well-formed.
 struct Parsed {
@@ -50,20 +52,47 @@ fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, Recurring
 }
 
 impl RecurringService {
-    /// Verifies and stores a subscription; the first charge is due at once.
+    /// Verifies and stores a subscription; the first charge is due at once. With an `Idempotency-Key`
+    /// (claimed per customer wallet), a response already kept for the key is answered before anything is
+    /// verified again (a replay must not depend on the plan or the chain as they are now); the create's
+    /// transaction checks the key once more, so concurrent duplicates still create one subscription.
     ///
     /// # Errors
     /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
-    /// reason (see [`RecurringError`]).
+    /// reason (see [`RecurringError`]), [`RecurringError::IdempotencyConflict`] for a key used with
+    /// another body.
     pub(crate) async fn subscribe(
         &self,
         request: &CreateSubscriptionRequest,
-    ) -> Result<CustomerSubscription, SubscribeError> {
+        idempotency: Option<(IdempotencyRequest, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, SubscribeError> {
         let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
-        Ok(self.subscribe_parsed(parsed).await?)
+        let claim = idempotency.map(|(request, render)| {
+            (
+                request.claim(parsed.customer, SUBSCRIPTIONS_SCOPE, self.now_ms()),
+                render,
+            )
+        });
+        if let Some((claim, _)) = &claim
+            && let Some(kept) = self
+                .recurring
+                .kept_response(claim)
+                .await
+                .map_err(RecurringError::from)?
+        {
+            if kept.request_hash != claim.request_hash {
+                return Err(RecurringError::IdempotencyConflict.into());
+            }
+            return Ok(Committed::Replayed(kept));
+        }
+        Ok(self.subscribe_parsed(parsed, claim).await?)
     }
 
-    async fn subscribe_parsed(&self, parsed: Parsed) -> Result<CustomerSubscription, RecurringError> {
+    async fn subscribe_parsed(
+        &self,
+        parsed: Parsed,
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, RecurringError> {
         let domain = self.permission_domain()?;
         let spender = self.spender()?;
         let plan = self
@@ -100,11 +129,17 @@ impl RecurringService {
             permission_hash: hash.to_string(),
             anchor_ms: now_ms,
         };
-        match self.recurring.create_subscription(&new, now_ms).await? {
-            CreateSubscriptionOutcome::Created(subscription) => Ok(*subscription),
-            CreateSubscriptionOutcome::PermissionReused => Err(RecurringError::PermissionReused),
-            CreateSubscriptionOutcome::PlanUnavailable => Err(RecurringError::PlanInactive(plan.id)),
-        }
+        self.recurring
+            .create_subscription(&new, now_ms, claim)
+            .await
+            .map_err(|error| match error {
+                TxError::Refused(SubscriptionRefusal::PermissionReused) => RecurringError::PermissionReused,
+                TxError::Refused(SubscriptionRefusal::PlanUnavailable) => {
+                    RecurringError::PlanInactive(plan.id)
+                }
+                TxError::IdempotencyConflict => RecurringError::IdempotencyConflict,
+                TxError::Store(error) => RecurringError::Store(error),
+            })
     }
 
     /// An EOA's 65-byte signature must recover to the customer; anything else (or a signature by another

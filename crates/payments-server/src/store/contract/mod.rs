@@ -15,6 +15,7 @@ pub(crate) mod outbox;
 pub(crate) mod paging;
 pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
+pub(crate) mod recurring_idempotency;
 pub(crate) mod reserve;
 pub(crate) mod sales;
 pub(crate) mod sessions;
@@ -99,6 +100,13 @@ macro_rules! contract_suite {
             recurring::one_permission_backs_one_subscription_even_when_raced,
             recurring::an_inactive_plan_takes_no_subscriber,
             recurring::subscriptions_list_by_customer_and_merchant_and_cancel_once,
+            recurring_idempotency::a_replayed_plan_create_answers_the_kept_response_and_stores_nothing_more,
+            recurring_idempotency::a_plan_key_reused_with_another_body_conflicts_and_stores_nothing,
+            recurring_idempotency::parallel_plan_creates_under_one_key_store_one_plan,
+            recurring_idempotency::parallel_subscription_creates_under_one_key_store_one_subscription,
+            recurring_idempotency::a_subscription_key_reused_with_another_body_conflicts,
+            recurring_idempotency::a_refused_subscription_keeps_no_response,
+            recurring_idempotency::kept_responses_belong_to_one_wallet_and_one_scope,
             recurring_charges::parallel_claims_lease_each_due_period_once,
             recurring_charges::only_the_lease_owner_settles_and_the_schedule_advances,
             recurring_charges::an_expired_lease_comes_back_for_reconciliation,

@@ -7,12 +7,11 @@ use payments_core::{BillingPeriod, Cents, FailurePolicy, SpendPermissionData, Su
 use tokio::sync::Barrier;
 
 use crate::domain::recurring::{
-    ChargeClaim, ChargeOutcome, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    StatusQuery,
+    ChargeClaim, ChargeOutcome, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::Repositories;
 use crate::store::contract::fixtures::{T0, wallet};
+use crate::store::{Committed, Repositories, TxError};
 
 pub(crate) const WEEK_MS: i64 = 604_800_000;
 /// A signature the store accepts as well-formed (the store never verifies it; the service does).
@@ -66,11 +65,10 @@ pub(crate) async fn subscribed(
 ) -> CustomerSubscription {
     match repos
         .recurring
-        .create_subscription(&new_subscription(plan, customer, salt), T0)
+        .create_subscription(&new_subscription(plan, customer, salt), T0, None)
         .await
-        .unwrap()
     {
-        CreateSubscriptionOutcome::Created(subscription) => *subscription,
+        Ok(Committed::Fresh(subscription)) => subscription,
         other => panic!("not created: {other:?}"),
     }
 }
@@ -112,11 +110,11 @@ pub(crate) async fn plans_list_while_active_and_change_only_for_their_merchant(r
     let merchant = wallet('a');
     let basic = plan(merchant, "Basic");
     let pro = plan(merchant, "Pro");
-    repos.recurring.create_plan(&basic).await.unwrap();
-    repos.recurring.create_plan(&pro).await.unwrap();
+    repos.recurring.create_plan(&basic, None).await.unwrap();
+    repos.recurring.create_plan(&pro, None).await.unwrap();
     repos
         .recurring
-        .create_plan(&plan(wallet('b'), "Other"))
+        .create_plan(&plan(wallet('b'), "Other"), None)
         .await
         .unwrap();
     let deactivate = PlanUpdate {
@@ -149,7 +147,7 @@ pub(crate) async fn plans_list_while_active_and_change_only_for_their_merchant(r
 
 pub(crate) async fn one_permission_backs_one_subscription_even_when_raced(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     let barrier = Arc::new(Barrier::new(4));
     let mut tasks = Vec::new();
     for _ in 0..4 {
@@ -157,18 +155,14 @@ pub(crate) async fn one_permission_backs_one_subscription_even_when_raced(repos:
         let subscription = new_subscription(&plan, wallet('c'), 7);
         tasks.push(tokio::spawn(async move {
             barrier.wait().await;
-            repos
-                .recurring
-                .create_subscription(&subscription, T0)
-                .await
-                .unwrap()
+            repos.recurring.create_subscription(&subscription, T0, None).await
         }));
     }
     let mut created = 0;
     for task in tasks {
         match task.await.unwrap() {
-            CreateSubscriptionOutcome::Created(_) => created += 1,
-            CreateSubscriptionOutcome::PermissionReused => {}
+            Ok(Committed::Fresh(_)) => created += 1,
+            Err(TxError::Refused(SubscriptionRefusal::PermissionReused)) => {}
             other => panic!("unexpected {other:?}"),
         }
     }
@@ -185,23 +179,34 @@ pub(crate) async fn one_permission_backs_one_subscription_even_when_raced(repos:
 pub(crate) async fn an_inactive_plan_takes_no_subscriber(repos: Repositories) {
     let mut plan = plan(wallet('a'), "Gone");
     plan.active = false;
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
 
     let outcome = repos
         .recurring
-        .create_subscription(&new_subscription(&plan, wallet('c'), 1), T0)
-        .await
-        .unwrap();
+        .create_subscription(&new_subscription(&plan, wallet('c'), 1), T0, None)
+        .await;
 
-    assert_eq!(outcome, CreateSubscriptionOutcome::PlanUnavailable);
+    assert!(
+        matches!(
+            outcome,
+            Err(TxError::Refused(SubscriptionRefusal::PlanUnavailable))
+        ),
+        "{outcome:?}"
+    );
     let unknown = new_subscription(&self::plan(wallet('a'), "Never stored"), wallet('c'), 2);
-    let outcome = repos.recurring.create_subscription(&unknown, T0).await.unwrap();
-    assert_eq!(outcome, CreateSubscriptionOutcome::PlanUnavailable);
+    let outcome = repos.recurring.create_subscription(&unknown, T0, None).await;
+    assert!(
+        matches!(
+            outcome,
+            Err(TxError::Refused(SubscriptionRefusal::PlanUnavailable))
+        ),
+        "{outcome:?}"
+    );
 }
 
 pub(crate) async fn subscriptions_list_by_customer_and_merchant_and_cancel_once(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     let first = subscribed(&repos, &plan, wallet('c'), 1).await;
     let second = subscribed(&repos, &plan, wallet('d'), 2).await;
 

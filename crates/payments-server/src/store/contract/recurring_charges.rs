@@ -16,7 +16,7 @@ use crate::store::contract::recurring::{WEEK_MS, charged, claim_request, plan, s
 
 pub(crate) async fn parallel_claims_lease_each_due_period_once(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     for salt in 0..20 {
         subscribed(&repos, &plan, wallet('c'), salt).await;
     }
@@ -56,7 +56,7 @@ pub(crate) async fn parallel_claims_lease_each_due_period_once(repos: Repositori
 
 pub(crate) async fn only_the_lease_owner_settles_and_the_schedule_advances(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(&repos, &plan, wallet('c'), 1).await;
     let claims = repos
         .recurring
@@ -118,7 +118,7 @@ pub(crate) async fn only_the_lease_owner_settles_and_the_schedule_advances(repos
 
 pub(crate) async fn an_expired_lease_comes_back_for_reconciliation(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     subscribed(&repos, &plan, wallet('c'), 1).await;
     let first = repos
         .recurring
@@ -146,7 +146,7 @@ pub(crate) async fn an_expired_lease_comes_back_for_reconciliation(repos: Reposi
 
 pub(crate) async fn a_failed_attempt_is_claimed_again_when_its_retry_is_due(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(&repos, &plan, wallet('c'), 1).await;
     let claim = repos
         .recurring
@@ -194,7 +194,7 @@ pub(crate) async fn a_failed_attempt_is_claimed_again_when_its_retry_is_due(repo
 
 pub(crate) async fn a_subscription_canceled_mid_charge_stays_canceled(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
-    repos.recurring.create_plan(&plan).await.unwrap();
+    repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(&repos, &plan, wallet('c'), 1).await;
     let claim = repos
         .recurring

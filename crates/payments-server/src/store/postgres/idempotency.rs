@@ -82,6 +82,34 @@ pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> 
     }))
 }
 
+/// The response committed under the claimed key within its retention (whatever the body it was kept for);
+/// `None` when there is none yet.
+pub(super) async fn kept(
+    client: &impl GenericClient,
+    claim: &IdempotencyClaim,
+) -> Result<Option<IdempotentResponse>, PgError> {
+    let fetch = client.prepare_cached(FETCH).await?;
+    let wallet = claim.wallet.to_string();
+    let row = client
+        .query_opt(
+            &fetch,
+            &[&wallet, &claim.scope, &claim.key, &claim.not_before_ms()],
+        )
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let status: i32 = rows::get(&row, "status")?;
+    if status == PENDING {
+        return Ok(None);
+    }
+    Ok(Some(IdempotentResponse {
+        request_hash: rows::get(&row, "request_hash")?,
+        status: u16::try_from(status).map_err(|error| PgError::corrupt("column status", error))?,
+        body: rows::get(&row, "body")?,
+    }))
+}
+
 /// Fills in the response of the key this transaction claimed.
 pub(super) async fn keep(
     tx: &impl GenericClient,

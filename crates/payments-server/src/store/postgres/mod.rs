@@ -22,6 +22,7 @@ mod outbox;
 mod receipts;
 mod recurring;
 mod recurring_charges;
+mod recurring_create;
 mod recurring_repos;
 mod reserve;
 mod retry;

@@ -186,12 +186,12 @@ pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Resu
     Ok(Some(updated))
 }
 
+/// Inserts the subscription in the caller's transaction ([`super::recurring_create`]), which commits it.
 pub(super) async fn create_subscription(
-    mut client: Object,
+    tx: &impl GenericClient,
     new: &NewCustomerSubscription,
     now_ms: i64,
 ) -> Result<CreateSubscriptionOutcome, PgError> {
-    let tx = client.transaction().await?;
     let plan = tx.prepare_cached(PLAN_ROW).await?;
     let Some(plan_row) = tx.query_opt(&plan, &[&new.plan_id.as_str()]).await? else {
         return Ok(CreateSubscriptionOutcome::PlanUnavailable);
@@ -219,7 +219,6 @@ pub(super) async fn create_subscription(
     if inserted == 0 {
         return Ok(CreateSubscriptionOutcome::PermissionReused);
     }
-    tx.commit().await?;
     Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
 }
 

@@ -1,21 +1,27 @@
 //! The recurring billing repository over PostgreSQL.
 
+use std::convert::Infallible;
+
 use async_trait::async_trait;
 use payments_core::Wallet;
 
 use crate::domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    SettleOutcome, StatusQuery,
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::postgres::{PgStore, recurring, recurring_charges};
-use crate::store::{RecurringRepository, StoreError};
+use crate::store::postgres::{PgStore, idempotency, recurring, recurring_charges, recurring_create};
+use crate::store::{
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+};
 
 #[async_trait]
 impl RecurringRepository for PgStore {
-    async fn create_plan(&self, plan: &Plan) -> Result<(), StoreError> {
-        self.run(|client| Box::pin(async move { recurring::create_plan(&client, plan).await }))
-            .await
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>> {
+        recurring_create::create_plan(self, plan, claim).await
     }
 
     async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError> {
@@ -37,8 +43,16 @@ impl RecurringRepository for PgStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-    ) -> Result<CreateSubscriptionOutcome, StoreError> {
-        self.run(|client| Box::pin(recurring::create_subscription(client, subscription, now_ms)))
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+        recurring_create::create_subscription(self, subscription, now_ms, claim).await
+    }
+
+    async fn kept_response(
+        &self,
+        claim: &IdempotencyClaim,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        self.run(|client| Box::pin(async move { idempotency::kept(&client, claim).await }))
             .await
     }
 

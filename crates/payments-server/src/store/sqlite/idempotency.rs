@@ -26,8 +26,19 @@ pub(super) enum Claimed {
 
 pub(super) fn claim(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Claimed> {
     conn.prepare_cached(PURGE)?.execute([claim.not_before_ms()])?;
-    let stored = conn
-        .prepare_cached(FETCH)?
+    Ok(match kept(conn, claim)? {
+        None => Claimed::Fresh,
+        Some(stored) if stored.request_hash == claim.request_hash => Claimed::Replay(stored),
+        Some(_) => Claimed::Conflict,
+    })
+}
+
+/// The response kept under the claimed key within its retention (whatever the body it was kept for).
+pub(super) fn kept(
+    conn: &Connection,
+    claim: &IdempotencyClaim,
+) -> rusqlite::Result<Option<IdempotentResponse>> {
+    conn.prepare_cached(FETCH)?
         .query_row(
             params![
                 claim.wallet.to_string(),
@@ -43,12 +54,7 @@ pub(super) fn claim(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Re
                 })
             },
         )
-        .optional()?;
-    Ok(match stored {
-        None => Claimed::Fresh,
-        Some(stored) if stored.request_hash == claim.request_hash => Claimed::Replay(stored),
-        Some(_) => Claimed::Conflict,
-    })
+        .optional()
 }
 
 /// Keeps the use case's response under the claimed key, in the use case's transaction.

@@ -2,22 +2,30 @@
 //! settlements included) one transaction of the single writer, so two batch runs in one process or two
 //! processes on one file are serialized by the database.
 
+use std::convert::Infallible;
+
 use async_trait::async_trait;
 use payments_core::Wallet;
 
 use crate::domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CreateSubscriptionOutcome,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    SettleOutcome, StatusQuery,
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::sqlite::{SqliteStore, recurring, recurring_charges};
-use crate::store::{RecurringRepository, StoreError};
+use crate::store::sqlite::{SqliteStore, idempotency, recurring, recurring_charges, use_cases};
+use crate::store::{
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+};
 
 #[async_trait]
 impl RecurringRepository for SqliteStore {
-    async fn create_plan(&self, plan: &Plan) -> Result<(), StoreError> {
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>> {
         let plan = plan.clone();
-        self.write(move |conn| recurring::create_plan(conn, &plan)).await
+        self.transact(move |conn| use_cases::create_plan(conn, plan, claim))
+            .await
     }
 
     async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError> {
@@ -41,10 +49,19 @@ impl RecurringRepository for SqliteStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-    ) -> Result<CreateSubscriptionOutcome, StoreError> {
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
         let subscription = subscription.clone();
-        self.write(move |conn| recurring::create_subscription(conn, &subscription, now_ms))
+        self.transact(move |conn| use_cases::create_subscription(conn, &subscription, now_ms, claim))
             .await
+    }
+
+    async fn kept_response(
+        &self,
+        claim: &IdempotencyClaim,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        let claim = claim.clone();
+        self.read_point(move |conn| idempotency::kept(conn, &claim)).await
     }
 
     async fn fetch_subscription(

@@ -1,12 +1,15 @@
-//! The use-case transactions of the receipt repository, run by the writer inside one transaction each:
-//! idempotency claim, reads, the service's decision, writes, kept response.
+//! The use-case transactions of the receipt and recurring repositories, run by the writer inside one
+//! transaction each: idempotency claim, reads, the service's decision, writes, kept response.
+
+use std::convert::Infallible;
 
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::receipt::{OrderError, ReceiptError};
+use crate::domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
 use crate::store::sqlite::idempotency::{self, Claimed};
-use crate::store::sqlite::{order_items, query, receipts, shops, splits, users};
+use crate::store::sqlite::{order_items, query, receipts, recurring, shops, splits, users};
 use crate::store::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleInputs, SaleTx,
     StockTake, StoreError, TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -158,4 +161,36 @@ pub(super) fn transition(
     };
     keep_response(conn, claim, &transitioned)?;
     Ok(Committed::Fresh(transitioned))
+}
+
+/// A plan created under an optional claim: the stored plan is the plan as given, so it is what is kept.
+pub(super) fn create_plan(
+    conn: &Connection,
+    plan: Plan,
+    claim: Option<(IdempotencyClaim, Render<Plan>)>,
+) -> Result<Committed<Plan>, TxError<Infallible>> {
+    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
+        return Ok(replayed);
+    }
+    recurring::create_plan(conn, &plan).map_err(sql)?;
+    keep_response(conn, claim, &plan)?;
+    Ok(Committed::Fresh(plan))
+}
+
+/// A subscription created under an optional claim; a refusal keeps nothing (the writer rolls it back).
+pub(super) fn create_subscription(
+    conn: &Connection,
+    new: &NewCustomerSubscription,
+    now_ms: i64,
+    claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
+        return Ok(replayed);
+    }
+    let subscription = recurring::create_subscription(conn, new, now_ms)
+        .map_err(sql)?
+        .into_result()
+        .map_err(TxError::Refused)?;
+    keep_response(conn, claim, &subscription)?;
+    Ok(Committed::Fresh(subscription))
 }
