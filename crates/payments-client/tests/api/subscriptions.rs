@@ -25,6 +25,7 @@ fn weekly_plan() -> CreatePlan {
         description: "a box".to_owned(),
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
+        webhook_url: None,
     }
 }
 

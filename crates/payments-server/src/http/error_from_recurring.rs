@@ -34,6 +34,8 @@ impl From<RecurringError> for ApiError {
             RecurringError::CancelSignature(CancelError::SignerMismatch { .. }) => {
                 ApiError::Forbidden { message }
             }
+            RecurringError::WebhookRequiresKey => refused(RefusalCode::WebhookRequiresKey, message),
+            RecurringError::NoMasterKey => ApiError::internal(message),
             RecurringError::Chain(chain) => chain.into(),
             RecurringError::Store(store) => store.into(),
         }

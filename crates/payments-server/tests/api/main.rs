@@ -55,6 +55,7 @@ mod storage_races;
 mod subscription_helpers;
 mod subscription_refusals;
 mod subscription_vectors;
+mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_anvil;
 mod user_helpers;

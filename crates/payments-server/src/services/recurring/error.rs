@@ -46,6 +46,14 @@ pub(crate) enum RecurringError {
     NotAllowed,
     #[error("cancel signature refused: {0}")]
     CancelSignature(CancelError),
+    /// A plan's `webhookUrl` from a caller without an API key (an admin session): nothing to sign with.
+    #[error(
+        "subscription webhooks are signed with the API key that sets webhookUrl: send X-Gateway-Subscription-Key to set it (an admin session has no key)"
+    )]
+    WebhookRequiresKey,
+    /// The server has no master key to seal a webhook signing key with.
+    #[error("no master key is configured to seal the webhook signing key")]
+    NoMasterKey,
     #[error(transparent)]
     Chain(#[from] ChainError),
     #[error(transparent)]

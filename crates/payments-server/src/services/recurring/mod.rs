@@ -4,6 +4,7 @@
 mod batch;
 mod cancel;
 mod error;
+mod plan_webhook;
 mod scheduler;
 mod subscribe;
 
@@ -11,12 +12,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use payments_core::{FailurePolicy, SpendPermissionDomain, Wallet};
+use tokio::sync::Notify;
 
 use crate::chain::Chain;
 use crate::clock::Clock;
 use crate::domain::recurring::{
     BillingEvent, CustomerSubscription, CustomerSubscriptionId, Plan, PlanUpdate, StatusQuery,
 };
+use crate::master_key::MasterKey;
+use crate::secret::Secret;
 use crate::store::{RecurringRepository, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
@@ -56,6 +60,10 @@ pub(crate) struct RecurringService {
     pub(crate) chain: Arc<dyn Chain>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) terms: RecurringTerms,
+    /// Seals the API key that signs a plan's webhooks.
+    pub(crate) master_key: Option<MasterKey>,
+    /// The webhook dispatcher's wake-up, signalled after a commit that may have enqueued a delivery.
+    pub(crate) outbox_wakeup: Arc<Notify>,
 }
 
 impl RecurringService {
@@ -84,15 +92,33 @@ impl RecurringService {
         Ok(self.recurring.active_plans(merchant).await?)
     }
 
-    pub(crate) async fn create_plan(&self, plan: &Plan) -> Result<(), RecurringError> {
-        Ok(self.recurring.create_plan(plan).await?)
+    /// Stores a new plan; a webhook target is signed with `key`, the caller's API key.
+    ///
+    /// # Errors
+    /// [`RecurringError::WebhookRequiresKey`] for a webhook target without a key.
+    pub(crate) async fn create_plan(
+        &self,
+        mut plan: Plan,
+        key: Option<&Secret>,
+    ) -> Result<Plan, RecurringError> {
+        plan.webhook = self.seal_webhook(&plan.id, plan.webhook.take(), key)?;
+        self.recurring.create_plan(&plan).await?;
+        Ok(plan)
     }
 
     /// # Errors
-    /// [`RecurringError::PlanNotFound`] when the merchant has no plan with that id.
-    pub(crate) async fn update_plan(&self, update: &PlanUpdate) -> Result<Plan, RecurringError> {
+    /// [`RecurringError::PlanNotFound`] when the merchant has no plan with that id;
+    /// [`RecurringError::WebhookRequiresKey`] for a new webhook target without a key.
+    pub(crate) async fn update_plan(
+        &self,
+        mut update: PlanUpdate,
+        key: Option<&Secret>,
+    ) -> Result<Plan, RecurringError> {
+        if let Some(webhook) = update.webhook.take() {
+            update.webhook = Some(self.seal_webhook(&update.id, webhook, key)?);
+        }
         self.recurring
-            .update_plan(update)
+            .update_plan(&update)
             .await?
             .ok_or_else(|| RecurringError::PlanNotFound(update.id.clone()))
     }

@@ -101,7 +101,11 @@ impl RecurringService {
             anchor_ms: now_ms,
         };
         match self.recurring.create_subscription(&new, now_ms).await? {
-            CreateSubscriptionOutcome::Created(subscription) => Ok(*subscription),
+            CreateSubscriptionOutcome::Created(subscription) => {
+                // Its `subscription.created` webhook (if the plan has a target) committed with it.
+                self.outbox_wakeup.notify_one();
+                Ok(*subscription)
+            }
             CreateSubscriptionOutcome::PermissionReused => Err(RecurringError::PermissionReused),
             CreateSubscriptionOutcome::PlanUnavailable => Err(RecurringError::PlanInactive(plan.id)),
         }
