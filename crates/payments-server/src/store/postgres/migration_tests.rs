@@ -150,52 +150,30 @@ async fn version_11_keeps_receipt_deliveries_and_gives_deliveries_exactly_one_ow
 
     let store = PgStore::open(database.url(), T0).await.unwrap();
 
-    let row = client
+    let kept: String = client
         .query_one(
-            "SELECT d.public_id, d.receipt_id, d.subscription_id, d.state, d.body, d.attempts, d.origin,
-                d.leased_until, d.redeliver_queued, a.error
+            "SELECT json_build_array(d.public_id, d.receipt_id, d.subscription_id, d.state, encode(d.body, 'hex'),
+                d.attempts, d.origin, d.leased_until, d.redeliver_queued, a.error)::text
              FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.id = 7",
             &[],
         )
         .await
-        .unwrap();
-    let kept: (
-        String,
-        Option<i64>,
-        Option<i64>,
-        String,
-        Vec<u8>,
-        i64,
-        String,
-        Option<i64>,
-        i32,
-        String,
-    ) = (
-        row.get(0),
-        row.get(1),
-        row.get(2),
-        row.get(3),
-        row.get(4),
-        row.get(5),
-        row.get(6),
-        row.get(7),
-        row.get(8),
-        row.get(9),
-    );
+        .unwrap()
+        .get(0);
     assert_eq!(
-        kept,
-        (
-            "d-7".to_owned(),
-            Some(1),
-            None,
-            "pending".to_owned(),
-            b"{}".to_vec(),
-            2,
-            "https://h.example".to_owned(),
-            Some(400),
+        serde_json::from_str::<serde_json::Value>(&kept).unwrap(),
+        serde_json::json!([
+            "d-7",
             1,
-            "receiver answered 500".to_owned()
-        )
+            null,
+            "pending",
+            "7b7d",
+            2,
+            "https://h.example",
+            400,
+            1,
+            "receiver answered 500"
+        ])
     );
     let insert =
         "INSERT INTO webhook_deliveries (public_id, receipt_id, subscription_id, url, event, body, state,

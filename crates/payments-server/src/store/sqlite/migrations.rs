@@ -279,43 +279,18 @@ mod tests {
 
         apply(&mut conn, 2).unwrap();
 
-        let kept: (String, i64, Option<i64>, String, Vec<u8>, i64, i64, i64, String, i64, i64) = conn
+        let kept: String = conn
             .query_row(
-                "SELECT public_id, receipt_id, subscription_id, state, body, attempts, round_attempts,
-                    next_attempt_at, origin, leased_until, redeliver_queued FROM webhook_deliveries WHERE id = 7",
+                "SELECT json_array(public_id, receipt_id, subscription_id, state, hex(body), attempts,
+                    round_attempts, next_attempt_at, origin, leased_until, redeliver_queued)
+                 FROM webhook_deliveries WHERE id = 7",
                 [],
-                |row| {
-                    Ok((
-                        row.get(0)?,
-                        row.get(1)?,
-                        row.get(2)?,
-                        row.get(3)?,
-                        row.get(4)?,
-                        row.get(5)?,
-                        row.get(6)?,
-                        row.get(7)?,
-                        row.get(8)?,
-                        row.get(9)?,
-                        row.get(10)?,
-                    ))
-                },
+                |row| row.get(0),
             )
             .unwrap();
         assert_eq!(
             kept,
-            (
-                "d-7".to_owned(),
-                1,
-                None,
-                "pending".to_owned(),
-                b"{}".to_vec(),
-                2,
-                1,
-                500,
-                "https://h.example".to_owned(),
-                400,
-                1
-            )
+            r#"["d-7",1,null,"pending","7B7D",2,1,500,"https://h.example",400,1]"#
         );
         let attempt_owner: String = conn
             .query_row(
