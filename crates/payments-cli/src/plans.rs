@@ -56,6 +56,9 @@ struct CreateArgs {
     /// creating a second plan. Use one when a create's answer may have been lost.
     #[arg(long, value_name = "KEY")]
     idempotency_key: Option<String>,
+    /// HTTPS endpoint for the plan's subscription.* webhooks (signed with this command's API key).
+    #[arg(long)]
+    webhook_url: Option<String>,
     #[command(flatten)]
     connection: ConnectionArgs,
 }
@@ -76,6 +79,9 @@ struct UpdateArgs {
     /// New description.
     #[arg(long)]
     description: Option<String>,
+    /// New webhook target, signed with this command's API key from now on ("" removes it).
+    #[arg(long)]
+    webhook_url: Option<String>,
     #[command(flatten)]
     connection: ConnectionArgs,
 }
@@ -125,17 +131,22 @@ async fn run_create(args: CreateArgs) -> anyhow::Result<ExitCode> {
         price_usd: args.price_usd,
         period: args.period,
         idempotency_key: args.idempotency_key,
+        webhook_url: args.webhook_url,
     };
     let created = args.connection.keyed_client()?.create_plan(&plan).await?;
     show(&args.connection, &created)
 }
 
 async fn run_update(args: UpdateArgs) -> anyhow::Result<ExitCode> {
-    if args.name.is_none() && args.price_usd.is_none() && args.period.is_none() && args.description.is_none()
+    if args.name.is_none()
+        && args.price_usd.is_none()
+        && args.period.is_none()
+        && args.description.is_none()
+        && args.webhook_url.is_none()
     {
         return Err(failure(
             "invalid_input",
-            "nothing to change: give --name, --price-usd, --period or --description",
+            "nothing to change: give --name, --price-usd, --period, --description or --webhook-url",
         ));
     }
     let update = UpdatePlan {
@@ -145,6 +156,9 @@ async fn run_update(args: UpdateArgs) -> anyhow::Result<ExitCode> {
         price_usd: args.price_usd,
         period: args.period,
         active: None,
+        webhook_url: args
+            .webhook_url
+            .map(|url| Some(url).filter(|url| !url.is_empty())),
     };
     let updated = args.connection.keyed_client()?.update_plan(&update).await?;
     show(&args.connection, &updated)

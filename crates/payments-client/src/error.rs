@@ -194,6 +194,8 @@ pub enum ErrorCode {
     PermissionReused,
     /// 503: the server has no spend permission manager or spender configured.
     SubscriptionsNotConfigured,
+    /// 400: a plan's `webhookUrl` set without an API key (from an admin session): nothing to sign with.
+    WebhookRequiresKey,
     /// Any other code, verbatim.
     Unknown(String),
 }
@@ -242,6 +244,7 @@ impl ErrorCode {
             "permission_ends_before_next_charge" => ErrorCode::PermissionEndsBeforeNextCharge,
             "permission_reused" => ErrorCode::PermissionReused,
             "subscriptions_not_configured" => ErrorCode::SubscriptionsNotConfigured,
+            "webhook_requires_key" => ErrorCode::WebhookRequiresKey,
             other => ErrorCode::Unknown(other.to_owned()),
         }
     }
@@ -289,6 +292,7 @@ impl ErrorCode {
             ErrorCode::PermissionEndsBeforeNextCharge => "permission_ends_before_next_charge",
             ErrorCode::PermissionReused => "permission_reused",
             ErrorCode::SubscriptionsNotConfigured => "subscriptions_not_configured",
+            ErrorCode::WebhookRequiresKey => "webhook_requires_key",
             ErrorCode::Unknown(code) => code,
         }
     }
@@ -347,6 +351,7 @@ mod tests {
             "permission_ends_before_next_charge",
             "permission_reused",
             "subscriptions_not_configured",
+            "webhook_requires_key",
         ] {
             let parsed = ErrorCode::parse(code);
             assert!(

@@ -32,6 +32,9 @@ pub struct SubscriptionPlan {
     pub period: BillingPeriod,
     /// Deactivated plans take no new subscribers.
     pub active: bool,
+    /// Where the plan's subscription webhooks go; shown to the merchant only (absent from the public list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook_url: Option<String>,
     /// Unix ms.
     pub created_at: i64,
 }
@@ -164,6 +167,10 @@ pub struct CreatePlan {
     pub price_usd: Cents,
     /// How often.
     pub period: BillingPeriod,
+    /// HTTPS endpoint for `subscription.*` webhooks, signed with the API key of this request (so a client
+    /// signed in with an admin session cannot set one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook_url: Option<String>,
     /// Sent as the `Idempotency-Key` header (1 to 255 visible ASCII characters): the same key and body
     /// within 24 hours replays the first answer instead of creating a second plan. `None` with retries on
     /// ([`crate::RetryPolicy`]): the client makes one per call and reuses it across the retries.
@@ -201,6 +208,10 @@ pub struct UpdatePlan {
     /// Reactivate or deactivate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
+    /// `Some(Some(url))` sets a new webhook target (signed with this request's API key from now on),
+    /// `Some(None)` removes it, `None` keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook_url: Option<Option<String>>,
 }
 
 /// `POST /api/subscriptions/create` body: the customer's signed spend permission.

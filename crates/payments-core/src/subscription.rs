@@ -4,6 +4,7 @@
 //! Times are unix milliseconds (`i64`), as stored; spend permission times are unix seconds, as signed.
 
 mod cancel;
+mod events;
 mod fee;
 mod fit;
 mod lifecycle;
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
+pub use self::events::{SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, WebhookAmount};
 pub use self::fee::{
     DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, subscription_fee_at, subscription_merchant_net,
     subscription_platform_fee,

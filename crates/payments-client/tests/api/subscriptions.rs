@@ -26,6 +26,7 @@ pub(crate) fn weekly_plan() -> CreatePlan {
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
         idempotency_key: None,
+        webhook_url: None,
     }
 }
 

@@ -178,6 +178,7 @@ fn plan() -> CreatePlan {
         description: String::new(),
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
+        webhook_url: None,
         idempotency_key: None,
     }
 }

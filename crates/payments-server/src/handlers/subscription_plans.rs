@@ -1,6 +1,7 @@
 //! /api/subscriptions/plans: the public list of a merchant's active plans, and the merchant's writes (a key
 //! of that wallet with `subscriptions:write`, or the merchant's admin session with CSRF). A body `wallet`
-//! that is not the caller's is 403 `forbidden`.
+//! that is not the caller's is 403 `forbidden`. A `webhookUrl` is signed with the writing request's API key,
+//! so a session (no key) that sets one is 400 `webhook_requires_key`.
 
 use hyper::StatusCode;
 use payments_core::Wallet;
@@ -9,6 +10,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, Plan, PlanChange, UpdatePlanRequest};
 use crate::domain::scope::Scope;
+use crate::handlers::receipts::target_policy;
 use crate::handlers::subscription_view::PlanView;
 use crate::http::admin::AdminSession;
 use crate::http::context::Ctx;
@@ -55,6 +57,17 @@ impl MerchantCaller {
             },
         }
     }
+
+    /// Whether the reader of the public plan list is `merchant` itself: its session (or a platform admin's),
+    /// or a key of that wallet with `subscriptions:read`. Only the merchant sees its plans' webhook targets (a receiver's URL may
+    /// carry its secret token); credentials that do not resolve leave an anonymous reader, as before.
+    pub(crate) async fn is_merchant(ctx: &Ctx<'_>, merchant: Wallet) -> bool {
+        if ctx.has_session_cookie() && !ctx.has_dev_credentials() {
+            return matches!(ctx.admin_session(false).await, Ok(session) if session.acting_for(Some(merchant)).is_ok());
+        }
+        ctx.has_dev_credentials()
+            && matches!(ctx.dev_caller(Scope::SubscriptionsRead).await, Ok(caller) if caller.wallet == merchant)
+    }
 }
 
 /// A merchant's active plans (public).
@@ -65,7 +78,7 @@ impl MerchantCaller {
     tag = "subscriptions",
     params(("wallet" = String, Query, description = "The merchant wallet.")),
     responses(
-        (status = 200, description = "The active plans.", body = PlansResponse<'static>),
+        (status = 200, description = "The active plans; webhookUrl only when the merchant itself asks (its session, or its key with subscriptions:read).", body = PlansResponse<'static>),
         (status = 400, description = "A missing or malformed wallet.", body = crate::http::error::Envelope<'static>)
     )
 )]
@@ -77,9 +90,14 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         )
     })?;
     let plans = ctx.state.services.recurring.active_plans(wallet).await?;
+    let view = if MerchantCaller::is_merchant(ctx, wallet).await {
+        PlanView::new
+    } else {
+        PlanView::public
+    };
     Ok(response::ok(&PlansResponse {
         success: true,
-        plans: plans.iter().map(PlanView::new).collect(),
+        plans: plans.iter().map(view).collect(),
     }))
 }
 
@@ -96,6 +114,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     request_body = crate::domain::recurring::CreatePlanRequest,
     responses(
         (status = 201, description = "The new plan.", body = PlanResponse<'static>),
+        (status = 400, description = "A malformed field (invalid_input), or a webhookUrl from an admin session, which has no API key to sign with (webhook_requires_key).", body = crate::http::error::Envelope<'static>),
         (status = 409, description = "The Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
     )
 )]
@@ -104,9 +123,11 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request: CreatePlanRequest = ctx.json().await?;
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
-    let plan = request.into_plan(merchant, service.now_ms())?;
+    let plan = request.into_plan(merchant, service.now_ms(), target_policy(ctx))?;
     let claim = idempotency::claim(ctx, render_created)?;
-    let committed = service.create_plan(&plan, claim).await?;
+    let committed = service
+        .create_plan(plan, ctx.presented_key().as_ref(), claim)
+        .await?;
     Ok(idempotency::answer(ctx, committed, render_created))
 }
 
@@ -131,6 +152,7 @@ fn render_created(plan: &Plan, _: &RenderContext) -> (StatusCode, Vec<u8>) {
     request_body = crate::domain::recurring::UpdatePlanRequest,
     responses(
         (status = 200, description = "The updated plan.", body = PlanResponse<'static>),
+        (status = 400, description = "A malformed field (invalid_input), or a webhookUrl from an admin session, which has no API key to sign with (webhook_requires_key).", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No such plan of this merchant.", body = crate::http::error::Envelope<'static>)
     )
 )]
@@ -161,9 +183,8 @@ async fn change<R: PlanChange + DeserializeOwned>(ctx: &Ctx<'_>) -> Result<HttpR
     let request: R = ctx.json().await?;
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
-    let plan = service
-        .update_plan(&request.into_update(merchant, service.now_ms())?)
-        .await?;
+    let update = request.into_update(merchant, service.now_ms(), target_policy(ctx))?;
+    let plan = service.update_plan(update, ctx.presented_key().as_ref()).await?;
     Ok(response::ok(&PlanResponse {
         success: true,
         plan: PlanView::new(&plan),

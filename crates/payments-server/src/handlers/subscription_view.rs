@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Plan, PlanId};
 
-/// SubscriptionPlan: `planId, name, description, priceUsd, period, active, createdAt` (+ `wallet`).
+/// SubscriptionPlan: `planId, name, description, priceUsd, period, active, createdAt` (+ `wallet`, and
+/// `webhookUrl`; never its signing key).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlanView<'a> {
@@ -20,6 +21,11 @@ pub(crate) struct PlanView<'a> {
     #[schema(value_type = String)]
     period: BillingPeriod,
     active: bool,
+    /// Where the plan's subscription webhooks go (null without a target). Shown to the merchant only: left
+    /// out of the public list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    webhook_url: Option<Option<&'a str>>,
     created_at: i64,
 }
 
@@ -33,7 +39,16 @@ impl<'a> PlanView<'a> {
             price_usd: plan.price,
             period: plan.period,
             active: plan.active,
+            webhook_url: Some(plan.webhook.as_ref().map(|webhook| webhook.url.as_str())),
             created_at: plan.created_at,
+        }
+    }
+
+    /// The plan as anyone may see it: without its webhook target.
+    pub(crate) fn public(plan: &'a Plan) -> Self {
+        PlanView {
+            webhook_url: None,
+            ..PlanView::new(plan)
         }
     }
 }

@@ -35,6 +35,8 @@ impl From<RecurringError> for ApiError {
                 ApiError::Forbidden { message }
             }
             RecurringError::IdempotencyConflict => refused(RefusalCode::IdempotencyConflict, message),
+            RecurringError::WebhookRequiresKey => refused(RefusalCode::WebhookRequiresKey, message),
+            RecurringError::NoMasterKey => ApiError::internal(message),
             RecurringError::Chain(chain) => chain.into(),
             RecurringError::Store(store) => store.into(),
         }

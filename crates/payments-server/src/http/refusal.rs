@@ -49,6 +49,8 @@ pub(crate) enum RefusalCode {
     PermissionReused,
     /// Subscriptions: no spend permission manager or spender is configured (503).
     SubscriptionsNotConfigured,
+    /// Plans: a `webhookUrl` from a caller without an API key to sign its webhooks with (400).
+    WebhookRequiresKey,
 }
 
 impl RefusalCode {
@@ -79,7 +81,8 @@ impl RefusalCode {
             | RefusalCode::PermissionNotStarted
             | RefusalCode::PermissionExpired
             | RefusalCode::PermissionEndsBeforeNextCharge
-            | RefusalCode::PermissionReused => StatusCode::BAD_REQUEST,
+            | RefusalCode::PermissionReused
+            | RefusalCode::WebhookRequiresKey => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -112,6 +115,7 @@ impl RefusalCode {
             RefusalCode::PermissionEndsBeforeNextCharge => "permission_ends_before_next_charge",
             RefusalCode::PermissionReused => "permission_reused",
             RefusalCode::SubscriptionsNotConfigured => "subscriptions_not_configured",
+            RefusalCode::WebhookRequiresKey => "webhook_requires_key",
         }
     }
 }

@@ -171,7 +171,7 @@ impl Services {
                 clock: Arc::clone(clock),
                 platform_share_bps: config.platform_share_bps,
             },
-            recurring: recurring(config, repos, clock, &chain),
+            recurring: recurring(config, repos, clock, &chain, master_key.clone(), &wakeup),
             keys: KeyAdmin::new(
                 Arc::clone(&repos.keys),
                 Arc::clone(&repos.shops),
@@ -195,14 +195,19 @@ impl Services {
     }
 }
 
-/// Recurring billing, with the terms every permission and charge must meet.
+/// Recurring billing, with the terms every permission and charge must meet, the master key that seals plans'
+/// webhook keys and the dispatcher's wake-up.
 fn recurring(
     config: &ServerConfig,
     repos: &Repositories,
     clock: &Arc<dyn Clock>,
     chain: &Arc<dyn Chain>,
+    master_key: Option<MasterKey>,
+    outbox_wakeup: &Arc<Notify>,
 ) -> RecurringService {
     RecurringService {
+        master_key,
+        outbox_wakeup: Arc::clone(outbox_wakeup),
         recurring: Arc::clone(&repos.recurring),
         shops: Arc::clone(&repos.shops),
         chain: Arc::clone(chain),

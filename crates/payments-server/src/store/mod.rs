@@ -15,6 +15,7 @@ mod recurring_repository;
 mod repository;
 mod reserve_repository;
 mod sqlite;
+mod subscription_deliveries;
 mod timing;
 mod use_case;
 mod user_repository;
@@ -40,8 +41,9 @@ pub(crate) use postgres::PgStore;
 pub use postgres::PgTestDatabase;
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub(crate) use receipt_types::{
-    AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake, TransitionCommit,
+    AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DeliveryOwner,
+    DueDelivery, IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake,
+    TransitionCommit,
 };
 pub(crate) use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};
 pub(crate) use repository::{
@@ -50,6 +52,9 @@ pub(crate) use repository::{
 };
 pub(crate) use reserve_repository::ReserveRepository;
 pub(crate) use sqlite::SqliteStore;
+pub(crate) use subscription_deliveries::{
+    SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
+};
 pub(crate) use timing::StoreTiming;
 pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,

@@ -4,6 +4,7 @@ use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, Walle
 
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{DeliveryId, Receipt, ReceiptId};
+use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 
 /// One page of a merchant's receipts, newest first.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,22 +113,56 @@ impl Claim {
     }
 }
 
+/// What a delivery belongs to, and so which stored key signs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DeliveryOwner {
+    /// A receipt's status change, signed with the key that created the receipt.
+    Receipt(ReceiptId),
+    /// A customer subscription's change, signed with the key that set its plan's webhook target.
+    Subscription {
+        subscription: CustomerSubscriptionId,
+        plan: PlanId,
+    },
+}
+
+impl DeliveryOwner {
+    /// What the owner's sealed signing key is bound to (see [`crate::master_key::MasterKey::seal`]).
+    pub(crate) fn signing_context(&self) -> String {
+        match self {
+            DeliveryOwner::Receipt(receipt) => receipt.as_str().to_owned(),
+            DeliveryOwner::Subscription { plan, .. } => plan.signing_context(),
+        }
+    }
+}
+
 /// A delivery the dispatcher should attempt now.
 #[derive(Debug, Clone)]
 pub(crate) struct DueDelivery {
     pub(crate) rowid: i64,
     pub(crate) id: DeliveryId,
-    pub(crate) receipt_id: ReceiptId,
+    pub(crate) owner: DeliveryOwner,
     pub(crate) url: String,
     /// The URL's origin, for the per-endpoint limit.
     pub(crate) endpoint: String,
     pub(crate) event: String,
     pub(crate) body: Vec<u8>,
+    /// The owner's sealed key: the receipt's, or the subscription's plan's (read at claim time).
     pub(crate) sealed_signing_key: Option<Vec<u8>>,
     /// 1-based number of this attempt over the delivery's life.
     pub(crate) attempt: i64,
     /// 1-based number of this attempt since the delivery was (re)enqueued.
     pub(crate) round_attempt: u32,
+}
+
+#[cfg(test)]
+impl DueDelivery {
+    /// The receipt of a receipt's delivery; `None` for a subscription's.
+    pub(crate) fn receipt(&self) -> Option<&ReceiptId> {
+        match &self.owner {
+            DeliveryOwner::Receipt(receipt) => Some(receipt),
+            DeliveryOwner::Subscription { .. } => None,
+        }
+    }
 }
 
 /// Where a delivery goes after an attempt.

@@ -56,6 +56,7 @@ mod subscription_helpers;
 mod subscription_idempotency;
 mod subscription_refusals;
 mod subscription_vectors;
+mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_anvil;
 mod user_helpers;

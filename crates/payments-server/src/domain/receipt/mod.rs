@@ -20,7 +20,7 @@ pub(crate) use id::{DeliveryId, ReceiptId};
 pub(crate) use options::{BillingAddress, ReceiptOptions};
 pub(crate) use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
 pub(crate) use payment_target::PaymentTarget;
-pub(crate) use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft};
+pub(crate) use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft, webhook_target};
 pub(crate) use status_post::{StatusPost, StatusPostError, StatusPostRequest};
 pub(crate) use webhook_target::{TargetError, TargetPolicy, endpoint_of};
 

@@ -104,6 +104,16 @@ impl CreateReceiptRequest {
 
 /// Checks a `webhook_url` against the target rules; empty counts as absent.
 pub(crate) fn webhook_url(policy: TargetPolicy, value: Option<String>) -> Result<Option<String>, FieldError> {
+    webhook_target("webhook_url", policy, value)
+}
+
+/// Checks the webhook target named `field` against the target rules; empty counts as absent. Receipts and
+/// subscription plans share it, so both accept exactly the same URLs.
+pub(crate) fn webhook_target(
+    field: &str,
+    policy: TargetPolicy,
+    value: Option<String>,
+) -> Result<Option<String>, FieldError> {
     match value
         .map(|value| value.trim().to_owned())
         .filter(|value| !value.is_empty())
@@ -112,7 +122,7 @@ pub(crate) fn webhook_url(policy: TargetPolicy, value: Option<String>) -> Result
         Some(value) => policy
             .check(&value)
             .map(|url| Some(url.to_string()))
-            .map_err(|error| FieldError::new("webhook_url", error.to_string())),
+            .map_err(|error| FieldError::new(field, error.to_string())),
     }
 }
 

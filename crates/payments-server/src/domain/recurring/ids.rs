@@ -27,6 +27,12 @@ impl PlanId {
         PlanId(id)
     }
 
+    /// What the plan's sealed webhook key is bound to (the master key's associated data): prefixed, so a
+    /// plan id can never open a key sealed for a receipt of the same name, nor the other way round.
+    pub(crate) fn signing_context(&self) -> String {
+        format!("plan:{}", self.0)
+    }
+
     pub(crate) fn as_str(&self) -> &str {
         &self.0
     }

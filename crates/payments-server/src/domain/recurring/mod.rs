@@ -15,7 +15,7 @@ pub(crate) use charge::{
     ClaimRequest, SettleOutcome,
 };
 pub(crate) use ids::{CustomerSubscriptionId, PlanId};
-pub(crate) use plan::{Plan, PlanUpdate};
+pub(crate) use plan::{Plan, PlanUpdate, PlanWebhook};
 pub(crate) use plan_request::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
 pub(crate) use subscribe::{
     CancelRequest, CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription,

@@ -1,5 +1,7 @@
 //! A merchant's subscription plan as stored, and a change to one.
 
+use std::fmt;
+
 use payments_core::{BillingPeriod, Cents, PlanTerms, Wallet};
 
 use crate::domain::recurring::PlanId;
@@ -15,8 +17,39 @@ pub(crate) struct Plan {
     pub(crate) price: Cents,
     pub(crate) period: BillingPeriod,
     pub(crate) active: bool,
+    /// Where the plan's subscription webhooks go; `None`: no deliveries.
+    pub(crate) webhook: Option<PlanWebhook>,
     pub(crate) created_at: i64,
     pub(crate) updated_at: i64,
+}
+
+/// A plan's webhook target and the key that signs its deliveries: the API key of the request that set the
+/// URL, sealed with the master key for this plan (as a receipt keeps the key that created it). `Debug`
+/// never prints the sealed bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct PlanWebhook {
+    pub(crate) url: String,
+    /// `None` only between parsing the request and the service sealing the caller's key.
+    pub(crate) sealed_key: Option<Vec<u8>>,
+}
+
+impl PlanWebhook {
+    /// A target parsed from a request, not yet given its key.
+    pub(crate) fn unsealed(url: String) -> Self {
+        PlanWebhook {
+            url,
+            sealed_key: None,
+        }
+    }
+}
+
+impl fmt::Debug for PlanWebhook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlanWebhook")
+            .field("url", &self.url)
+            .field("sealed_key", &self.sealed_key.as_ref().map(|_| "[redacted]"))
+            .finish()
+    }
 }
 
 impl Plan {
@@ -39,6 +72,8 @@ pub(crate) struct PlanUpdate {
     pub(crate) price: Option<Cents>,
     pub(crate) period: Option<BillingPeriod>,
     pub(crate) active: Option<bool>,
+    /// `None` keeps the stored target; `Some(None)` removes it (and its key); `Some(Some(..))` replaces it.
+    pub(crate) webhook: Option<Option<PlanWebhook>>,
     pub(crate) now_ms: i64,
 }
 
@@ -56,6 +91,7 @@ impl PlanUpdate {
             price: self.price.unwrap_or(plan.price),
             period: self.period.unwrap_or(plan.period),
             active: self.active.unwrap_or(plan.active),
+            webhook: self.webhook.clone().unwrap_or_else(|| plan.webhook.clone()),
             created_at: plan.created_at,
             updated_at: self.now_ms,
         }

@@ -1,13 +1,17 @@
 //! The plan routes' bodies, parsed: `priceUsd` above zero with at most 2 decimals, `period` one of the five
-//! names, a non-empty name.
+//! names, a non-empty name, `webhookUrl` under the same rules as a receipt's `webhook_url`.
 
 use payments_core::{BillingPeriod, Cents, Wallet};
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::domain::field_error::FieldError;
 use crate::domain::inventory::text;
-use crate::domain::recurring::{Plan, PlanId, PlanUpdate};
+use crate::domain::receipt::{TargetPolicy, webhook_target};
+use crate::domain::recurring::{Plan, PlanId, PlanUpdate, PlanWebhook};
+
+/// The wire name of a plan's webhook target.
+const WEBHOOK_URL: &str = "webhookUrl";
 
 const MAX_NAME_CHARS: usize = 120;
 const MAX_DESCRIPTION_CHARS: usize = 2_000;
@@ -23,6 +27,10 @@ pub(crate) struct CreatePlanRequest {
     #[schema(value_type = Option<f64>)]
     price_usd: Option<Value>,
     period: Option<String>,
+    /// HTTPS endpoint for the plan's subscription webhooks (HTTP and loopback in development mode). Needs an
+    /// API key: its deliveries are signed with the key of this request.
+    #[serde(alias = "webhook_url")]
+    webhook_url: Option<String>,
 }
 
 /// `PUT /api/subscriptions/plans` body `{ planId, name, description, priceUsd, period, active }`; every field
@@ -39,6 +47,16 @@ pub(crate) struct UpdatePlanRequest {
     price_usd: Option<Value>,
     period: Option<String>,
     active: Option<bool>,
+    /// A new webhook target (signed with this request's API key from now on); `null` or `""` removes it;
+    /// left out, the plan keeps its target and key.
+    #[serde(default, alias = "webhook_url", deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    webhook_url: Option<Option<String>>,
+}
+
+/// Tells a `null` field (`Some(None)`) from a missing one (`None`, through `#[serde(default)]`).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
 }
 
 /// `DELETE /api/subscriptions/plans` body `{ planId, wallet }`.
@@ -55,8 +73,13 @@ impl CreatePlanRequest {
         optional_wallet(self.wallet.as_deref())
     }
 
-    /// The plan for `merchant`, active, created now.
-    pub(crate) fn into_plan(self, merchant: Wallet, now_ms: i64) -> Result<Plan, FieldError> {
+    /// The plan for `merchant`, active, created now; its webhook target (if any) still needs its key.
+    pub(crate) fn into_plan(
+        self,
+        merchant: Wallet,
+        now_ms: i64,
+        policy: TargetPolicy,
+    ) -> Result<Plan, FieldError> {
         Ok(Plan {
             id: PlanId::generate(),
             merchant,
@@ -65,6 +88,7 @@ impl CreatePlanRequest {
             price: price(self.price_usd.as_ref().unwrap_or(&Value::Null))?,
             period: period(self.period.as_deref().unwrap_or(""))?,
             active: true,
+            webhook: webhook_target(WEBHOOK_URL, policy, self.webhook_url)?.map(PlanWebhook::unsealed),
             created_at: now_ms,
             updated_at: now_ms,
         })
@@ -76,8 +100,13 @@ impl CreatePlanRequest {
 pub(crate) trait PlanChange {
     /// The wallet the body names (checked against the caller by the handler).
     fn wallet(&self) -> Result<Option<Wallet>, FieldError>;
-    /// The change to `merchant`'s plan, made now.
-    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError>;
+    /// The change to `merchant`'s plan, made now; a new webhook target still needs its key.
+    fn into_update(
+        self,
+        merchant: Wallet,
+        now_ms: i64,
+        policy: TargetPolicy,
+    ) -> Result<PlanUpdate, FieldError>;
 }
 
 impl PlanChange for UpdatePlanRequest {
@@ -85,7 +114,17 @@ impl PlanChange for UpdatePlanRequest {
         optional_wallet(self.wallet.as_deref())
     }
 
-    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
+    fn into_update(
+        self,
+        merchant: Wallet,
+        now_ms: i64,
+        policy: TargetPolicy,
+    ) -> Result<PlanUpdate, FieldError> {
+        let webhook = self
+            .webhook_url
+            .map(|url| webhook_target(WEBHOOK_URL, policy, url))
+            .transpose()?
+            .map(|url| url.map(PlanWebhook::unsealed));
         Ok(PlanUpdate {
             id: PlanId::parse("planId", self.plan_id.as_deref().unwrap_or(""))?,
             merchant,
@@ -98,6 +137,7 @@ impl PlanChange for UpdatePlanRequest {
             price: self.price_usd.as_ref().map(price).transpose()?,
             period: self.period.as_deref().map(period).transpose()?,
             active: self.active,
+            webhook,
             now_ms,
         })
     }
@@ -108,8 +148,13 @@ impl PlanChange for DeletePlanRequest {
         optional_wallet(self.wallet.as_deref())
     }
 
-    /// The deactivation of the named plan.
-    fn into_update(self, merchant: Wallet, now_ms: i64) -> Result<PlanUpdate, FieldError> {
+    /// The deactivation of the named plan (its webhook target stays: existing subscriptions keep theirs).
+    fn into_update(
+        self,
+        merchant: Wallet,
+        now_ms: i64,
+        _policy: TargetPolicy,
+    ) -> Result<PlanUpdate, FieldError> {
         Ok(PlanUpdate {
             id: PlanId::parse("planId", self.plan_id.as_deref().unwrap_or(""))?,
             merchant,
@@ -118,6 +163,7 @@ impl PlanChange for DeletePlanRequest {
             price: None,
             period: None,
             active: Some(false),
+            webhook: None,
             now_ms,
         })
     }
@@ -167,10 +213,11 @@ mod tests {
     use serde_json::json;
 
     const MERCHANT: &str = "0x00000000000000000000000000000000000000aa";
+    const PRODUCTION: TargetPolicy = TargetPolicy { dev_mode: false };
 
     fn create(body: Value) -> Result<Plan, FieldError> {
         let request: CreatePlanRequest = serde_json::from_value(body).unwrap();
-        request.into_plan(Wallet::parse(MERCHANT).unwrap(), 1_000)
+        request.into_plan(Wallet::parse(MERCHANT).unwrap(), 1_000, PRODUCTION)
     }
 
     #[test]
@@ -205,10 +252,57 @@ mod tests {
         let request: UpdatePlanRequest =
             serde_json::from_value(json!({"planId": plan.id.as_str(), "priceUsd": 7.5})).unwrap();
 
-        let updated = request.into_update(plan.merchant, 2_000).unwrap().apply(&plan);
+        let updated = request
+            .into_update(plan.merchant, 2_000, PRODUCTION)
+            .unwrap()
+            .apply(&plan);
 
         assert_eq!(updated.price, Cents::new(750));
         assert_eq!(updated.name, "Pro");
         assert_eq!(updated.updated_at, 2_000);
+    }
+
+    #[test]
+    fn a_plan_webhook_url_follows_the_receipt_rules_and_is_named_in_camel_case() {
+        let plan = create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY",
+            "webhookUrl": "https://shop.example.com/hooks"}))
+        .unwrap();
+        let refused = create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY",
+            "webhookUrl": "http://shop.example.com/hooks"}))
+        .unwrap_err();
+        let none =
+            create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY", "webhookUrl": ""})).unwrap();
+
+        assert_eq!(
+            plan.webhook,
+            Some(PlanWebhook::unsealed("https://shop.example.com/hooks".to_owned()))
+        );
+        assert_eq!(refused.field, "webhookUrl");
+        assert_eq!(none.webhook, None);
+    }
+
+    #[test]
+    fn an_update_tells_a_removed_webhook_from_one_left_out() {
+        let plan_id = PlanId::generate();
+        let update = |body: Value| {
+            let request: UpdatePlanRequest = serde_json::from_value(body).unwrap();
+            request
+                .into_update(Wallet::parse(MERCHANT).unwrap(), 2_000, PRODUCTION)
+                .unwrap()
+                .webhook
+        };
+
+        let kept = update(json!({"planId": plan_id.as_str()}));
+        let removed = update(json!({"planId": plan_id.as_str(), "webhookUrl": null}));
+        let emptied = update(json!({"planId": plan_id.as_str(), "webhookUrl": ""}));
+        let set = update(json!({"planId": plan_id.as_str(), "webhookUrl": "https://a.example/h"}));
+
+        assert_eq!(kept, None);
+        assert_eq!(removed, Some(None));
+        assert_eq!(emptied, Some(None));
+        assert_eq!(
+            set,
+            Some(Some(PlanWebhook::unsealed("https://a.example/h".to_owned())))
+        );
     }
 }

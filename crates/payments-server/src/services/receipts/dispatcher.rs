@@ -20,7 +20,7 @@ use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::services::receipts::in_flight::{self, InFlight, Slot};
 use crate::services::worker::WorkerHandle;
 use crate::store::{
-    AttemptRecord, Claim, DeliveryNext, DueDelivery, OutboxDepth, OutboxRepository, StoreError,
+    AttemptRecord, Claim, DeliveryNext, DeliveryOwner, DueDelivery, OutboxDepth, OutboxRepository, StoreError,
 };
 
 /// How often due deliveries are looked for without a wake-up.
@@ -195,18 +195,22 @@ pub(crate) fn next_step(
     }
 }
 
-/// Both signature schemes, keyed with the creating API key (unsealed only here, only for this request).
+/// Both signature schemes, keyed with the owner's API key (unsealed only here, only for this request):
+/// receipt and subscription deliveries go through this one signer.
 fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, String> {
-    let sealed = delivery
-        .sealed_signing_key
-        .as_deref()
-        .ok_or_else(|| "no signing key: the receipt was created without an API key".to_owned())?;
+    let sealed = delivery.sealed_signing_key.as_deref().ok_or_else(|| {
+        match delivery.owner {
+            DeliveryOwner::Receipt(_) => "no signing key: the receipt was created without an API key",
+            DeliveryOwner::Subscription { .. } => "no signing key: the plan's webhook target was removed",
+        }
+        .to_owned()
+    })?;
     let master = state
         .master_key
         .as_ref()
         .ok_or_else(|| "no master key to open the signing key".to_owned())?;
     let key = master
-        .open(sealed, delivery.receipt_id.as_str())
+        .open(sealed, &delivery.owner.signing_context())
         .map_err(|error| error.to_string())?;
     let seconds = now_ms.div_euclid(1000);
     let headers = vec![
@@ -246,13 +250,19 @@ fn bounded(mut error: String) -> String {
 
 fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, error: Option<&str>) {
     let id = delivery.id.as_str();
-    let receipt = delivery.receipt_id.as_str();
+    let (receipt, subscription) = match &delivery.owner {
+        DeliveryOwner::Receipt(receipt) => (Some(receipt.as_str()), None),
+        DeliveryOwner::Subscription { subscription, .. } => (None, Some(subscription.as_str())),
+    };
     match next {
-        DeliveryNext::Delivered => tracing::info!(delivery = id, receipt, status, "webhook delivered"),
+        DeliveryNext::Delivered => {
+            tracing::info!(delivery = id, receipt, subscription, status, "webhook delivered");
+        }
         DeliveryNext::RetryAt(at) => {
             tracing::info!(
                 delivery = id,
                 receipt,
+                subscription,
                 status,
                 error,
                 retry_at = at,
@@ -263,6 +273,7 @@ fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, 
             tracing::warn!(
                 delivery = id,
                 receipt,
+                subscription,
                 status,
                 error,
                 attempts = delivery.attempt,

@@ -268,6 +268,8 @@ impl RecurringService {
             }
         }
         let outcomes = self.recurring.settle_charges(&settlements).await?;
+        // The chunk's webhooks committed with it.
+        self.outbox_wakeup.notify_one();
         for (settlement, outcome) in settlements.into_iter().zip(outcomes) {
             if outcome == SettleOutcome::LeaseLost {
                 continue;

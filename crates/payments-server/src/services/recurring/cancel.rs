@@ -51,9 +51,13 @@ impl RecurringService {
                 .map_err(RecurringError::CancelSignature)?;
             }
         }
-        self.recurring
+        let canceled = self
+            .recurring
             .cancel_subscription(id, self.now_ms())
             .await?
-            .ok_or_else(|| RecurringError::SubscriptionNotFound(id.clone()))
+            .ok_or_else(|| RecurringError::SubscriptionNotFound(id.clone()))?;
+        // Its `subscription.canceled` webhook (if any) committed with it.
+        self.outbox_wakeup.notify_one();
+        Ok(canceled)
     }
 }

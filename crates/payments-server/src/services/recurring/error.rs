@@ -51,6 +51,14 @@ pub(crate) enum RecurringError {
     /// The `Idempotency-Key` was used with another request body.
     #[error("this Idempotency-Key was used with a different request body")]
     IdempotencyConflict,
+    /// A plan's `webhookUrl` from a caller without an API key (an admin session): nothing to sign with.
+    #[error(
+        "subscription webhooks are signed with the API key that sets webhookUrl: send X-Gateway-Subscription-Key to set it (an admin session has no key)"
+    )]
+    WebhookRequiresKey,
+    /// The server has no master key to seal a webhook signing key with.
+    #[error("no master key is configured to seal the webhook signing key")]
+    NoMasterKey,
     #[error(transparent)]
     Chain(#[from] ChainError),
     #[error(transparent)]

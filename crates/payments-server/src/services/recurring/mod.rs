@@ -4,6 +4,7 @@
 mod batch;
 mod cancel;
 mod error;
+mod plan_webhook;
 mod scheduler;
 mod subscribe;
 
@@ -11,12 +12,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use payments_core::{FailurePolicy, SpendPermissionDomain, Wallet};
+use tokio::sync::Notify;
 
 use crate::chain::Chain;
 use crate::clock::Clock;
 use crate::domain::recurring::{
     BillingEvent, CustomerSubscription, CustomerSubscriptionId, Plan, PlanUpdate, StatusQuery,
 };
+use crate::master_key::MasterKey;
+use crate::secret::Secret;
 use crate::services::receipts::IdempotencyRequest;
 use crate::store::{Committed, RecurringRepository, Render, ShopRepository};
 
@@ -62,6 +66,10 @@ pub(crate) struct RecurringService {
     pub(crate) chain: Arc<dyn Chain>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) terms: RecurringTerms,
+    /// Seals the API key that signs a plan's webhooks.
+    pub(crate) master_key: Option<MasterKey>,
+    /// The webhook dispatcher's wake-up, signalled after a commit that may have enqueued a delivery.
+    pub(crate) outbox_wakeup: Arc<Notify>,
 }
 
 impl RecurringService {
@@ -90,26 +98,37 @@ impl RecurringService {
         Ok(self.recurring.active_plans(merchant).await?)
     }
 
-    /// Stores `plan`; with an `Idempotency-Key` (claimed per merchant), a replay answers the response
-    /// kept by the first create instead.
+    /// Stores a new plan; a webhook target is signed with `key`, the caller's API key. With an
+    /// `Idempotency-Key` (claimed per merchant), a replay answers the response kept by the first create.
     ///
     /// # Errors
+    /// [`RecurringError::WebhookRequiresKey`] for a webhook target without a key;
     /// [`RecurringError::IdempotencyConflict`] when the key was used with another body.
     pub(crate) async fn create_plan(
         &self,
-        plan: &Plan,
+        mut plan: Plan,
+        key: Option<&Secret>,
         idempotency: Option<(IdempotencyRequest, Render<Plan>)>,
     ) -> Result<Committed<Plan>, RecurringError> {
+        plan.webhook = self.seal_webhook(&plan.id, plan.webhook.take(), key)?;
         let claim = idempotency
             .map(|(request, render)| (request.claim(plan.merchant, PLANS_SCOPE, self.now_ms()), render));
-        Ok(self.recurring.create_plan(plan, claim).await?)
+        Ok(self.recurring.create_plan(&plan, claim).await?)
     }
 
     /// # Errors
-    /// [`RecurringError::PlanNotFound`] when the merchant has no plan with that id.
-    pub(crate) async fn update_plan(&self, update: &PlanUpdate) -> Result<Plan, RecurringError> {
+    /// [`RecurringError::PlanNotFound`] when the merchant has no plan with that id;
+    /// [`RecurringError::WebhookRequiresKey`] for a new webhook target without a key.
+    pub(crate) async fn update_plan(
+        &self,
+        mut update: PlanUpdate,
+        key: Option<&Secret>,
+    ) -> Result<Plan, RecurringError> {
+        if let Some(webhook) = update.webhook.take() {
+            update.webhook = Some(self.seal_webhook(&update.id, webhook, key)?);
+        }
         self.recurring
-            .update_plan(update)
+            .update_plan(&update)
             .await?
             .ok_or_else(|| RecurringError::PlanNotFound(update.id.clone()))
     }

@@ -129,7 +129,8 @@ impl RecurringService {
             permission_hash: hash.to_string(),
             anchor_ms: now_ms,
         };
-        self.recurring
+        let created = self
+            .recurring
             .create_subscription(&new, now_ms, claim)
             .await
             .map_err(|error| match error {
@@ -139,7 +140,10 @@ impl RecurringService {
                 }
                 TxError::IdempotencyConflict => RecurringError::IdempotencyConflict,
                 TxError::Store(error) => RecurringError::Store(error),
-            })
+            })?;
+        // Its `subscription.created` webhook (if the plan has a target) committed with it.
+        self.outbox_wakeup.notify_one();
+        Ok(created)
     }
 
     /// An EOA's 65-byte signature must recover to the customer; anything else (or a signature by another

@@ -20,6 +20,7 @@ pub(crate) mod reserve;
 pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
+pub(crate) mod subscription_webhooks;
 pub(crate) mod transitions;
 pub(crate) mod users;
 
@@ -112,6 +113,13 @@ macro_rules! contract_suite {
             recurring_charges::an_expired_lease_comes_back_for_reconciliation,
             recurring_charges::a_failed_attempt_is_claimed_again_when_its_retry_is_due,
             recurring_charges::a_subscription_canceled_mid_charge_stays_canceled,
+            subscription_webhooks::a_subscription_enqueues_created_with_its_plans_key_and_a_refused_one_nothing,
+            subscription_webhooks::a_settlement_enqueues_its_outcome_and_a_lost_lease_nothing,
+            subscription_webhooks::failures_enqueue_charge_failed_and_the_policys_cancel_enqueues_canceled,
+            subscription_webhooks::a_cancel_enqueues_canceled_once,
+            subscription_webhooks::a_charge_credits_the_customers_xp_and_a_failure_does_not,
+            subscription_webhooks::receipt_logs_and_the_depth_live_beside_subscription_deliveries,
+            subscription_webhooks::a_plans_webhook_target_is_kept_replaced_and_removed_with_its_key,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

@@ -9,7 +9,7 @@ use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::{AttemptRecord, Claim, DeliveryNext, Repositories};
 
 /// Receipts `r-0`.. each paid once, so each has one due `receipt.paid` delivery (enqueued at T0 + 1s).
-async fn due_deliveries(repos: &Repositories, count: usize) {
+pub(crate) async fn due_deliveries(repos: &Repositories, count: usize) {
     let merchant = wallet('a');
     for n in 0..count {
         let id = format!("r-{n}");
@@ -87,7 +87,10 @@ pub(crate) async fn claimed_deliveries_carry_their_receipt_and_key_in_due_order(
         .unwrap();
 
     assert_eq!(claimed.len(), 2);
-    let receipts: Vec<&str> = claimed.iter().map(|due| due.receipt_id.as_str()).collect();
+    let receipts: Vec<&str> = claimed
+        .iter()
+        .map(|due| due.receipt().unwrap().as_str())
+        .collect();
     assert_eq!(receipts, ["r-0", "r-1"]);
     assert_eq!(claimed[0].sealed_signing_key, Some(vec![7; 48]));
     assert_eq!((claimed[0].attempt, claimed[0].round_attempt), (1, 1));
@@ -128,7 +131,7 @@ pub(crate) async fn attempts_show_in_the_log_and_redelivery_starts_a_new_round(r
 
     repos.outbox.record_attempt(&failed).await.unwrap();
 
-    let receipt = due.receipt_id.clone();
+    let receipt = due.receipt().unwrap().clone();
     let log = repos
         .outbox
         .list_deliveries(merchant, &receipt)
@@ -212,7 +215,7 @@ pub(crate) async fn a_claim_takes_at_most_the_per_endpoint_limit_counting_attemp
     let endpoints = |claimed: &[crate::store::DueDelivery]| -> Vec<(String, String)> {
         claimed
             .iter()
-            .map(|due| (due.receipt_id.as_str().to_owned(), due.endpoint.clone()))
+            .map(|due| (due.receipt().unwrap().as_str().to_owned(), due.endpoint.clone()))
             .collect()
     };
     assert_eq!(
@@ -241,7 +244,7 @@ pub(crate) async fn a_redelivery_during_an_attempt_starts_a_new_round_when_it_en
         .await
         .unwrap()
         .remove(0);
-    let receipt = due.receipt_id.clone();
+    let receipt = due.receipt().unwrap().clone();
 
     let queued = repos
         .outbox

@@ -26,6 +26,7 @@ pub(crate) fn plan(merchant: Wallet, name: &str) -> Plan {
         price: Cents::new(999),
         period: BillingPeriod::Weekly,
         active: true,
+        webhook: None,
         created_at: T0,
         updated_at: T0,
     }
@@ -125,6 +126,7 @@ pub(crate) async fn plans_list_while_active_and_change_only_for_their_merchant(r
         price: None,
         period: None,
         active: Some(false),
+        webhook: None,
         now_ms: T0 + 1,
     };
     let stranger = PlanUpdate {

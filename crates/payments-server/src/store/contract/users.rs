@@ -13,7 +13,8 @@ use crate::domain::user::{
 use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::{ReceiptFeeBase, Repositories};
 
-fn profile(wallet: Wallet, name: &str, languages: &[&str]) -> ProfileUpdate {
+/// A listed profile of `wallet`.
+pub(crate) fn profile(wallet: Wallet, name: &str, languages: &[&str]) -> ProfileUpdate {
     ProfileUpdate {
         wallet,
         display_name: name.to_owned(),

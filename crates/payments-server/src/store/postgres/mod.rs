@@ -17,6 +17,8 @@ mod inventory_images;
 mod inventory_list;
 mod maintenance;
 mod merchant;
+#[cfg(test)]
+mod migration_tests;
 mod migrations;
 mod outbox;
 mod receipts;
@@ -30,6 +32,7 @@ mod rows;
 mod sale;
 mod schema_v1;
 mod schema_v10;
+mod schema_v11;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;
@@ -41,6 +44,7 @@ mod schema_v9;
 mod shops;
 mod splits;
 mod stock;
+mod subscription_hooks;
 mod subscriptions;
 #[cfg(any(test, feature = "testing"))]
 mod test_support;

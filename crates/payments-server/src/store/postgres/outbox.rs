@@ -7,11 +7,12 @@ use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::domain::receipt::{DeliveryId, ReceiptId};
+use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxDepth, OutboxRepository,
-    StoreError,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, OutboxDepth,
+    OutboxRepository, StoreError,
 };
 
 /// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
@@ -23,6 +24,8 @@ use crate::store::{
 /// endpoints, `$5` counts), so one slow endpoint's backlog never fills a claim others are waiting for. The
 /// ranking cannot lock rows (no `FOR UPDATE` with window functions), so the picked rows are locked after
 /// and re-checked; `leased_until` marks them in flight.
+///
+/// A delivery belongs to a receipt (signed with its key) or to a subscription (signed with its plan's).
 const CLAIM_DUE: &str = "WITH ranked AS (
         SELECT id, origin, next_attempt_at,
             row_number() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
@@ -38,11 +41,15 @@ const CLAIM_DUE: &str = "WITH ranked AS (
         FOR UPDATE OF d SKIP LOCKED),
     leased AS (
         UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2 FROM due WHERE d.id = due.id
-        RETURNING d.id, d.public_id, d.receipt_id, d.url, d.event, d.body, d.attempts, d.round_attempts,
-            d.origin, due.next_attempt_at AS due_at)
-    SELECT l.id, l.public_id, r.public_id AS receipt_public_id, l.url, l.event, l.body, r.signing_key,
-        l.attempts, l.round_attempts, l.origin
-    FROM leased l JOIN receipts r ON r.id = l.receipt_id
+        RETURNING d.id, d.public_id, d.receipt_id, d.subscription_id, d.url, d.event, d.body, d.attempts,
+            d.round_attempts, d.origin, due.next_attempt_at AS due_at)
+    SELECT l.id, l.public_id, r.public_id AS receipt_public_id, s.public_id AS subscription_public_id,
+        p.public_id AS plan_public_id, l.url, l.event, l.body,
+        COALESCE(r.signing_key, p.signing_key) AS signing_key, l.attempts, l.round_attempts, l.origin
+    FROM leased l
+    LEFT JOIN receipts r ON r.id = l.receipt_id
+    LEFT JOIN customer_subscriptions s ON s.id = l.subscription_id
+    LEFT JOIN subscription_plans p ON p.id = s.plan_id
     ORDER BY l.due_at, l.id";
 const INSERT_ATTEMPT: &str = "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error,
     started_at, finished_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -69,12 +76,29 @@ const REDELIVER: &str = "UPDATE webhook_deliveries SET
     next_attempt_at = CASE WHEN leased_until > $3::bigint THEN next_attempt_at ELSE $3::bigint END,
     updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
 
+fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
+    let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
+    let subscription: Option<String> = rows::get(row, "subscription_public_id")?;
+    let plan: Option<String> = rows::get(row, "plan_public_id")?;
+    match (receipt, subscription, plan) {
+        (Some(receipt), None, _) => Ok(DeliveryOwner::Receipt(ReceiptId::from_stored(receipt))),
+        (None, Some(subscription), Some(plan)) => Ok(DeliveryOwner::Subscription {
+            subscription: CustomerSubscriptionId::from_stored(subscription),
+            plan: PlanId::from_stored(plan),
+        }),
+        _ => Err(PgError::corrupt(
+            "column receipt_id",
+            "a delivery must belong to one receipt or one subscription",
+        )),
+    }
+}
+
 fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
     let round: i64 = rows::get(row, "round_attempts")?;
     Ok(DueDelivery {
         rowid: rows::get(row, "id")?,
         id: DeliveryId::from_stored(rows::get(row, "public_id")?),
-        receipt_id: ReceiptId::from_stored(rows::get(row, "receipt_public_id")?),
+        owner: owner_from_row(row)?,
         url: rows::get(row, "url")?,
         event: rows::get(row, "event")?,
         body: rows::get(row, "body")?,

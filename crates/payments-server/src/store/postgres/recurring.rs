@@ -6,15 +6,16 @@ use tokio_postgres::Row;
 
 use crate::domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, StatusQuery,
+    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
 };
-use crate::store::STATUS_LISTING_LIMIT;
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::rows;
+use crate::store::postgres::{rows, subscription_hooks};
+use crate::store::{STATUS_LISTING_LIMIT, SubscriptionHook};
 
 macro_rules! plan_columns {
     () => {
-        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at"
+        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
+        webhook_url, signing_key"
     };
 }
 
@@ -29,7 +30,8 @@ macro_rules! subscription_columns {
 pub(super) use subscription_columns;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
-    price_cents, period, active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 const FETCH_PLAN: &str = concat!(
     "SELECT ",
     plan_columns!(),
@@ -46,15 +48,18 @@ const ACTIVE_PLANS: &str = concat!(
     " FROM subscription_plans WHERE merchant = $1 AND active ORDER BY created_at, id"
 );
 const SAVE_PLAN: &str = "UPDATE subscription_plans SET name = $2, description = $3, price_cents = $4,
-    period = $5, active = $6, updated_at = $7 WHERE public_id = $1";
-/// Locks the plan (shared), so a deactivation cannot slip between this check and the insert.
-const PLAN_ROW: &str = "SELECT id FROM subscription_plans WHERE public_id = $1 AND active FOR SHARE";
+    period = $5, active = $6, updated_at = $7, webhook_url = $8, signing_key = $9 WHERE public_id = $1";
+/// Locks the plan (shared), so a deactivation (or a webhook change) cannot slip between this check and the
+/// insert.
+const PLAN_ROW: &str =
+    "SELECT id, webhook_url FROM subscription_plans WHERE public_id = $1 AND active FOR SHARE";
 const INSERT_SUBSCRIPTION: &str =
     "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
     price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
     next_charge_at, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10, 0, $10, $11, $11)
-    ON CONFLICT (permission_hash) DO NOTHING";
+    ON CONFLICT (permission_hash) DO NOTHING
+    RETURNING id";
 const FETCH_SUBSCRIPTION: &str = concat!(
     "SELECT ",
     subscription_columns!(),
@@ -77,6 +82,13 @@ const CANCEL: &str =
     WHERE public_id = $1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
+    let webhook = match rows::get::<Option<String>>(row, "webhook_url")? {
+        Some(url) => Some(PlanWebhook {
+            url,
+            sealed_key: rows::get(row, "signing_key")?,
+        }),
+        None => None,
+    };
     Ok(Plan {
         id: PlanId::from_stored(rows::get(row, "public_id")?),
         merchant: rows::parsed(row, "merchant", Wallet::parse)?,
@@ -85,6 +97,7 @@ fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
         price: Cents::new(rows::get(row, "price_cents")?),
         period: rows::parsed(row, "period", str::parse)?,
         active: rows::get(row, "active")?,
+        webhook,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
     })
@@ -120,7 +133,15 @@ pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, P
     })
 }
 
+/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
+fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
+    plan.webhook.as_ref().map_or((None, None), |webhook| {
+        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
+    })
+}
+
 pub(super) async fn create_plan(client: &impl GenericClient, plan: &Plan) -> Result<(), PgError> {
+    let (webhook_url, signing_key) = webhook_columns(plan);
     let statement = client.prepare_cached(INSERT_PLAN).await?;
     client
         .execute(
@@ -135,6 +156,8 @@ pub(super) async fn create_plan(client: &impl GenericClient, plan: &Plan) -> Res
                 &plan.active,
                 &plan.created_at,
                 &plan.updated_at,
+                &webhook_url,
+                &signing_key,
             ],
         )
         .await?;
@@ -168,6 +191,7 @@ pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Resu
         return Ok(None);
     };
     let updated = update.apply(&plan);
+    let (webhook_url, signing_key) = webhook_columns(&updated);
     let save = tx.prepare_cached(SAVE_PLAN).await?;
     tx.execute(
         &save,
@@ -179,6 +203,8 @@ pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Resu
             &updated.period.as_str(),
             &updated.active,
             &updated.updated_at,
+            &webhook_url,
+            &signing_key,
         ],
     )
     .await?;
@@ -196,10 +222,11 @@ pub(super) async fn create_subscription(
     let Some(plan_row) = tx.query_opt(&plan, &[&new.plan_id.as_str()]).await? else {
         return Ok(CreateSubscriptionOutcome::PlanUnavailable);
     };
+    let webhook_url: Option<String> = rows::get(&plan_row, "webhook_url")?;
     let plan_row: i64 = rows::get(&plan_row, "id")?;
     let insert = tx.prepare_cached(INSERT_SUBSCRIPTION).await?;
     let inserted = tx
-        .execute(
+        .query_opt(
             &insert,
             &[
                 &new.id.as_str(),
@@ -216,9 +243,12 @@ pub(super) async fn create_subscription(
             ],
         )
         .await?;
-    if inserted == 0 {
+    let Some(inserted) = inserted else {
         return Ok(CreateSubscriptionOutcome::PermissionReused);
-    }
+    };
+    // Its webhook commits with it, in the caller's transaction.
+    let hook = SubscriptionHook::of_new(new, rows::get(&inserted, "id")?, webhook_url);
+    subscription_hooks::enqueue(tx, hook.created(now_ms), now_ms).await?;
     Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
 }
 
@@ -250,12 +280,21 @@ pub(super) async fn find_subscriptions(
     rows.iter().map(subscription_from_row).collect()
 }
 
+/// Cancels with its `subscription.canceled` webhook in one transaction; the row lock taken first orders it
+/// against a settlement of the same subscription.
 pub(super) async fn cancel_subscription(
-    client: &impl GenericClient,
+    mut client: Object,
     id: &CustomerSubscriptionId,
     now_ms: i64,
 ) -> Result<Option<CustomerSubscription>, PgError> {
-    let statement = client.prepare_cached(CANCEL).await?;
-    client.execute(&statement, &[&id.as_str(), &now_ms]).await?;
-    fetch_subscription(client, id).await
+    let tx = client.transaction().await?;
+    let hook = subscription_hooks::hook_of(&tx, id).await?;
+    let statement = tx.prepare_cached(CANCEL).await?;
+    let changed = tx.execute(&statement, &[&id.as_str(), &now_ms]).await?;
+    if changed == 1 {
+        subscription_hooks::enqueue(&tx, hook.and_then(|hook| hook.canceled(now_ms)), now_ms).await?;
+    }
+    let canceled = fetch_subscription(&tx, id).await?;
+    tx.commit().await?;
+    Ok(canceled)
 }

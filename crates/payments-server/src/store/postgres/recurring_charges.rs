@@ -1,10 +1,11 @@
 //! The exactly-once charge ledger over PostgreSQL. Claims lock the due subscriptions `FOR UPDATE SKIP
 //! LOCKED`, so two batch runs (two instances) split the due set instead of taking the same rows; the unique
 //! (subscription, period) row and its lease do the rest. Settlements apply only while the run still holds
-//! the lease, with the billing event and the subscription's new schedule, in one transaction.
+//! the lease, with the billing event, the subscription's new schedule, its webhooks and the customer's xp
+//! credit, in one transaction.
 
 use deadpool_postgres::{GenericClient, Object};
-use payments_core::Cents;
+use payments_core::{Cents, Wallet};
 
 use crate::domain::recurring::{
     BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeSettlement, ClaimRequest,
@@ -12,7 +13,8 @@ use crate::domain::recurring::{
 };
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::recurring::{subscription_columns, subscription_from_row};
-use crate::store::postgres::rows;
+use crate::store::postgres::{rows, subscription_hooks};
+use crate::store::subscription_credit;
 
 const DUE: &str = concat!(
     "SELECT ",
@@ -153,9 +155,12 @@ pub(super) async fn settle_charges(
 ) -> Result<Vec<SettleOutcome>, PgError> {
     let tx = client.transaction().await?;
     let mut outcomes = Vec::with_capacity(settlements.len());
+    let mut credits = Vec::new();
     for settlement in settlements {
-        outcomes.push(settle(&tx, settlement).await?);
+        outcomes.push(settle(&tx, settlement, &mut credits).await?);
     }
+    let now_ms = settlements.first().map_or(0, |settlement| settlement.now_ms);
+    subscription_hooks::credit(&tx, credits, now_ms).await?;
     tx.commit().await?;
     Ok(outcomes)
 }
@@ -163,6 +168,7 @@ pub(super) async fn settle_charges(
 async fn settle(
     client: &impl GenericClient,
     settlement: &ChargeSettlement,
+    credits: &mut Vec<(Wallet, Cents)>,
 ) -> Result<SettleOutcome, PgError> {
     let event = BillingEvent::of(settlement);
     let state = match settlement.outcome {
@@ -189,6 +195,8 @@ async fn settle(
         return Ok(SettleOutcome::LeaseLost);
     };
     let row_id: i64 = rows::get(&row, "subscription_id")?;
+    // Locked and read before the schedule moves: the webhooks name the status it had.
+    let hook = subscription_hooks::hook_at(client, row_id).await?;
     let schedule = settlement.schedule;
     let advance = client.prepare_cached(ADVANCE).await?;
     client
@@ -222,6 +230,10 @@ async fn settle(
             ],
         )
         .await?;
+    if let Some(hook) = hook {
+        subscription_hooks::enqueue(client, hook.settled(settlement), settlement.now_ms).await?;
+        credits.extend(subscription_credit(&hook, settlement));
+    }
     Ok(SettleOutcome::Settled)
 }
 

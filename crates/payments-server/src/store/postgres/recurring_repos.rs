@@ -74,7 +74,7 @@ impl RecurringRepository for PgStore {
         id: &CustomerSubscriptionId,
         now_ms: i64,
     ) -> Result<Option<CustomerSubscription>, StoreError> {
-        self.run(|client| Box::pin(async move { recurring::cancel_subscription(&client, id, now_ms).await }))
+        self.run(|client| Box::pin(recurring::cancel_subscription(client, id, now_ms)))
             .await
     }
 

@@ -7,10 +7,8 @@ use tokio_postgres::NoTls;
 
 use crate::store::contract::fixtures::T0;
 use crate::store::contract::{ContractBackend, contract_suite};
+use crate::store::postgres::migrations;
 use crate::store::postgres::{PgStore, PgTestDatabase};
-use crate::store::postgres::{
-    migrations, schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7,
-};
 use crate::store::{Repositories, StoreError};
 
 /// A fresh database with the schema applied.
@@ -73,7 +71,8 @@ mod contract {
     super::contract_suite!(PgBackend);
 }
 
-async fn connect(database: &PgTestDatabase) -> tokio_postgres::Client {
+/// A plain client of the test database, beside the store's pool.
+pub(super) async fn connect(database: &PgTestDatabase) -> tokio_postgres::Client {
     let (client, connection) = tokio_postgres::connect(database.url(), NoTls).await.unwrap();
     tokio::spawn(connection);
     client
@@ -154,7 +153,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (7, T0),
             (8, T0),
             (9, T0),
-            (10, T0)
+            (10, T0),
+            (11, T0)
         ]
     );
     drop(first);
@@ -184,7 +184,7 @@ async fn instances_starting_together_apply_each_migration_once() {
         .await
         .unwrap()
         .get(0);
-    assert_eq!(count, 10);
+    assert_eq!(count, 11);
     database.drop_database().await;
 }
 
@@ -226,93 +226,6 @@ async fn stored_values_that_do_not_decode_are_reported_as_corrupt() {
         "{error:?}"
     );
     drop(repos);
-    drop(store);
-    database.drop_database().await;
-}
-
-#[tokio::test]
-async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
-    let Some(database) = PgTestDatabase::create().await else {
-        return;
-    };
-    let client = connect(&database).await;
-    client
-        .batch_execute(
-            "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-        )
-        .await
-        .unwrap();
-    let before_v8 = [
-        schema_v1::SQL,
-        schema_v2::SQL,
-        schema_v3::SQL,
-        schema_v4::SQL,
-        schema_v5::SQL,
-        schema_v6::SQL,
-        schema_v7::SQL,
-    ];
-    for (version, sql) in (1_i64..).zip(before_v8) {
-        client.batch_execute(sql).await.unwrap();
-        client
-            .execute("INSERT INTO schema_migrations VALUES ($1, 1)", &[&version])
-            .await
-            .unwrap();
-    }
-    // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
-    client
-        .batch_execute(
-            r#"INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty,
-                category, description, tags_json, tag_keys_json, search_text, images_json, attributes_json,
-                cost_cents, taxable, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
-             VALUES ('prod_1', '0xaa', 'CUP', 'Cup', 100, 'USD', 1, '', '', '[]', '[]', '',
-                '["data:image/png;base64,iVBORw0KGgpB","data:image/jpeg;base64,/9j/Qw=="]', '{}', 0, false,
-                'general', false, '{}', 1, 1)"#,
-        )
-        .await
-        .unwrap();
-
-    let store = PgStore::open(database.url(), T0).await.unwrap();
-
-    let rows = client
-        .query(
-            "SELECT position, content_type, byte_size, sha256, data FROM inventory_images ORDER BY position",
-            &[],
-        )
-        .await
-        .unwrap();
-    let images: Vec<(i32, String, i64, String, Vec<u8>)> = rows
-        .iter()
-        .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3), row.get(4)))
-        .collect();
-    assert_eq!(
-        images,
-        [
-            (
-                0,
-                "image/png".to_owned(),
-                9,
-                "7133ad08284317968ef1cba3f0914e04eae6eeafc11156c01b55aef10ba07380".to_owned(),
-                b"\x89PNG\r\n\x1a\nA".to_vec()
-            ),
-            (
-                1,
-                "image/jpeg".to_owned(),
-                4,
-                "0c074ca3896ab6732f82ec88fc1494885a77bf3d68ba6c95bb14c01a2c8b40b5".to_owned(),
-                b"\xff\xd8\xffC".to_vec()
-            ),
-        ]
-    );
-    let images_json_left: bool = client
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM information_schema.columns
-             WHERE table_name = 'inventory_items' AND column_name = 'images_json')",
-            &[],
-        )
-        .await
-        .unwrap()
-        .get(0);
-    assert!(!images_json_left);
     drop(store);
     database.drop_database().await;
 }

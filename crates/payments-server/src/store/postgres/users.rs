@@ -58,6 +58,12 @@ const CREDIT: &str =
     ON CONFLICT (wallet) DO UPDATE SET purchase_cents = users.purchase_cents + excluded.purchase_cents,
         updated_at = excluded.updated_at
     RETURNING purchase_cents, subscription_cents";
+/// Subscription charges count towards xp as purchases do (`payments_core::xp_for_spending`).
+const CREDIT_SUBSCRIPTIONS: &str =
+    "INSERT INTO users (wallet, subscription_cents, created_at, updated_at) VALUES ($1, $2, $3, $3)
+    ON CONFLICT (wallet) DO UPDATE SET subscription_cents = users.subscription_cents + excluded.subscription_cents,
+        updated_at = excluded.updated_at
+    RETURNING purchase_cents, subscription_cents";
 const SET_XP: &str = "UPDATE users SET xp = $2 WHERE wallet = $1";
 
 pub(super) fn user_from_row(row: &Row) -> Result<User, PgError> {
@@ -213,8 +219,30 @@ pub(super) async fn credit_purchases(
     change: Cents,
     now_ms: i64,
 ) -> Result<(), PgError> {
-    let wallet = buyer.to_string();
-    let credit = tx.prepare_cached(CREDIT).await?;
+    credit(tx, CREDIT, buyer, change, now_ms).await
+}
+
+/// Adds a charged amount to the customer's subscription spending and recomputes its xp (inside the
+/// transaction that records the charge).
+pub(super) async fn credit_subscriptions(
+    tx: &impl GenericClient,
+    customer: Wallet,
+    amount: Cents,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    credit(tx, CREDIT_SUBSCRIPTIONS, customer, amount, now_ms).await
+}
+
+/// Runs one of the credit upserts (which answer both totals) and stores the xp they make.
+async fn credit(
+    tx: &impl GenericClient,
+    upsert: &str,
+    wallet: Wallet,
+    change: Cents,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let wallet = wallet.to_string();
+    let credit = tx.prepare_cached(upsert).await?;
     let row = tx
         .query_one(&credit, &[&wallet, &change.as_i64(), &now_ms])
         .await?;

@@ -11,6 +11,7 @@ use super::schema_v7;
 use super::schema_v8;
 use super::schema_v9;
 use super::schema_v10;
+use super::schema_v11;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -83,6 +84,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (8, schema_v8::SQL),
     (9, schema_v9::SQL),
     (10, schema_v10::SQL),
+    (11, schema_v11::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
@@ -247,5 +249,86 @@ mod tests {
             .query_row("SELECT images_json FROM inventory_items", [], |row| row.get(0))
             .unwrap();
         assert_eq!(kept, "[\"data:image/png;base64,@@@\"]");
+    }
+
+    #[test]
+    fn version_11_keeps_receipt_deliveries_and_their_attempts_and_gives_deliveries_exactly_one_owner() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
+        schema_v8::register_functions(&conn).unwrap();
+        for (version, sql) in &MIGRATIONS[..10] {
+            conn.execute_batch(sql).unwrap();
+            conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
+        }
+        conn.execute(RECEIPT, ["order-1", "0xaa"]).unwrap();
+        conn.execute_batch(
+            "INSERT INTO webhook_deliveries (id, public_id, receipt_id, url, event, body, state, attempts,
+                round_attempts, next_attempt_at, created_at, updated_at, origin, leased_until, redeliver_queued)
+             VALUES (7, 'd-7', 1, 'https://h.example/x', 'receipt.status_updated', x'7b7d', 'pending', 2, 1,
+                500, 10, 20, 'https://h.example', 400, 1);
+             INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, started_at, finished_at,
+                duration_ms) VALUES (7, 1, 500, 'receiver answered 500', 11, 12, 1);
+             INSERT INTO subscription_plans (public_id, merchant, name, price_cents, period, created_at, updated_at)
+             VALUES ('plan_1', '0xaa', 'Pro', 999, 'WEEKLY', 1, 1);
+             INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer, price_cents, period,
+                permission_json, signature, permission_hash, status, anchor_ms, next_charge_at, created_at,
+                updated_at)
+             VALUES ('csub_1', 1, '0xaa', '0xcc', 999, 'WEEKLY', '{}', x'00', '0x01', 'active', 1, 1, 1, 1);",
+        )
+        .unwrap();
+
+        apply(&mut conn, 2).unwrap();
+
+        let kept: String = conn
+            .query_row(
+                "SELECT json_array(public_id, receipt_id, subscription_id, state, hex(body), attempts,
+                    round_attempts, next_attempt_at, origin, leased_until, redeliver_queued)
+                 FROM webhook_deliveries WHERE id = 7",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            kept,
+            r#"["d-7",1,null,"pending","7B7D",2,1,500,"https://h.example",400,1]"#
+        );
+        let attempt_owner: String = conn
+            .query_row(
+                "SELECT d.public_id FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(attempt_owner, "d-7");
+        let mut indexes: Vec<String> = conn
+            .prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_deliveries'
+                AND sql IS NOT NULL ORDER BY name",
+            )
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        indexes.sort();
+        assert_eq!(
+            indexes,
+            [
+                "webhook_deliveries_by_receipt",
+                "webhook_deliveries_by_subscription",
+                "webhook_deliveries_due"
+            ]
+        );
+        let insert = |receipt: Option<i64>, subscription: Option<i64>, id: &str| {
+            conn.execute(
+                "INSERT INTO webhook_deliveries (public_id, receipt_id, subscription_id, url, event, body, state,
+                    created_at, updated_at) VALUES (?1, ?2, ?3, 'https://h.example/x', 'e', x'', 'pending', 1, 1)",
+                params![id, receipt, subscription],
+            )
+        };
+        assert!(insert(Some(1), None, "by-receipt").is_ok());
+        assert!(insert(None, Some(1), "by-subscription").is_ok());
+        assert!(insert(None, None, "orphan").is_err());
+        assert!(insert(Some(1), Some(1), "both").is_err());
     }
 }

@@ -143,7 +143,10 @@ impl ReceiptReadCache {
         }
         for row_id in pending.receipt_rows {
             if let Some(key) = entries.key_of_row.remove(&row_id) {
-                let stale = entries.by_key.get(&key).is_some_and(|entry| entry.row_id == row_id);
+                let stale = entries
+                    .by_key
+                    .get(&key)
+                    .is_some_and(|entry| entry.row_id == row_id);
                 if stale {
                     entries.by_key.remove(&key);
                 }

@@ -69,14 +69,20 @@ async fn a_read_that_began_before_a_commit_does_not_keep_what_it_saw() {
 #[tokio::test]
 async fn a_changed_split_is_read_at_once() {
     let (store, _dir) = store_with_receipt().await;
-    store.save_split(wallet('a'), &split('1', '2'), false, T0).await.unwrap();
+    store
+        .save_split(wallet('a'), &split('1', '2'), false, T0)
+        .await
+        .unwrap();
     let first = store
         .fetch_with_split(Some(wallet('a')), &receipt_id("r1"))
         .await
         .unwrap()
         .unwrap();
 
-    store.save_split(wallet('a'), &split('3', '4'), true, T0 + 1).await.unwrap();
+    store
+        .save_split(wallet('a'), &split('3', '4'), true, T0 + 1)
+        .await
+        .unwrap();
 
     let second = store
         .fetch_with_split(Some(wallet('a')), &receipt_id("r1"))

@@ -5,14 +5,15 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, StatusQuery,
+    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
 };
-use crate::store::STATUS_LISTING_LIMIT;
-use crate::store::sqlite::rows;
+use crate::store::sqlite::{rows, subscription_hooks};
+use crate::store::{STATUS_LISTING_LIMIT, SubscriptionHook};
 
 macro_rules! plan_columns {
     () => {
-        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at"
+        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
+        webhook_url, signing_key"
     };
 }
 
@@ -29,7 +30,8 @@ pub(super) use subscription_columns;
 pub(super) const SUBSCRIPTION_COLUMNS: usize = 17;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
-    price_cents, period, active, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 const FETCH_PLAN: &str = concat!(
     "SELECT ",
     plan_columns!(),
@@ -41,14 +43,15 @@ const ACTIVE_PLANS: &str = concat!(
     " FROM subscription_plans WHERE merchant = ?1 AND active = 1 ORDER BY created_at, id"
 );
 const SAVE_PLAN: &str = "UPDATE subscription_plans SET name = ?2, description = ?3, price_cents = ?4,
-    period = ?5, active = ?6, updated_at = ?7 WHERE public_id = ?1";
-const PLAN_ROW: &str = "SELECT id FROM subscription_plans WHERE public_id = ?1 AND active = 1";
+    period = ?5, active = ?6, updated_at = ?7, webhook_url = ?8, signing_key = ?9 WHERE public_id = ?1";
+const PLAN_ROW: &str = "SELECT id, webhook_url FROM subscription_plans WHERE public_id = ?1 AND active = 1";
 const HASH_USED: &str = "SELECT EXISTS (SELECT 1 FROM customer_subscriptions WHERE permission_hash = ?1)";
 const INSERT_SUBSCRIPTION: &str =
     "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
     price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
     next_charge_at, created_at, updated_at)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, 0, ?10, ?11, ?11)";
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, 0, ?10, ?11, ?11)
+    RETURNING id";
 const FETCH_SUBSCRIPTION: &str = concat!(
     "SELECT ",
     subscription_columns!(),
@@ -71,6 +74,13 @@ const CANCEL: &str =
     WHERE public_id = ?1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
+    let webhook = match row.get::<_, Option<String>>(9)? {
+        Some(url) => Some(PlanWebhook {
+            url,
+            sealed_key: row.get(10)?,
+        }),
+        None => None,
+    };
     Ok(Plan {
         id: PlanId::from_stored(row.get(0)?),
         merchant: rows::parsed(row, 1, Wallet::parse)?,
@@ -79,8 +89,16 @@ fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
         price: Cents::new(row.get(4)?),
         period: rows::parsed(row, 5, str::parse)?,
         active: row.get(6)?,
+        webhook,
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
+    })
+}
+
+/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
+fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
+    plan.webhook.as_ref().map_or((None, None), |webhook| {
+        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
     })
 }
 
@@ -110,6 +128,7 @@ pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerS
 }
 
 pub(super) fn create_plan(conn: &Connection, plan: &Plan) -> rusqlite::Result<()> {
+    let (webhook_url, signing_key) = webhook_columns(plan);
     conn.prepare_cached(INSERT_PLAN)?.execute(params![
         plan.id.as_str(),
         plan.merchant.to_string(),
@@ -120,6 +139,8 @@ pub(super) fn create_plan(conn: &Connection, plan: &Plan) -> rusqlite::Result<()
         plan.active,
         plan.created_at,
         plan.updated_at,
+        webhook_url,
+        signing_key,
     ])?;
     Ok(())
 }
@@ -141,6 +162,7 @@ pub(super) fn update_plan(conn: &Connection, update: &PlanUpdate) -> rusqlite::R
         return Ok(None);
     };
     let updated = update.apply(&plan);
+    let (webhook_url, signing_key) = webhook_columns(&updated);
     conn.prepare_cached(SAVE_PLAN)?.execute(params![
         updated.id.as_str(),
         updated.name,
@@ -149,6 +171,8 @@ pub(super) fn update_plan(conn: &Connection, update: &PlanUpdate) -> rusqlite::R
         updated.period.as_str(),
         updated.active,
         updated.updated_at,
+        webhook_url,
+        signing_key,
     ])?;
     Ok(Some(updated))
 }
@@ -158,11 +182,11 @@ pub(super) fn create_subscription(
     new: &NewCustomerSubscription,
     now_ms: i64,
 ) -> rusqlite::Result<CreateSubscriptionOutcome> {
-    let plan_row: Option<i64> = conn
+    let plan_row: Option<(i64, Option<String>)> = conn
         .prepare_cached(PLAN_ROW)?
-        .query_row([new.plan_id.as_str()], |row| row.get(0))
+        .query_row([new.plan_id.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?;
-    let Some(plan_row) = plan_row else {
+    let Some((plan_row, webhook_url)) = plan_row else {
         return Ok(CreateSubscriptionOutcome::PlanUnavailable);
     };
     let used: bool = conn
@@ -171,19 +195,24 @@ pub(super) fn create_subscription(
     if used {
         return Ok(CreateSubscriptionOutcome::PermissionReused);
     }
-    conn.prepare_cached(INSERT_SUBSCRIPTION)?.execute(params![
-        new.id.as_str(),
-        plan_row,
-        new.merchant.to_string(),
-        new.customer.to_string(),
-        new.price.as_i64(),
-        new.period.as_str(),
-        rows::to_json(&SpendPermissionData::from(&new.permission))?,
-        new.signature,
-        new.permission_hash,
-        new.anchor_ms,
-        now_ms,
-    ])?;
+    let row_id: i64 = conn.prepare_cached(INSERT_SUBSCRIPTION)?.query_row(
+        params![
+            new.id.as_str(),
+            plan_row,
+            new.merchant.to_string(),
+            new.customer.to_string(),
+            new.price.as_i64(),
+            new.period.as_str(),
+            rows::to_json(&SpendPermissionData::from(&new.permission))?,
+            new.signature,
+            new.permission_hash,
+            new.anchor_ms,
+            now_ms,
+        ],
+        |row| row.get(0),
+    )?;
+    let hook = SubscriptionHook::of_new(new, row_id, webhook_url);
+    subscription_hooks::enqueue(conn, hook.created(now_ms), now_ms)?;
     Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
 }
 
@@ -218,7 +247,12 @@ pub(super) fn cancel_subscription(
     id: &CustomerSubscriptionId,
     now_ms: i64,
 ) -> rusqlite::Result<Option<CustomerSubscription>> {
-    conn.prepare_cached(CANCEL)?
+    let hook = subscription_hooks::hook_of(conn, id)?;
+    let changed = conn
+        .prepare_cached(CANCEL)?
         .execute(params![id.as_str(), now_ms])?;
+    if changed == 1 {
+        subscription_hooks::enqueue(conn, hook.and_then(|hook| hook.canceled(now_ms)), now_ms)?;
+    }
     fetch_subscription(conn, id)
 }

@@ -1,8 +1,8 @@
 //! The exactly-once charge ledger over SQLite: claims are written `pending` under a lease before any
-//! transaction is sent; settlements are applied only by the lease owner, with the billing event and the
-//! subscription's new schedule, in the same writer transaction.
+//! transaction is sent; settlements are applied only by the lease owner, with the billing event, the
+//! subscription's new schedule, its webhooks and the customer's xp credit, in the same writer transaction.
 
-use payments_core::Cents;
+use payments_core::{Cents, Wallet};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::recurring::{
@@ -10,6 +10,8 @@ use crate::domain::recurring::{
     CustomerSubscription, CustomerSubscriptionId, SettleOutcome,
 };
 use crate::store::sqlite::recurring::{SUBSCRIPTION_COLUMNS, subscription_columns, subscription_from_row};
+use crate::store::sqlite::subscription_hooks;
+use crate::store::subscription_credit;
 
 /// Chargeable subscriptions due at `?1` whose current charge is not leased to a live run.
 const DUE: &str = concat!(
@@ -122,13 +124,21 @@ pub(super) fn settle_charges(
     conn: &Connection,
     settlements: &[ChargeSettlement],
 ) -> rusqlite::Result<Vec<SettleOutcome>> {
-    settlements
+    let mut credits = Vec::new();
+    let outcomes = settlements
         .iter()
-        .map(|settlement| settle(conn, settlement))
-        .collect()
+        .map(|settlement| settle(conn, settlement, &mut credits))
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let now_ms = settlements.first().map_or(0, |settlement| settlement.now_ms);
+    subscription_hooks::credit(conn, credits, now_ms)?;
+    Ok(outcomes)
 }
 
-fn settle(conn: &Connection, settlement: &ChargeSettlement) -> rusqlite::Result<SettleOutcome> {
+fn settle(
+    conn: &Connection,
+    settlement: &ChargeSettlement,
+    credits: &mut Vec<(Wallet, Cents)>,
+) -> rusqlite::Result<SettleOutcome> {
     let event = BillingEvent::of(settlement);
     let state = match settlement.outcome {
         ChargeOutcome::Charged { .. } => "charged",
@@ -153,6 +163,8 @@ fn settle(conn: &Connection, settlement: &ChargeSettlement) -> rusqlite::Result<
     let Some(row_id) = row_id else {
         return Ok(SettleOutcome::LeaseLost);
     };
+    // Read before the schedule moves: the webhooks name the status it had.
+    let hook = subscription_hooks::hook_at(conn, row_id)?;
     let schedule = settlement.schedule;
     conn.prepare_cached(ADVANCE)?.execute(params![
         row_id,
@@ -174,6 +186,10 @@ fn settle(conn: &Connection, settlement: &ChargeSettlement) -> rusqlite::Result<
         event.failure,
         event.created_at
     ])?;
+    if let Some(hook) = hook {
+        subscription_hooks::enqueue(conn, hook.settled(settlement), settlement.now_ms)?;
+        credits.extend(subscription_credit(&hook, settlement));
+    }
     Ok(SettleOutcome::Settled)
 }
 

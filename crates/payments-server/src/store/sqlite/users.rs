@@ -56,6 +56,12 @@ const CREDIT: &str =
     ON CONFLICT (wallet) DO UPDATE SET purchase_cents = users.purchase_cents + excluded.purchase_cents,
         updated_at = excluded.updated_at
     RETURNING purchase_cents, subscription_cents";
+/// Subscription charges count towards xp as purchases do (`payments_core::xp_for_spending`).
+const CREDIT_SUBSCRIPTIONS: &str =
+    "INSERT INTO users (wallet, subscription_cents, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+    ON CONFLICT (wallet) DO UPDATE SET subscription_cents = users.subscription_cents + excluded.subscription_cents,
+        updated_at = excluded.updated_at
+    RETURNING purchase_cents, subscription_cents";
 const SET_XP: &str = "UPDATE users SET xp = ?2 WHERE wallet = ?1";
 
 pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<User> {
@@ -182,9 +188,31 @@ pub(super) fn credit_purchases(
     change: Cents,
     now_ms: i64,
 ) -> rusqlite::Result<()> {
-    let wallet = buyer.to_string();
+    credit(conn, CREDIT, buyer, change, now_ms)
+}
+
+/// Adds a charged amount to the customer's subscription spending and recomputes its xp (inside the
+/// transaction that records the charge).
+pub(super) fn credit_subscriptions(
+    conn: &Connection,
+    customer: Wallet,
+    amount: Cents,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    credit(conn, CREDIT_SUBSCRIPTIONS, customer, amount, now_ms)
+}
+
+/// Runs one of the credit upserts (which answer both totals) and stores the xp they make.
+fn credit(
+    conn: &Connection,
+    upsert: &str,
+    wallet: Wallet,
+    change: Cents,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    let wallet = wallet.to_string();
     let (purchases, subscriptions): (i64, i64) = conn
-        .prepare_cached(CREDIT)?
+        .prepare_cached(upsert)?
         .query_row(params![wallet, change.as_i64(), now_ms], |row| {
             Ok((row.get(0)?, row.get(1)?))
         })?;

@@ -4,17 +4,25 @@ use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::domain::receipt::{DeliveryId, ReceiptId};
-use crate::store::{AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, OutboxDepth};
+use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
+use crate::store::sqlite::rows;
+use crate::store::{
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, OutboxDepth,
+};
 
 /// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
 /// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
+/// A delivery belongs to a receipt (signed with its key) or to a subscription (signed with its plan's).
 const SELECT_DUE: &str = "WITH busy(endpoint, used) AS (SELECT key, value FROM json_each(?3)),
     ranked AS (SELECT id, next_attempt_at, origin,
         ROW_NUMBER() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
         FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?1)
-    SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, r.signing_key, d.attempts,
-        d.round_attempts, d.origin
-    FROM ranked k JOIN webhook_deliveries d ON d.id = k.id JOIN receipts r ON r.id = d.receipt_id
+    SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, COALESCE(r.signing_key, p.signing_key),
+        d.attempts, d.round_attempts, d.origin, s.public_id, p.public_id
+    FROM ranked k JOIN webhook_deliveries d ON d.id = k.id
+    LEFT JOIN receipts r ON r.id = d.receipt_id
+    LEFT JOIN customer_subscriptions s ON s.id = d.subscription_id
+    LEFT JOIN subscription_plans p ON p.id = s.plan_id
     LEFT JOIN busy b ON b.endpoint = k.origin
     WHERE k.rank_in_endpoint + COALESCE(b.used, 0) <= ?4
     ORDER BY k.next_attempt_at, k.id LIMIT ?2";
@@ -50,10 +58,28 @@ const DEPTH: &str = "SELECT COUNT(*), COALESCE(SUM(leased_until > ?1), 0) FROM w
 
 fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
     let round: i64 = row.get(8)?;
+    let receipt: Option<String> = row.get(2)?;
+    let subscription: Option<(String, String)> = match (row.get(10)?, row.get(11)?) {
+        (Some(subscription), Some(plan)) => Some((subscription, plan)),
+        _ => None,
+    };
+    let owner = match (receipt, subscription) {
+        (Some(receipt), None) => DeliveryOwner::Receipt(ReceiptId::from_stored(receipt)),
+        (None, Some((subscription, plan))) => DeliveryOwner::Subscription {
+            subscription: CustomerSubscriptionId::from_stored(subscription),
+            plan: PlanId::from_stored(plan),
+        },
+        _ => {
+            return Err(rows::corrupt(
+                2,
+                "a delivery must belong to one receipt or one subscription",
+            ));
+        }
+    };
     Ok(DueDelivery {
         rowid: row.get(0)?,
         id: DeliveryId::from_stored(row.get(1)?),
-        receipt_id: ReceiptId::from_stored(row.get(2)?),
+        owner,
         url: row.get(3)?,
         event: row.get(4)?,
         body: row.get(5)?,

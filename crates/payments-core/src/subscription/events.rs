@@ -1,0 +1,217 @@
+//! The subscription webhooks: `subscription.created`, `subscription.charged`, `subscription.charge_failed`
+//! and `subscription.canceled`, and their body. They travel through the same outbox, with the same headers
+//! and signatures, as `receipt.status_updated` ([`crate::x_service_signature`],
+//! [`crate::StandardWebhooksSecret`]).
+//!
+//! Every key is present in every body (`null` where it does not apply), so receivers can decode one shape.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{BillingPeriod, SubscriptionStatus};
+use crate::money::Cents;
+use crate::wallet::Wallet;
+
+/// Which change of a subscription a webhook reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum SubscriptionEventKind {
+    /// A customer subscribed (`subscription.created`).
+    #[serde(rename = "subscription.created")]
+    Created,
+    /// A period was charged (`subscription.charged`).
+    #[serde(rename = "subscription.charged")]
+    Charged,
+    /// An attempt to charge a period failed; nothing moved (`subscription.charge_failed`).
+    #[serde(rename = "subscription.charge_failed")]
+    ChargeFailed,
+    /// The subscription ended: by its customer, its merchant, or the failure policy
+    /// (`subscription.canceled`).
+    #[serde(rename = "subscription.canceled")]
+    Canceled,
+}
+
+impl SubscriptionEventKind {
+    /// Every kind, in lifecycle order.
+    pub const ALL: [SubscriptionEventKind; 4] = [
+        SubscriptionEventKind::Created,
+        SubscriptionEventKind::Charged,
+        SubscriptionEventKind::ChargeFailed,
+        SubscriptionEventKind::Canceled,
+    ];
+
+    /// The event name, as in the body's `event` and the `X-Service-Event` header.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SubscriptionEventKind::Created => "subscription.created",
+            SubscriptionEventKind::Charged => "subscription.charged",
+            SubscriptionEventKind::ChargeFailed => "subscription.charge_failed",
+            SubscriptionEventKind::Canceled => "subscription.canceled",
+        }
+    }
+}
+
+impl fmt::Display for SubscriptionEventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An amount as the body carries it: USD with two decimals (`"9.99"`) and the 6-decimal token's base
+/// units (`"9990000"`), both as text so no receiver rounds them through a float.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookAmount {
+    /// USD, two decimals.
+    pub usd: String,
+    /// Token base units (1 USD = 1 000 000).
+    pub base_units: String,
+}
+
+impl WebhookAmount {
+    /// The amount of `cents`; a negative amount (never charged) has no base units and shows `"0"`.
+    ///
+    /// ```
+    /// use payments_core::{Cents, WebhookAmount};
+    /// let amount = WebhookAmount::of(Cents::new(999));
+    /// assert_eq!((amount.usd.as_str(), amount.base_units.as_str()), ("9.99", "9990000"));
+    /// ```
+    pub fn of(cents: Cents) -> Self {
+        WebhookAmount {
+            usd: cents.to_string(),
+            base_units: cents
+                .to_token_amount()
+                .map_or_else(|_| "0".to_owned(), |units| units.to_string()),
+        }
+    }
+}
+
+/// What one charge attempt moved (`subscription.charged` / `subscription.charge_failed`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionChargeFacts {
+    /// The period charged (0 = the first).
+    pub period_index: u64,
+    /// What the customer pays: fee + net.
+    pub gross: WebhookAmount,
+    /// The platform's fee.
+    pub fee: WebhookAmount,
+    /// What the merchant receives.
+    pub net: WebhookAmount,
+    /// The charge's transaction; `null` when it failed, or when a crashed run's charge was found on chain.
+    pub transaction_hash: Option<String>,
+    /// Why the attempt failed (`charge_failed`).
+    pub failure_reason: Option<String>,
+}
+
+/// The body of a subscription webhook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionWebhook {
+    /// The event, e.g. `subscription.charged` (the same key as receipt webhooks' `event`).
+    pub event: SubscriptionEventKind,
+    /// The delivery id: the same as `X-Service-Delivery` and `webhook-id`, stable across retries.
+    pub id: String,
+    /// When the change was committed, unix ms.
+    pub timestamp: i64,
+    /// The subscription (`csub_...`).
+    pub subscription_id: String,
+    /// Its plan (`plan_...`).
+    pub plan_id: String,
+    /// The merchant.
+    pub merchant_wallet: Wallet,
+    /// The customer.
+    pub customer_wallet: Wallet,
+    /// The subscription's status after the change.
+    pub status: SubscriptionStatus,
+    /// Its status before; `null` for `subscription.created`.
+    pub previous_status: Option<SubscriptionStatus>,
+    /// The period the subscription was signed for.
+    pub period: BillingPeriod,
+    /// The price per period the customer signed for.
+    pub price: WebhookAmount,
+    /// The charge attempt; `null` for `created` and `canceled`.
+    pub charge: Option<SubscriptionChargeFacts>,
+    /// Why the subscription ended, for a `canceled` that the failure policy caused; `null` otherwise.
+    pub cancel_reason: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wallet(byte: u8) -> Wallet {
+        Wallet::parse(&format!("0x{}", hex::encode([byte; 20]))).unwrap()
+    }
+
+    #[test]
+    fn event_names_serialize_as_the_header_shows_them() {
+        for kind in SubscriptionEventKind::ALL {
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                serde_json::Value::String(kind.as_str().to_owned())
+            );
+        }
+        assert_eq!(
+            SubscriptionEventKind::ChargeFailed.to_string(),
+            "subscription.charge_failed"
+        );
+    }
+
+    #[test]
+    fn a_charged_body_carries_every_key_with_amounts_as_text() {
+        let body = SubscriptionWebhook {
+            event: SubscriptionEventKind::Charged,
+            id: "d-1".to_owned(),
+            timestamp: 1_700_000_000_000,
+            subscription_id: "csub_1".to_owned(),
+            plan_id: "plan_1".to_owned(),
+            merchant_wallet: wallet(0xaa),
+            customer_wallet: wallet(0xcc),
+            status: SubscriptionStatus::Active,
+            previous_status: Some(SubscriptionStatus::PastDue),
+            period: BillingPeriod::Weekly,
+            price: WebhookAmount::of(Cents::new(999)),
+            charge: Some(SubscriptionChargeFacts {
+                period_index: 2,
+                gross: WebhookAmount::of(Cents::new(999)),
+                fee: WebhookAmount::of(Cents::new(5)),
+                net: WebhookAmount::of(Cents::new(994)),
+                transaction_hash: Some("0xabc".to_owned()),
+                failure_reason: None,
+            }),
+            cancel_reason: None,
+        };
+
+        let json = serde_json::to_value(&body).unwrap();
+
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "event": "subscription.charged",
+                "id": "d-1",
+                "timestamp": 1_700_000_000_000_i64,
+                "subscriptionId": "csub_1",
+                "planId": "plan_1",
+                "merchantWallet": "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "customerWallet": "0xcccccccccccccccccccccccccccccccccccccccc",
+                "status": "active",
+                "previousStatus": "past_due",
+                "period": "WEEKLY",
+                "price": {"usd": "9.99", "baseUnits": "9990000"},
+                "charge": {
+                    "periodIndex": 2,
+                    "gross": {"usd": "9.99", "baseUnits": "9990000"},
+                    "fee": {"usd": "0.05", "baseUnits": "50000"},
+                    "net": {"usd": "9.94", "baseUnits": "9940000"},
+                    "transactionHash": "0xabc",
+                    "failureReason": null
+                },
+                "cancelReason": null
+            })
+        );
+        let back: SubscriptionWebhook = serde_json::from_value(json).unwrap();
+        assert_eq!(back, body);
+    }
+}
