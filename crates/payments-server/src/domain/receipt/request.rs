@@ -1,13 +1,13 @@
 //! `POST /api/receipts` body, and the new-receipt record every creation path hands to the store.
 
-use payments_core::{Cents, LineItem, Wallet};
+use payments_core::{Authority, Cents, LineItem, Wallet};
 use serde::Deserialize;
 
 use crate::domain::field_error::FieldError;
 use crate::domain::receipt::id::ReceiptId;
 use crate::domain::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
 use crate::domain::receipt::webhook_target::TargetPolicy;
-use crate::domain::receipt::{PaymentTarget, ReceiptAmounts, ReceiptSource, ReceiptTax};
+use crate::domain::receipt::{PaymentTarget, Receipt, ReceiptAmounts, ReceiptSource, ReceiptTax};
 
 /// Most lines on a caller-built receipt.
 pub(crate) const MAX_RECEIPT_LINES: usize = 200;
@@ -144,4 +144,36 @@ pub(crate) struct NewReceipt {
     /// Where it is paid, decided with the merchant's split in the creating transaction.
     pub(crate) payment: Option<PaymentTarget>,
     pub(crate) now_ms: i64,
+}
+
+impl NewReceipt {
+    /// The receipt exactly as its insert stores it (the initial status, version 0, nothing paid, refunded
+    /// or failed yet), so the creating transaction need not read back the row it just wrote. The
+    /// repository contract suite compares this with a read of the row on every backend.
+    pub(crate) fn into_stored(self) -> Receipt {
+        Receipt {
+            status: self.source.initial_status(),
+            status_authority: Authority::Buyer,
+            version: 0,
+            paid: Cents::ZERO,
+            refunded: Cents::ZERO,
+            transaction_hash: None,
+            transaction_timestamp: None,
+            buyer_wallet: None,
+            failure: None,
+            created_at: self.now_ms,
+            updated_at: self.now_ms,
+            id: self.id,
+            wallet: self.wallet,
+            source: self.source,
+            currency: self.currency,
+            amounts: self.amounts,
+            line_items: self.line_items,
+            brand_name: self.brand_name,
+            tax: self.tax,
+            options: self.options,
+            webhook_url: self.webhook_url,
+            payment: self.payment,
+        }
+    }
 }

@@ -43,6 +43,7 @@ macro_rules! contract_suite {
     ($backend:ty) => {
         $crate::store::contract::contract_suite!(@each $backend;
             sales::a_created_receipt_reads_back_with_its_initial_status,
+            sales::a_created_receipt_with_every_field_set_is_what_a_read_returns,
             sales::receipts_list_newest_first_within_the_limit,
             sales::parallel_idempotent_creates_have_one_effect,
             sales::an_idempotency_key_reused_with_another_body_conflicts,

@@ -282,3 +282,39 @@ async fn stock_of(repos: &Repositories, id: &ProductId) -> i64 {
     let items = all_items(repos, wallet('a')).await;
     items.iter().find(|item| &item.id == id).unwrap().fields.stock_qty
 }
+
+pub(crate) async fn a_created_receipt_with_every_field_set_is_what_a_read_returns(repos: Repositories) {
+    let merchant = wallet('a');
+    let mut receipt = fixtures::new_receipt(merchant, "order-full", 2_165);
+    receipt.source = crate::domain::receipt::ReceiptSource::Order;
+    receipt.tax = crate::domain::receipt::ReceiptTax {
+        jurisdiction_code: Some("US-CA".to_owned()),
+        rate: payments_core::TaxRate::parse("0.0825").unwrap(),
+        components: vec!["state".to_owned(), "county".to_owned()],
+    };
+    receipt.options.redirect_url = Some("https://shop.example/thanks".to_owned());
+    receipt.options.buyer_email = Some("buyer@example.com".to_owned());
+    receipt.options.transaction_id = Some("tx-9".to_owned());
+    receipt.options.metadata = Some(
+        serde_json::json!({ "cart": "c-1", "n": 2 })
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    receipt.options.billing.city = Some("Fresno".to_owned());
+
+    let Committed::Fresh(Sale { receipt, .. }) = repos
+        .receipts
+        .create(fixtures::receipt_sale(receipt))
+        .await
+        .unwrap()
+    else {
+        panic!("expected a fresh receipt")
+    };
+
+    assert_eq!(receipt.status, ReceiptStatus::Generated);
+    assert_eq!(
+        repos.receipts.fetch(Some(merchant), &receipt.id).await.unwrap(),
+        Some(receipt)
+    );
+}

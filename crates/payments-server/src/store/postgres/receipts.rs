@@ -33,11 +33,6 @@ pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, ver
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
-pub(super) const FETCH_BY_ROWID: &str = "SELECT id, public_id, wallet, source, status, version, currency,
-    subtotal_cents, tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name,
-    jurisdiction_code, tax_rate, tax_components_json, options_json, webhook_url, transaction_hash,
-    transaction_timestamp, buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split FROM receipts
-    WHERE id = $1";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
@@ -144,13 +139,6 @@ pub(super) async fn insert(
 /// several merchants have that id, which then names no receipt.
 pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
     if rows.len() == 1 { rows.pop() } else { None }
-}
-
-/// One receipt by row id (read back after an insert).
-pub(super) async fn fetch_by_rowid(client: &impl GenericClient, rowid: i64) -> Result<Receipt, PgError> {
-    let statement = client.prepare_cached(FETCH_BY_ROWID).await?;
-    let row = client.query_one(&statement, &[&rowid]).await?;
-    receipt_from_row(&row).map(|(_, receipt)| receipt)
 }
 
 async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {

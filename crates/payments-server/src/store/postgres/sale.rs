@@ -88,12 +88,12 @@ async fn attempt_sale(
             return Err(Failed::Refused(OrderError::OutOfStock { sku, available }));
         }
     }
-    let Some(rowid) = receipts::insert(&tx, &plan.receipt).await? else {
+    if receipts::insert(&tx, &plan.receipt).await?.is_none() {
         let taken = plan.receipt.id;
         return Err(Failed::Refused(OrderError::Receipt(ReceiptError::IdTaken(taken))));
-    };
+    }
     let sale = Sale {
-        receipt: receipts::fetch_by_rowid(&tx, rowid).await?,
+        receipt: plan.receipt.into_stored(),
         merchant,
     };
     if let (Some(claim_id), Some(render)) = (claimed, render.take()) {

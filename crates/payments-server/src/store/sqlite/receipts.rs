@@ -139,7 +139,7 @@ pub(super) fn fetch(
     Ok(fetch_with_row_id(conn, wallet, id)?.map(|(receipt, _)| receipt))
 }
 
-/// [`fetch`] with the receipt's rowid , which the read cache is invalidated by.
+/// [`fetch`] with the receipt's rowid, which the read cache is invalidated by.
 pub(super) fn fetch_with_row_id(
     conn: &Connection,
     wallet: Option<Wallet>,

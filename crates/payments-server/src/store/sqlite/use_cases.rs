@@ -77,19 +77,16 @@ pub(super) fn create_sale(conn: &Connection, sale: SaleTx) -> Result<Committed<S
     for take in &plan.reserve {
         reserve(conn, wallet, take, plan.receipt.now_ms)?;
     }
-    let id = plan.receipt.id.clone();
     match receipts::insert(conn, &plan.receipt).map_err(sql)? {
         CreateReceiptOutcome::Created => {}
-        CreateReceiptOutcome::IdTaken => return Err(TxError::Refused(ReceiptError::IdTaken(id).into())),
+        CreateReceiptOutcome::IdTaken => {
+            return Err(TxError::Refused(ReceiptError::IdTaken(plan.receipt.id).into()));
+        }
     }
-    let receipt = receipts::fetch(conn, Some(wallet), &id)
-        .map_err(sql)?
-        .ok_or_else(|| {
-            TxError::Store(StoreError::Corrupt(format!(
-                "receipt {id} vanished after its insert"
-            )))
-        })?;
-    let sale = Sale { receipt, merchant };
+    let sale = Sale {
+        receipt: plan.receipt.into_stored(),
+        merchant,
+    };
     keep_response(conn, claim, &sale)?;
     Ok(Committed::Fresh(sale))
 }
