@@ -27,10 +27,9 @@ use crate::portal;
 )]
 pub(crate) async fn page(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     // A malformed id or merchant names no receipt: the same 404 page as an unknown one.
-    let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
-    let view = match (ReceiptId::parse("receiptId", id), merchant) {
-        (Ok(id), Ok(merchant)) => portal::view(ctx.state, merchant, id).await?,
-        _ => None,
+    let view = match link(ctx, id) {
+        Some((id, merchant)) => portal::view(ctx.state, merchant, id).await?,
+        None => None,
     };
     Ok(match view {
         Some(view) => portal::html(StatusCode::OK, portal::render_page(&view)),
@@ -54,10 +53,9 @@ pub(crate) async fn page(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     )
 )]
 pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
-    let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
-    let found = match (ReceiptId::parse("receiptId", id), merchant) {
-        (Ok(id), Ok(merchant)) => portal::record_opened(ctx.state, merchant, id).await?,
-        _ => false,
+    let found = match link(ctx, id) {
+        Some((id, merchant)) => portal::record_opened(ctx.state, merchant, id).await?,
+        None => false,
     };
     if !found {
         return Ok(portal::html(StatusCode::NOT_FOUND, portal::render_not_found()));
@@ -81,10 +79,9 @@ pub(crate) async fn open(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
     )
 )]
 pub(crate) async fn simulate(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
-    let merchant = ctx.query("merchant").map(Wallet::parse).transpose();
-    let found = match (ReceiptId::parse("receiptId", id), merchant) {
-        (Ok(receipt), Ok(merchant)) => portal::simulate_payment(ctx.state, merchant, receipt).await?,
-        _ => false,
+    let found = match link(ctx, id) {
+        Some((receipt, merchant)) => portal::simulate_payment(ctx.state, merchant, receipt).await?,
+        None => false,
     };
     if !found {
         return Ok(portal::html(StatusCode::NOT_FOUND, portal::render_not_found()));
@@ -99,4 +96,11 @@ fn page_again(ctx: &Ctx<'_>, id: &str) -> HttpResponse {
         query => format!("?{query}"),
     };
     portal::see_other(&format!("/portal/{id}{query}"))
+}
+
+/// The receipt and merchant a payment link names; `None` when either is malformed, which the page answers
+/// like an unknown receipt (a link is a capability: it tells nothing about why it does not work).
+fn link(ctx: &Ctx<'_>, id: &str) -> Option<(ReceiptId, Option<Wallet>)> {
+    let merchant = ctx.query("merchant").map(Wallet::parse).transpose().ok()?;
+    Some((ReceiptId::parse("receiptId", id).ok()?, merchant))
 }

@@ -42,7 +42,7 @@ pub use postgres::PgTestDatabase;
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DeliveryOwner,
-    DueDelivery, IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptPage, StockTake,
+    DueDelivery, IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, OwnerRow, ReceiptPage, StockTake,
     TransitionCommit,
 };
 pub(crate) use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};

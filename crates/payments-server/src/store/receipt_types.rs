@@ -113,6 +113,25 @@ impl Claim {
     }
 }
 
+/// The stored row a new outbox delivery belongs to (the backends' one delivery insert takes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OwnerRow {
+    /// The `receipts` row.
+    Receipt(i64),
+    /// The `customer_subscriptions` row.
+    Subscription(i64),
+}
+
+impl OwnerRow {
+    /// `(receipt_id, subscription_id)`: exactly one is set, as the table's CHECK requires.
+    pub(crate) fn columns(self) -> (Option<i64>, Option<i64>) {
+        match self {
+            OwnerRow::Receipt(row) => (Some(row), None),
+            OwnerRow::Subscription(row) => (None, Some(row)),
+        }
+    }
+}
+
 /// What a delivery belongs to, and so which stored key signs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DeliveryOwner {

@@ -8,34 +8,42 @@ use crate::store::postgres::{
     schema_v8, schema_v9, schema_v10,
 };
 
-#[tokio::test]
-async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
-    let Some(database) = PgTestDatabase::create().await else {
-        return;
-    };
-    let client = connect(&database).await;
+/// Applies `versions` (migrations 1, 2, ... in order) and records them, as the migrator would have.
+async fn at_version(client: &tokio_postgres::Client, versions: &[&str]) {
     client
         .batch_execute(
             "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
         )
         .await
         .unwrap();
-    let before_v8 = [
-        schema_v1::SQL,
-        schema_v2::SQL,
-        schema_v3::SQL,
-        schema_v4::SQL,
-        schema_v5::SQL,
-        schema_v6::SQL,
-        schema_v7::SQL,
-    ];
-    for (version, sql) in (1_i64..).zip(before_v8) {
+    for (version, sql) in (1_i64..).zip(versions) {
         client.batch_execute(sql).await.unwrap();
         client
             .execute("INSERT INTO schema_migrations VALUES ($1, 1)", &[&version])
             .await
             .unwrap();
     }
+}
+
+#[tokio::test]
+async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_size_and_hash() {
+    let Some(database) = PgTestDatabase::create().await else {
+        return;
+    };
+    let client = connect(&database).await;
+    at_version(
+        &client,
+        &[
+            schema_v1::SQL,
+            schema_v2::SQL,
+            schema_v3::SQL,
+            schema_v4::SQL,
+            schema_v5::SQL,
+            schema_v6::SQL,
+            schema_v7::SQL,
+        ],
+    )
+    .await;
     // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
     client
         .batch_execute(
@@ -101,31 +109,22 @@ async fn version_11_keeps_receipt_deliveries_and_gives_deliveries_exactly_one_ow
         return;
     };
     let client = connect(&database).await;
-    client
-        .batch_execute(
-            "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-        )
-        .await
-        .unwrap();
-    let before_v11 = [
-        schema_v1::SQL,
-        schema_v2::SQL,
-        schema_v3::SQL,
-        schema_v4::SQL,
-        schema_v5::SQL,
-        schema_v6::SQL,
-        schema_v7::SQL,
-        schema_v8::SQL,
-        schema_v9::SQL,
-        schema_v10::SQL,
-    ];
-    for (version, sql) in (1_i64..).zip(before_v11) {
-        client.batch_execute(sql).await.unwrap();
-        client
-            .execute("INSERT INTO schema_migrations VALUES ($1, 1)", &[&version])
-            .await
-            .unwrap();
-    }
+    at_version(
+        &client,
+        &[
+            schema_v1::SQL,
+            schema_v2::SQL,
+            schema_v3::SQL,
+            schema_v4::SQL,
+            schema_v5::SQL,
+            schema_v6::SQL,
+            schema_v7::SQL,
+            schema_v8::SQL,
+            schema_v9::SQL,
+            schema_v10::SQL,
+        ],
+    )
+    .await;
     client
         .batch_execute(
             "INSERT INTO receipts (id, public_id, wallet, source, status, currency, subtotal_cents, tax_cents,

@@ -11,9 +11,15 @@ use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::{PgStore, rows};
 use crate::store::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, OutboxDepth,
-    OutboxRepository, StoreError,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
+    OutboxDepth, OutboxRepository, OwnerRow, StoreError,
 };
+
+/// The one insert of a new delivery, due at once, whichever row it belongs to.
+const INSERT_DELIVERY: &str =
+    "INSERT INTO webhook_deliveries (public_id, receipt_id, subscription_id, url, event,
+    body, state, next_attempt_at, created_at, updated_at, origin)
+    VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7, $7, $8)";
 
 /// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
 /// without waiting for or sharing rows; a row another claimer leased and committed meanwhile is re-checked
@@ -288,4 +294,31 @@ impl OutboxRepository for PgStore {
     async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {
         self.run(|client| Box::pin(depth(client, now_ms))).await
     }
+}
+
+/// Queues `delivery` for `owner`, due at once, in the caller's transaction.
+pub(super) async fn insert_delivery(
+    client: &impl GenericClient,
+    owner: OwnerRow,
+    delivery: &NewDelivery,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let (receipt, subscription) = owner.columns();
+    let statement = client.prepare_cached(INSERT_DELIVERY).await?;
+    client
+        .execute(
+            &statement,
+            &[
+                &delivery.id.as_str(),
+                &receipt,
+                &subscription,
+                &delivery.url,
+                &delivery.event,
+                &delivery.body,
+                &now_ms,
+                &delivery.endpoint,
+            ],
+        )
+        .await?;
+    Ok(())
 }

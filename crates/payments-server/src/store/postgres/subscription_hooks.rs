@@ -8,8 +8,8 @@ use tokio_postgres::Row;
 
 use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 use crate::store::postgres::error::PgError;
-use crate::store::postgres::{rows, users};
-use crate::store::{SubscriptionDelivery, SubscriptionHook};
+use crate::store::postgres::{outbox, rows, users};
+use crate::store::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
 
 macro_rules! hook_columns {
     () => {
@@ -21,9 +21,6 @@ macro_rules! hook_columns {
 /// Locks the subscription row, so the status read is the one the change replaces.
 const HOOK_BY_ROW: &str = concat!(hook_columns!(), " WHERE s.id = $1 FOR UPDATE OF s");
 const HOOK_BY_ID: &str = concat!(hook_columns!(), " WHERE s.public_id = $1 FOR UPDATE OF s");
-const INSERT_DELIVERY: &str =
-    "INSERT INTO webhook_deliveries (public_id, subscription_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at, origin) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6, $7)";
 
 fn hook_from_row(row: &Row) -> Result<SubscriptionHook, PgError> {
     Ok(SubscriptionHook {
@@ -65,22 +62,8 @@ pub(super) async fn enqueue(
     deliveries: impl IntoIterator<Item = SubscriptionDelivery>,
     now_ms: i64,
 ) -> Result<(), PgError> {
-    let statement = client.prepare_cached(INSERT_DELIVERY).await?;
     for SubscriptionDelivery { row_id, delivery } in deliveries {
-        client
-            .execute(
-                &statement,
-                &[
-                    &delivery.id.as_str(),
-                    &row_id,
-                    &delivery.url,
-                    &delivery.event,
-                    &delivery.body,
-                    &now_ms,
-                    &delivery.endpoint,
-                ],
-            )
-            .await?;
+        outbox::insert_delivery(client, OwnerRow::Subscription(row_id), &delivery, now_ms).await?;
     }
     Ok(())
 }

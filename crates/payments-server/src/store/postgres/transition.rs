@@ -10,10 +10,10 @@ use crate::domain::receipt::ReceiptId;
 use crate::store::postgres::error::PgError;
 use crate::store::postgres::idempotency::{self, Claimed};
 use crate::store::postgres::retry::{self, Failed};
-use crate::store::postgres::{PgStore, merchant, receipts, rows, users};
+use crate::store::postgres::{PgStore, merchant, outbox, receipts, rows, users};
 use crate::store::{
-    Committed, IdempotencyClaim, ReceiptError, Render, TransitionCommit, TransitionDecision, TransitionTx,
-    Transitioned, TxError, purchase_credit_changes,
+    Committed, IdempotencyClaim, OwnerRow, ReceiptError, Render, TransitionCommit, TransitionDecision,
+    TransitionTx, Transitioned, TxError, purchase_credit_changes,
 };
 
 /// The row is locked, so the version check only guards against a decision built for another version.
@@ -24,9 +24,6 @@ const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, pai
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
-const INSERT_DELIVERY: &str =
-    "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at, origin) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6, $7)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
@@ -163,20 +160,7 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
     )
     .await?;
     if let Some(delivery) = &commit.delivery {
-        let insert = tx.prepare_cached(INSERT_DELIVERY).await?;
-        tx.execute(
-            &insert,
-            &[
-                &delivery.id.as_str(),
-                &rowid,
-                &delivery.url,
-                &delivery.event,
-                &delivery.body,
-                &commit.now_ms,
-                &delivery.endpoint,
-            ],
-        )
-        .await?;
+        outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;
     }
     if let Some(refund) = &commit.refund {
         let insert = tx.prepare_cached(INSERT_REFUND).await?;

@@ -8,8 +8,8 @@ use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{
     NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
 };
-use crate::store::sqlite::rows;
-use crate::store::{CreateReceiptOutcome, ReceiptPage, TransitionCommit};
+use crate::store::sqlite::{rows, webhooks};
+use crate::store::{CreateReceiptOutcome, OwnerRow, ReceiptPage, TransitionCommit};
 
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
@@ -52,9 +52,6 @@ const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = 
     RETURNING id";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES (?1, ?2, ?3, ?4, ?5)";
-const INSERT_DELIVERY: &str =
-    "INSERT INTO webhook_deliveries (public_id, receipt_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at, origin) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6, ?7)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
     created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
@@ -206,15 +203,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         commit.now_ms
     ])?;
     if let Some(delivery) = &commit.delivery {
-        tx.prepare_cached(INSERT_DELIVERY)?.execute(params![
-            delivery.id.as_str(),
-            rowid,
-            delivery.url,
-            delivery.event,
-            delivery.body,
-            commit.now_ms,
-            delivery.endpoint
-        ])?;
+        webhooks::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms)?;
     }
     if let Some(refund) = &commit.refund {
         tx.prepare_cached(INSERT_REFUND)?.execute(params![

@@ -3,11 +3,11 @@
 //! change, insert the deliveries it builds after.
 
 use payments_core::{Cents, Wallet};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row};
 
 use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
-use crate::store::sqlite::{rows, users};
-use crate::store::{SubscriptionDelivery, SubscriptionHook};
+use crate::store::sqlite::{rows, users, webhooks};
+use crate::store::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
 
 macro_rules! hook_columns {
     () => {
@@ -18,9 +18,6 @@ macro_rules! hook_columns {
 
 const HOOK_BY_ROW: &str = concat!(hook_columns!(), " WHERE s.id = ?1");
 const HOOK_BY_ID: &str = concat!(hook_columns!(), " WHERE s.public_id = ?1");
-const INSERT_DELIVERY: &str =
-    "INSERT INTO webhook_deliveries (public_id, subscription_id, url, event, body, state,
-    next_attempt_at, created_at, updated_at, origin) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6, ?7)";
 
 fn hook_from_row(row: &Row<'_>) -> rusqlite::Result<SubscriptionHook> {
     Ok(SubscriptionHook {
@@ -60,15 +57,7 @@ pub(super) fn enqueue(
     now_ms: i64,
 ) -> rusqlite::Result<()> {
     for SubscriptionDelivery { row_id, delivery } in deliveries {
-        conn.prepare_cached(INSERT_DELIVERY)?.execute(params![
-            delivery.id.as_str(),
-            row_id,
-            delivery.url,
-            delivery.event,
-            delivery.body,
-            now_ms,
-            delivery.endpoint,
-        ])?;
+        webhooks::insert_delivery(conn, OwnerRow::Subscription(row_id), &delivery, now_ms)?;
     }
     Ok(())
 }

@@ -7,12 +7,18 @@ use crate::domain::receipt::{DeliveryId, ReceiptId};
 use crate::domain::recurring::{CustomerSubscriptionId, PlanId};
 use crate::store::sqlite::rows;
 use crate::store::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, OutboxDepth,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
+    OutboxDepth, OwnerRow,
 };
 
 /// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
 /// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
 /// A delivery belongs to a receipt (signed with its key) or to a subscription (signed with its plan's).
+/// The one insert of a new delivery, due at once, whichever row it belongs to.
+const INSERT_DELIVERY: &str =
+    "INSERT INTO webhook_deliveries (public_id, receipt_id, subscription_id, url, event,
+    body, state, next_attempt_at, created_at, updated_at, origin)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?7, ?7, ?8)";
 const SELECT_DUE: &str = "WITH busy(endpoint, used) AS (SELECT key, value FROM json_each(?3)),
     ranked AS (SELECT id, next_attempt_at, origin,
         ROW_NUMBER() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
@@ -213,4 +219,25 @@ pub(super) fn depth(conn: &Connection, now_ms: i64) -> rusqlite::Result<OutboxDe
             in_flight: u64::try_from(in_flight).unwrap_or_default(),
         })
     })
+}
+
+/// Queues `delivery` for `owner`, due at once, in the caller's transaction.
+pub(super) fn insert_delivery(
+    conn: &Connection,
+    owner: OwnerRow,
+    delivery: &NewDelivery,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    let (receipt, subscription) = owner.columns();
+    conn.prepare_cached(INSERT_DELIVERY)?.execute(params![
+        delivery.id.as_str(),
+        receipt,
+        subscription,
+        delivery.url,
+        delivery.event,
+        delivery.body,
+        now_ms,
+        delivery.endpoint,
+    ])?;
+    Ok(())
 }
