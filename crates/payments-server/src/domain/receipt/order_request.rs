@@ -30,7 +30,7 @@ struct OrderItemRequest {
 }
 
 /// How an order names a product: by id, else by SKU.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ItemRef {
     Id(String),
     Sku(String),

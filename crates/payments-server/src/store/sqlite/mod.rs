@@ -5,6 +5,9 @@
 mod admin_sessions;
 mod billing;
 mod chain;
+mod checkpoint;
+#[cfg(test)]
+mod checkpoint_tests;
 #[cfg(test)]
 mod contract_runner;
 mod idempotency;
@@ -44,6 +47,7 @@ mod users_repos;
 mod users_search;
 mod webhooks;
 mod writer;
+mod writer_cache;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -52,12 +56,14 @@ use std::time::Duration;
 
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::hooks::Action;
 use rusqlite::{Connection, ErrorCode};
 use tokio::sync::oneshot;
 
 use crate::store::{Availability, StoreError, StoreTiming, TxError};
 use read_cache::ReceiptReadCache;
 use writer::{JobDone, WriterHandle};
+use writer_cache::WriterCache;
 
 pub(crate) use maintenance::{backup, check};
 
@@ -87,6 +93,8 @@ pub(crate) struct SqliteStore {
     writer: WriterHandle,
     /// Merchants' receipt reads answered from memory, exact for this process's writes (see its module).
     receipt_cache: Arc<ReceiptReadCache>,
+    /// Products and merchant configuration read by the writer's transactions (see its module).
+    lookups: Arc<WriterCache>,
     availability: Availability,
     timing: StoreTiming,
 }
@@ -100,8 +108,17 @@ impl SqliteStore {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::apply(&mut conn, now_ms).map_err(query)?;
         let receipt_cache = Arc::new(ReceiptReadCache::default());
-        receipt_cache.watch(&conn).map_err(query)?;
-        let writer = WriterHandle::start(conn, Arc::clone(&receipt_cache))?;
+        let lookups = Arc::new(WriterCache::default());
+        watch_writes(&conn, &receipt_cache, &lookups).map_err(query)?;
+        let checkpoints = checkpoint::start(open_checkpointer(path)?)?;
+        conn.pragma_update(None, "wal_autocheckpoint", checkpoint::WRITER_CHECKPOINT_FRAMES)
+            .map_err(query)?;
+        let writer = WriterHandle::start(
+            conn,
+            Arc::clone(&receipt_cache),
+            Arc::clone(&lookups),
+            checkpoints,
+        )?;
         let reader_manager = SqliteConnectionManager::file(path).with_init(|conn| {
             conn.execute_batch(CONNECTION_PRAGMAS)?;
             conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -120,6 +137,7 @@ impl SqliteStore {
             readers,
             writer,
             receipt_cache,
+            lookups,
             availability,
             timing: StoreTiming::default(),
         })
@@ -252,6 +270,26 @@ fn create_private(path: &Path) -> Result<(), StoreError> {
             path.display()
         ))),
     }
+}
+
+/// The writer connection's update hook (one per connection) tells both caches which rows each write touched.
+fn watch_writes(
+    writer: &Connection,
+    receipts: &Arc<ReceiptReadCache>,
+    lookups: &Arc<WriterCache>,
+) -> SqlResult<()> {
+    let (receipts, lookups) = (Arc::clone(receipts), Arc::clone(lookups));
+    writer.update_hook(Some(move |_: Action, _: &str, table: &str, row_id: i64| {
+        receipts.saw_write(table, row_id);
+        lookups.saw_write(table, row_id);
+    }))
+}
+
+/// The checkpoint thread's connection: the server's settings, and no automatic checkpoint of its own.
+fn open_checkpointer(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path).map_err(query)?;
+    conn.execute_batch(CONNECTION_PRAGMAS).map_err(query)?;
+    Ok(conn)
 }
 
 fn unavailable(error: r2d2::Error) -> StoreError {

@@ -13,12 +13,10 @@
 //! most: such writes are visible within that bound, the same contract as the key cache.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use payments_core::Wallet;
-use rusqlite::Connection;
-use rusqlite::hooks::Action;
 
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::domain::split::StoredSplit;
@@ -109,15 +107,8 @@ impl ReceiptReadCache {
         );
     }
 
-    /// Registers the update hook on the writer's connection.
-    pub(super) fn watch(self: &Arc<Self>, writer: &Connection) -> rusqlite::Result<()> {
-        let cache = Arc::clone(self);
-        writer.update_hook(Some(move |_: Action, _: &str, table: &str, row_id: i64| {
-            cache.saw_write(table, row_id);
-        }))
-    }
-
-    fn saw_write(&self, table: &str, row_id: i64) {
+    /// The writer's update hook: a row of `table` changed (applied once the batch has ended).
+    pub(super) fn saw_write(&self, table: &str, row_id: i64) {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         match table {
             RECEIPTS_TABLE => pending.receipt_rows.push(row_id),

@@ -1,5 +1,6 @@
 //! The repository traits over SQLite: reads on reader connections, every write one transaction of the writer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -195,7 +196,8 @@ impl ReceiptRepository for SqliteStore {
     }
 
     async fn create(&self, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
-        self.transact(move |conn| use_cases::create_sale(conn, sale))
+        let lookups = Arc::clone(&self.lookups);
+        self.transact(move |conn| use_cases::create_sale(conn, &lookups, sale))
             .await
     }
 
@@ -203,7 +205,8 @@ impl ReceiptRepository for SqliteStore {
         &self,
         change: TransitionTx,
     ) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
-        self.transact(move |conn| use_cases::transition(conn, change))
+        let lookups = Arc::clone(&self.lookups);
+        self.transact(move |conn| use_cases::transition(conn, &lookups, change))
             .await
     }
 }

@@ -9,10 +9,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::domain::receipt::{OrderError, ReceiptError};
 use crate::domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
 use crate::store::sqlite::idempotency::{self, Claimed};
-use crate::store::sqlite::{order_items, query, receipts, recurring, shops, splits, users};
+use crate::store::sqlite::writer_cache::WriterCache;
+use crate::store::sqlite::{query, receipts, recurring, users};
 use crate::store::{
-    Committed, CreateReceiptOutcome, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleInputs, SaleTx,
-    StockTake, StoreError, TransitionTx, Transitioned, TxError, purchase_credit_changes,
+    Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleTx, StockTake,
+    StoreError, TransitionTx, Transitioned, TxError, purchase_credit_changes,
 };
 
 /// Finite stock only: the guard `stock_qty >= qty` makes a reservation that would go below zero change nothing.
@@ -50,14 +51,13 @@ fn keep_response<T, E>(
     Ok(())
 }
 
-pub(super) fn merchant_snapshot(conn: &Connection, wallet: Wallet) -> rusqlite::Result<MerchantSnapshot> {
-    Ok(MerchantSnapshot {
-        split: splits::fetch(conn, wallet)?,
-        shop: shops::fetch(conn, wallet)?,
-    })
-}
-
-pub(super) fn create_sale(conn: &Connection, sale: SaleTx) -> Result<Committed<Sale>, TxError<OrderError>> {
+/// A sale: the merchant and the products it names come from the writer's cache (see its module for why
+/// they are what a read would return).
+pub(super) fn create_sale(
+    conn: &Connection,
+    lookups: &WriterCache,
+    sale: SaleTx,
+) -> Result<Committed<Sale>, TxError<OrderError>> {
     let SaleTx {
         wallet,
         items,
@@ -67,8 +67,8 @@ pub(super) fn create_sale(conn: &Connection, sale: SaleTx) -> Result<Committed<S
     if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
         return Ok(replayed);
     }
-    let merchant = merchant_snapshot(conn, wallet).map_err(sql)?;
-    let items = order_items::fetch(conn, wallet, &items).map_err(sql)?;
+    let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
+    let items = lookups.products(conn, wallet, &items).map_err(sql)?;
     let plan = decide(SaleInputs {
         merchant: merchant.clone(),
         items,
@@ -117,6 +117,7 @@ fn reserve(
 
 pub(super) fn transition(
     conn: &Connection,
+    lookups: &WriterCache,
     change: TransitionTx,
 ) -> Result<Committed<Transitioned>, TxError<ReceiptError>> {
     let TransitionTx {
@@ -131,7 +132,7 @@ pub(super) fn transition(
     let before = receipts::fetch(conn, wallet, &receipt_id)
         .map_err(sql)?
         .ok_or(TxError::Refused(ReceiptError::NotFound(receipt_id)))?;
-    let merchant = merchant_snapshot(conn, before.wallet).map_err(sql)?;
+    let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
     let transitioned = match decide(&before, &merchant).map_err(TxError::Refused)? {
         None => Transitioned {
             before,

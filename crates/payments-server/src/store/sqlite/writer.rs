@@ -12,7 +12,9 @@ use std::thread;
 
 use rusqlite::Connection;
 
+use super::checkpoint::CheckpointSignal;
 use super::read_cache::ReceiptReadCache;
+use super::writer_cache::WriterCache;
 use crate::store::StoreError;
 
 /// At most this many jobs share one commit, so one commit stays short.
@@ -43,12 +45,24 @@ pub(super) struct WriterHandle {
 }
 
 impl WriterHandle {
-    /// Starts the writer thread on `conn`, whose update hook feeds `cache`.
-    pub(super) fn start(conn: Connection, cache: Arc<ReceiptReadCache>) -> Result<Self, StoreError> {
+    /// Starts the writer thread on `conn`, whose update hook feeds `cache` and `lookups`; each commit wakes
+    /// `checkpoints`.
+    pub(super) fn start(
+        conn: Connection,
+        cache: Arc<ReceiptReadCache>,
+        lookups: Arc<WriterCache>,
+        checkpoints: CheckpointSignal,
+    ) -> Result<Self, StoreError> {
         let (jobs, inbox) = mpsc::channel::<Job>();
+        let writer = Writer {
+            conn,
+            cache,
+            lookups,
+            checkpoints,
+        };
         thread::Builder::new()
             .name("sqlite-writer".to_owned())
-            .spawn(move || run(&conn, &inbox, &cache))
+            .spawn(move || writer.run(&inbox))
             .map_err(|error| StoreError::Unavailable(format!("starting the writer thread: {error}")))?;
         Ok(WriterHandle { jobs })
     }
@@ -66,16 +80,88 @@ impl WriterHandle {
     }
 }
 
-fn run(conn: &Connection, inbox: &Receiver<Job>, cache: &ReceiptReadCache) {
-    while let Ok(first) = inbox.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match inbox.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
+/// The writer thread's state: its connection and what it tells about each batch.
+struct Writer {
+    conn: Connection,
+    cache: Arc<ReceiptReadCache>,
+    lookups: Arc<WriterCache>,
+    checkpoints: CheckpointSignal,
+}
+
+impl Writer {
+    fn run(&self, inbox: &Receiver<Job>) {
+        while let Ok(first) = inbox.recv() {
+            let mut batch = vec![first];
+            while batch.len() < MAX_BATCH {
+                match inbox.try_recv() {
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+            if self.commit_batch(batch) {
+                self.checkpoints.committed();
             }
         }
-        commit_batch(conn, batch, cache);
+    }
+
+    /// Runs and commits one batch; true when it committed.
+    fn commit_batch(&self, batch: Vec<Job>) -> bool {
+        let conn = &self.conn;
+        if let Err(error) = begin(conn) {
+            let error = super::query(error);
+            for job in batch {
+                let done = job(Err(clone_error(&error)));
+                (done.answer)(Err(clone_error(&error)));
+            }
+            return false;
+        }
+        if self.lookups.batch_began(conn).is_err() {
+            // Without the data version another process's commit could go unseen: read everything afresh.
+            self.lookups.forget_all();
+        }
+        let mut answers = Vec::with_capacity(batch.len());
+        let mut broken: Option<StoreError> = None;
+        for job in batch {
+            if let Some(error) = &broken {
+                let done = job(Err(clone_error(error)));
+                answers.push(done.answer);
+                continue;
+            }
+            if let Err(error) = control(conn, SAVEPOINT) {
+                broken = Some(super::query(error));
+                let done = job(Err(broken.as_ref().map_or_else(unavailable, clone_error)));
+                answers.push(done.answer);
+                continue;
+            }
+            let done = job(Ok(conn));
+            let closed = if done.rollback {
+                // What the job read after its own writes may be cached; those writes are gone now.
+                self.lookups.forget_all();
+                control(conn, ROLLBACK_JOB).and_then(|()| control(conn, RELEASE_JOB))
+            } else {
+                control(conn, RELEASE_JOB)
+            };
+            if let Err(error) = closed {
+                broken = Some(super::query(error));
+            }
+            answers.push(done.answer);
+        }
+        let outcome = match broken {
+            Some(error) => Err(error),
+            None => control(conn, COMMIT).map_err(super::query),
+        };
+        if outcome.is_err() {
+            // Whatever failed, leave the connection outside any transaction for the next batch.
+            let _ = control(conn, ROLLBACK);
+            self.lookups.forget_all();
+        }
+        // Before anyone hears "done": a caller that reads its own write next must not get the cached old value.
+        self.cache.batch_ended();
+        let committed = outcome.is_ok();
+        for answer in answers {
+            answer(outcome.as_ref().map(|_| ()).map_err(clone_error));
+        }
+        committed
     }
 }
 
@@ -84,13 +170,13 @@ fn run(conn: &Connection, inbox: &Receiver<Job>, cache: &ReceiptReadCache) {
 const BEGIN_TRIES: usize = 3;
 
 fn begin(conn: &Connection) -> rusqlite::Result<()> {
-    let mut outcome = conn.execute_batch(BEGIN);
+    let mut outcome = control(conn, BEGIN);
     for _ in 1..BEGIN_TRIES {
         match &outcome {
             Err(rusqlite::Error::SqliteFailure(failure, _))
                 if failure.code == rusqlite::ErrorCode::DatabaseBusy =>
             {
-                outcome = conn.execute_batch(BEGIN);
+                outcome = control(conn, BEGIN);
             }
             _ => break,
         }
@@ -98,54 +184,10 @@ fn begin(conn: &Connection) -> rusqlite::Result<()> {
     outcome
 }
 
-fn commit_batch(conn: &Connection, batch: Vec<Job>, cache: &ReceiptReadCache) {
-    if let Err(error) = begin(conn) {
-        let error = super::query(error);
-        for job in batch {
-            let done = job(Err(clone_error(&error)));
-            (done.answer)(Err(clone_error(&error)));
-        }
-        return;
-    }
-    let mut answers = Vec::with_capacity(batch.len());
-    let mut broken: Option<StoreError> = None;
-    for job in batch {
-        if let Some(error) = &broken {
-            let done = job(Err(clone_error(error)));
-            answers.push(done.answer);
-            continue;
-        }
-        if let Err(error) = conn.execute_batch(SAVEPOINT) {
-            broken = Some(super::query(error));
-            let done = job(Err(broken.as_ref().map_or_else(unavailable, clone_error)));
-            answers.push(done.answer);
-            continue;
-        }
-        let done = job(Ok(conn));
-        let closed = if done.rollback {
-            conn.execute_batch(ROLLBACK_JOB)
-                .and_then(|()| conn.execute_batch(RELEASE_JOB))
-        } else {
-            conn.execute_batch(RELEASE_JOB)
-        };
-        if let Err(error) = closed {
-            broken = Some(super::query(error));
-        }
-        answers.push(done.answer);
-    }
-    let outcome = match broken {
-        Some(error) => Err(error),
-        None => conn.execute_batch(COMMIT).map_err(super::query),
-    };
-    if outcome.is_err() {
-        // Whatever failed, leave the connection outside any transaction for the next batch.
-        let _ = conn.execute_batch(ROLLBACK);
-    }
-    // Before anyone hears "done": a caller that reads its own write next must not get the cached old value.
-    cache.batch_ended();
-    for answer in answers {
-        answer(outcome.as_ref().map(|_| ()).map_err(clone_error));
-    }
+/// Runs one of the writer's transaction-control statements, prepared once per connection (parsing them
+/// again for every job costs more than running them).
+fn control(conn: &Connection, statement: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(statement)?.execute([]).map(|_| ())
 }
 
 fn unavailable() -> StoreError {
