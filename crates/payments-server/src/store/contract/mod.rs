@@ -17,6 +17,7 @@ pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
 pub(crate) mod recurring_idempotency;
 pub(crate) mod reserve;
+pub(crate) mod sale_inputs;
 pub(crate) mod sales;
 pub(crate) mod sessions;
 pub(crate) mod shops;
@@ -52,6 +53,11 @@ macro_rules! contract_suite {
             sales::parallel_orders_never_oversell_finite_stock,
             sales::an_order_past_the_stock_reserves_nothing,
             sales::unlimited_stock_is_never_reserved,
+            sale_inputs::a_sale_sees_a_products_update_made_after_an_earlier_sale,
+            sale_inputs::a_sale_sees_the_stock_left_by_earlier_sales_and_refused_ones,
+            sale_inputs::a_sale_sees_deleted_products_gone_and_new_ones_under_their_sku,
+            sale_inputs::a_sale_sees_a_products_new_image,
+            sale_inputs::a_sale_sees_the_merchants_new_split_and_shop_settings,
             transitions::a_transition_writes_its_state_and_enqueues_its_webhook,
             transitions::a_transition_of_another_merchants_receipt_is_not_found,
             transitions::an_acknowledged_event_writes_nothing_but_keeps_its_response,

@@ -48,6 +48,8 @@ mod users_search;
 mod webhooks;
 mod writer;
 mod writer_cache;
+#[cfg(test)]
+mod writer_cache_tests;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
