@@ -69,13 +69,19 @@ impl Wallet {
 }
 
 impl fmt::Display for Wallet {
-    /// `0x` and 40 lowercase hex digits, encoded on the stack: wallets are written into every response,
-    /// log line and SQL parameter, and `hex::encode` built a `String` char by char each time.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = [0u8; 42];
+        f.write_str(self.encode(&mut [0u8; 42]).ok_or(fmt::Error)?)
+    }
+}
+
+impl Wallet {
+    /// `0x` and 40 lowercase hex digits, encoded into `text` on the stack: wallets are written into every
+    /// response, log line and SQL parameter, and `hex::encode` built a `String` char by char each time.
+    /// `None` cannot happen (20 bytes fill the 40 digits exactly); it keeps the encoding total.
+    fn encode<'a>(&self, text: &'a mut [u8; 42]) -> Option<&'a str> {
         text[..2].copy_from_slice(b"0x");
-        hex::encode_to_slice(self.0.as_slice(), &mut text[2..]).map_err(|_| fmt::Error)?;
-        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+        hex::encode_to_slice(self.0.as_slice(), &mut text[2..]).ok()?;
+        std::str::from_utf8(text).ok()
     }
 }
 
@@ -88,8 +94,13 @@ impl FromStr for Wallet {
 }
 
 impl Serialize for Wallet {
+    /// As one string, not through `Display` (`collect_str` feeds the formatter's pieces to the serializer's
+    /// escaping writer one at a time).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        match self.encode(&mut [0u8; 42]) {
+            Some(text) => serializer.serialize_str(text),
+            None => serializer.collect_str(self),
+        }
     }
 }
 

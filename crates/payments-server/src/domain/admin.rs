@@ -3,12 +3,12 @@
 
 use std::fmt;
 
+use crate::domain::digest::sha256_hex;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use payments_core::Wallet;
 use rand::RngCore;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::secret::Secret;
@@ -72,7 +72,7 @@ pub(crate) struct CsrfHash(String);
 
 impl CsrfHash {
     pub(crate) fn of(token: &str) -> Self {
-        CsrfHash(hex::encode(Sha256::digest(token.as_bytes())))
+        CsrfHash(sha256_hex(token.as_bytes()))
     }
 
     /// Wraps a hash read from the store.

@@ -8,10 +8,10 @@
 
 use std::fmt;
 
+use crate::domain::digest::sha256_hex;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rand::RngCore;
-use sha2::{Digest, Sha256};
 
 use crate::secret::Secret;
 
@@ -67,7 +67,7 @@ pub(crate) struct KeyHash(String);
 
 impl KeyHash {
     pub(crate) fn of(key: &str) -> Self {
-        KeyHash(hex::encode(Sha256::digest(key.as_bytes())))
+        KeyHash(sha256_hex(key.as_bytes()))
     }
 
     pub(crate) fn as_str(&self) -> &str {

@@ -3,6 +3,7 @@
 pub(crate) mod admin;
 pub(crate) mod api_key;
 pub(crate) mod chain;
+pub(crate) mod digest;
 pub(crate) mod field_error;
 pub(crate) mod inventory;
 pub(crate) mod page_cursor;

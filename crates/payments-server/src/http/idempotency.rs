@@ -4,12 +4,12 @@
 //! case's own transaction, so a concurrent duplicate waits for the first and replays it: never a second
 //! effect. A refused request keeps nothing, so it can be corrected and retried under the same key.
 
+use crate::domain::digest::sha256_hex;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::HeaderValue;
 use hyper::{Response, StatusCode};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::domain::chain::PaymentChain;
 use crate::http::context::Ctx;
@@ -45,7 +45,7 @@ pub(crate) fn claim<T: 'static>(
     let Some(key) = idempotency_key(ctx)? else {
         return Ok(None);
     };
-    let request_hash = hex::encode(Sha256::digest(ctx.body()));
+    let request_hash = sha256_hex(ctx.body());
     let context = render_context(ctx);
     let kept_hash = request_hash.clone();
     let render: Render<T> = Box::new(move |value: &T| {

@@ -19,13 +19,18 @@ use governor::nanos::Nanos;
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter};
 use hyper::HeaderMap;
-use hyper::header::HeaderValue;
+use hyper::header::{HeaderName, HeaderValue};
 use payments_core::Wallet;
 
 use crate::clock::Clock;
 use crate::domain::api_key::SubscriptionId;
 
 const NANOS_PER_MS: u64 = 1_000_000;
+
+// Names made once: inserting by `&str` validates and hashes the name text again on every response.
+const LIMIT_HEADER: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+const REMAINING_HEADER: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+const RESET_HEADER: HeaderName = HeaderName::from_static("x-ratelimit-reset");
 
 /// Adapts the app clock to governor's clock.
 #[derive(Debug, Clone)]
@@ -65,9 +70,9 @@ pub(crate) struct RateStatus {
 
 impl RateStatus {
     pub(crate) fn write_headers(&self, headers: &mut HeaderMap) {
-        headers.insert("x-ratelimit-limit", HeaderValue::from(self.limit));
-        headers.insert("x-ratelimit-remaining", HeaderValue::from(self.remaining));
-        headers.insert("x-ratelimit-reset", HeaderValue::from(self.reset_at_ms));
+        headers.insert(LIMIT_HEADER, HeaderValue::from(self.limit));
+        headers.insert(REMAINING_HEADER, HeaderValue::from(self.remaining));
+        headers.insert(RESET_HEADER, HeaderValue::from(self.reset_at_ms));
     }
 }
 

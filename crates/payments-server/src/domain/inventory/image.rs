@@ -3,11 +3,11 @@
 //! The type is decided by the file's magic bytes, never by what the client declared, so a text file named
 //! `.png` or sent as `image/png` is refused.
 
+use crate::domain::digest::sha256_hex;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::domain::inventory::stored_image::ContentHash;
@@ -128,7 +128,7 @@ impl NewImage {
 impl ContentHash {
     /// Lower-case hex SHA-256 of `bytes`.
     pub(crate) fn of(bytes: &[u8]) -> Self {
-        ContentHash::from_stored(hex::encode(Sha256::digest(bytes)))
+        ContentHash::from_stored(sha256_hex(bytes))
     }
 }
 
