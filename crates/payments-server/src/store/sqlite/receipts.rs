@@ -17,14 +17,15 @@ const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, cu
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
-/// Receipt ids are unique per merchant (schema v4); another merchant's use of the same id is no conflict.
-const ID_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM receipts WHERE wallet = ?1 AND public_id = ?2)";
-const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
+/// Receipt ids are unique per merchant (schema v4's `UNIQUE (wallet, public_id)`, the table's only uniqueness
+/// besides its row id): a taken id inserts nothing instead of failing, and another merchant's use of the same
+/// id is no conflict. Positional parameters: binding 21 named ones looked each name up per insert.
+const INSERT: &str =
+    "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
     options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
-    VALUES (:public_id, :wallet, :source, :status, :currency, :subtotal, :tax, :fee, :total, :line_items,
-    :brand_name, :jurisdiction_code, :tax_rate, :tax_components, :options, :webhook_url, :signing_key, :now, :now,
-    :pay_to, :pay_split)";
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20)
+    ON CONFLICT DO NOTHING";
 /// Newest first; the rowid breaks ties between receipts created in the same millisecond. The rowid is read
 /// last (column 28) for the page's cursor.
 const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
@@ -102,28 +103,32 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
 }
 
 pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
-    let taken: bool = tx.prepare_cached(ID_EXISTS)?.query_row(
-        [receipt.wallet.to_string(), receipt.id.as_str().to_owned()],
-        |row| row.get(0),
-    )?;
-    if taken {
-        return Ok(CreateReceiptOutcome::IdTaken);
+    let params = params![
+        receipt.id.as_str(),
+        receipt.wallet.to_string(),
+        receipt.source.as_str(),
+        receipt.source.initial_status().as_str(),
+        receipt.currency,
+        receipt.amounts.subtotal.as_i64(),
+        receipt.amounts.tax.as_i64(),
+        receipt.amounts.fee.as_i64(),
+        receipt.amounts.total.as_i64(),
+        rows::to_json(&receipt.line_items)?,
+        receipt.brand_name,
+        receipt.tax.jurisdiction_code,
+        receipt.tax.rate.to_string(),
+        rows::to_json(&receipt.tax.components)?,
+        rows::to_json(&receipt.options)?,
+        receipt.webhook_url,
+        receipt.sealed_signing_key,
+        receipt.now_ms,
+        receipt.payment.map(|target| target.to.to_string()),
+        receipt.payment.map(|target| target.split.to_string()),
+    ];
+    match tx.prepare_cached(INSERT)?.execute(params)? {
+        0 => Ok(CreateReceiptOutcome::IdTaken),
+        _ => Ok(CreateReceiptOutcome::Created),
     }
-    let params = named_params! {
-        ":public_id": receipt.id.as_str(), ":wallet": receipt.wallet.to_string(),
-        ":source": receipt.source.as_str(), ":status": receipt.source.initial_status().as_str(),
-        ":currency": receipt.currency, ":subtotal": receipt.amounts.subtotal.as_i64(),
-        ":tax": receipt.amounts.tax.as_i64(), ":fee": receipt.amounts.fee.as_i64(),
-        ":total": receipt.amounts.total.as_i64(), ":line_items": rows::to_json(&receipt.line_items)?,
-        ":brand_name": receipt.brand_name, ":jurisdiction_code": receipt.tax.jurisdiction_code,
-        ":tax_rate": receipt.tax.rate.to_string(), ":tax_components": rows::to_json(&receipt.tax.components)?,
-        ":options": rows::to_json(&receipt.options)?, ":webhook_url": receipt.webhook_url,
-        ":signing_key": receipt.sealed_signing_key, ":now": receipt.now_ms,
-        ":pay_to": receipt.payment.map(|target| target.to.to_string()),
-        ":pay_split": receipt.payment.map(|target| target.split.to_string()),
-    };
-    tx.prepare_cached(INSERT)?.execute(params)?;
-    Ok(CreateReceiptOutcome::Created)
 }
 
 /// `wallet: None` is the payment page's lookup by id alone: it names a receipt only when exactly one
