@@ -17,6 +17,7 @@ use tracing::Instrument;
 use crate::chain::simulated::SimulatedChain;
 use crate::clock::Clock;
 use crate::config::ServerConfig;
+use crate::handlers::receipt_bodies::ReceiptBodies;
 use crate::http::context::{Ctx, RequestBody};
 use crate::http::correlation::{self, CorrelationId};
 use crate::http::error::ApiError;
@@ -42,6 +43,8 @@ pub(crate) struct AppState {
     pub(crate) sign_in_limits: RateLimits<IpAddr>,
     /// Rendered by `GET /metrics`.
     pub(crate) metrics: Arc<Metrics>,
+    /// Rendered receipt bodies, reused while their receipt is unchanged.
+    pub(crate) receipt_bodies: ReceiptBodies,
 }
 
 /// The HTTP application; cheap to clone (one shared state).
@@ -80,6 +83,7 @@ impl App {
                 rate_limits,
                 sign_in_limits,
                 metrics,
+                receipt_bodies: ReceiptBodies::default(),
             }),
         }
     }

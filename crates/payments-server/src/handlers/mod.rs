@@ -13,6 +13,7 @@ pub(crate) mod ping;
 pub(crate) mod platform_config;
 pub(crate) mod portal;
 pub(crate) mod receipt_admin;
+pub(crate) mod receipt_bodies;
 pub(crate) mod receipt_status;
 pub(crate) mod receipt_transfers;
 pub(crate) mod receipt_view;

@@ -1,5 +1,6 @@
 //! /api/receipts: create (POST), list (GET ?limit=), one (GET /{id}), status (GET /status?receiptId=).
 
+use bytes::Bytes;
 use hyper::StatusCode;
 use payments_core::{Cents, Failure, ReceiptStatus};
 use serde::Serialize;
@@ -188,6 +189,10 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
         .receipts
         .fetch_payable(caller.wallet, id)
         .await?;
+    let bodies = &ctx.state.receipt_bodies;
+    if let Some(body) = bodies.get(&payable) {
+        return Ok(response::json_bytes(StatusCode::OK, body));
+    }
     let link = ctx
         .state
         .services
@@ -195,7 +200,15 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
         .link_for(&payable.receipt, payable.recipient);
     let view = ReceiptView::new(&payable.receipt, &link, ctx.state.config.payment_chain())
         .with_settlement(payable.settlement.as_ref());
-    Ok(response::ok(&view))
+    match serde_json::to_vec(&view) {
+        Ok(body) => {
+            let body = Bytes::from(body);
+            bodies.keep(&payable, &body);
+            Ok(response::json_bytes(StatusCode::OK, body))
+        }
+        // Never expected; `ok` reports it the way every other response does.
+        Err(_) => Ok(response::ok(&view)),
+    }
 }
 
 /// A receipt's payment status (receipts:read).

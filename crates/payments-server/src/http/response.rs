@@ -24,6 +24,11 @@ pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
             )
         }
     };
+    json_bytes(status, bytes)
+}
+
+/// A JSON body already rendered.
+pub(crate) fn json_bytes(status: StatusCode, bytes: Bytes) -> HttpResponse {
     let mut response = Response::new(Full::new(bytes));
     *response.status_mut() = status;
     response

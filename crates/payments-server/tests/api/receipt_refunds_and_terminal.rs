@@ -51,6 +51,38 @@ async fn refunds_are_partial_then_full_and_never_exceed_what_was_paid() {
 }
 
 #[tokio::test]
+async fn a_receipt_read_between_refunds_shows_each_new_status_and_refunded_amount() {
+    let api = Api::spawn().await;
+    let (session, key) = paid_receipt(&api, "sold").await;
+    let read = || async {
+        send(api.dev_as(&key.key, Method::GET, "/api/receipts/sold"))
+            .await
+            .json
+    };
+
+    let paid = read().await;
+    let paid_again = read().await;
+    refund(&api, &session, refund_body(&key, json!(3.5))).await;
+    let partial = read().await;
+    refund(&api, &session, refund_body(&key, json!(4.25))).await;
+    let refunded = read().await;
+
+    assert_eq!(paid, paid_again);
+    assert_eq!(
+        (paid["status"].clone(), paid.get("refundedUsd")),
+        (json!("paid"), None)
+    );
+    assert_eq!(
+        (&partial["status"], &partial["refundedUsd"]),
+        (&json!("refund_partial"), &json!(3.5))
+    );
+    assert_eq!(
+        (&refunded["status"], &refunded["refundedUsd"]),
+        (&json!("refunded"), &json!(7.75))
+    );
+}
+
+#[tokio::test]
 async fn refund_bodies_are_checked_in_the_spec_codes() {
     let api = Api::spawn().await;
     let (session, key) = paid_receipt(&api, "sold").await;

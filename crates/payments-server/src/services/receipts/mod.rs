@@ -19,5 +19,6 @@ mod webhook_body;
 pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use chain_events::ConfirmedPayment;
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
+pub(crate) use read::PayableReceipt;
 pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};
 pub(crate) use transition::StatusOutcome;
