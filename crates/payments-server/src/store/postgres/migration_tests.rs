@@ -2,21 +2,19 @@
 //! checks what the migration made of them.
 
 use crate::store::contract::fixtures::T0;
+use crate::store::postgres::migrations::MIGRATIONS;
 use crate::store::postgres::tests::connect;
-use crate::store::postgres::{
-    PgStore, PgTestDatabase, schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7,
-    schema_v8, schema_v9, schema_v10,
-};
+use crate::store::postgres::{PgStore, PgTestDatabase};
 
-/// Applies `versions` (migrations 1, 2, ... in order) and records them, as the migrator would have.
-async fn at_version(client: &tokio_postgres::Client, versions: &[&str]) {
+/// Applies the migrations up to `latest` and records them, as the migrator would have.
+async fn at_version(client: &tokio_postgres::Client, latest: i64) {
     client
         .batch_execute(
             "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
         )
         .await
         .unwrap();
-    for (version, sql) in (1_i64..).zip(versions) {
+    for (version, sql) in MIGRATIONS.iter().take_while(|(version, _)| *version <= latest) {
         client.batch_execute(sql).await.unwrap();
         client
             .execute("INSERT INTO schema_migrations VALUES ($1, 1)", &[&version])
@@ -31,19 +29,7 @@ async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_siz
         return;
     };
     let client = connect(&database).await;
-    at_version(
-        &client,
-        &[
-            schema_v1::SQL,
-            schema_v2::SQL,
-            schema_v3::SQL,
-            schema_v4::SQL,
-            schema_v5::SQL,
-            schema_v6::SQL,
-            schema_v7::SQL,
-        ],
-    )
-    .await;
+    at_version(&client, 7).await;
     // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
     client
         .batch_execute(
@@ -109,22 +95,7 @@ async fn version_11_keeps_receipt_deliveries_and_gives_deliveries_exactly_one_ow
         return;
     };
     let client = connect(&database).await;
-    at_version(
-        &client,
-        &[
-            schema_v1::SQL,
-            schema_v2::SQL,
-            schema_v3::SQL,
-            schema_v4::SQL,
-            schema_v5::SQL,
-            schema_v6::SQL,
-            schema_v7::SQL,
-            schema_v8::SQL,
-            schema_v9::SQL,
-            schema_v10::SQL,
-        ],
-    )
-    .await;
+    at_version(&client, 10).await;
     client
         .batch_execute(
             "INSERT INTO receipts (id, public_id, wallet, source, status, currency, subtotal_cents, tax_cents,

@@ -24,7 +24,7 @@ const IS_APPLIED: &str = "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE v
 const RECORD_VERSION: &str = "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)";
 
 /// In order; a version, once released, never changes (add a new one instead).
-const MIGRATIONS: &[(i64, &str)] = &[
+pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (1, schema_v1::SQL),
     (2, schema_v2::SQL),
     (3, schema_v3::SQL),
