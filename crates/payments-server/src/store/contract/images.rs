@@ -12,13 +12,28 @@ use crate::store::contract::{all_items, product_id};
 use crate::store::{AttachOutcome, Repositories, UpsertOutcome};
 
 /// Nine bytes each: a PNG signature then `A` or `B`; four: a JPEG signature then `C`.
-const PNG_A: &[u8] = b"\x89PNG\r\n\x1a\nA";
+pub(crate) const PNG_A: &[u8] = b"\x89PNG\r\n\x1a\nA";
 const PNG_B: &[u8] = b"\x89PNG\r\n\x1a\nB";
 const JPEG_C: &[u8] = b"\xff\xd8\xffC";
 /// `sha256sum` of the three.
 const HASH_A: &str = "7133ad08284317968ef1cba3f0914e04eae6eeafc11156c01b55aef10ba07380";
 const HASH_B: &str = "3996d7fa4185531cc1a6b6a3d2bd4f19cf0be4fbedb480767df5d62a346fadb0";
 const HASH_C: &str = "0c074ca3896ab6732f82ec88fc1494885a77bf3d68ba6c95bb14c01a2c8b40b5";
+
+/// A version-7 `images_json` value: `PNG_A` and `JPEG_C` as base64 data URLs.
+pub(crate) const DATA_URL_IMAGES: &str =
+    r#"["data:image/png;base64,iVBORw0KGgpB","data:image/jpeg;base64,/9j/Qw=="]"#;
+
+/// An image row as migration 8 writes it: content type, size, hash, bytes.
+pub(crate) type MovedImage = (String, i64, String, Vec<u8>);
+
+/// What migration 8 makes of [`DATA_URL_IMAGES`], in position order.
+pub(crate) fn images_moved_from_data_urls() -> Vec<MovedImage> {
+    vec![
+        ("image/png".to_owned(), 9, HASH_A.to_owned(), PNG_A.to_vec()),
+        ("image/jpeg".to_owned(), 4, HASH_C.to_owned(), JPEG_C.to_vec()),
+    ]
+}
 
 fn image(bytes: &'static [u8]) -> NewImage {
     NewImage::from_bytes(Bytes::from_static(bytes)).unwrap()

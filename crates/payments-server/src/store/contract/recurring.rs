@@ -83,6 +83,16 @@ pub(crate) fn claim_request(owner: &str, now_ms: i64) -> ClaimRequest {
     }
 }
 
+/// The first charge that `owner` claims at `now_ms` (the test made one due).
+pub(crate) async fn first_claim(repos: &Repositories, owner: &str, now_ms: i64) -> ChargeClaim {
+    repos
+        .recurring
+        .claim_due(&claim_request(owner, now_ms))
+        .await
+        .unwrap()
+        .remove(0)
+}
+
 pub(crate) fn charged(claim: &ChargeClaim, owner: &str, now_ms: i64) -> ChargeSettlement {
     let next_slot = T0 + (i64::try_from(claim.period_index).unwrap() + 1) * WEEK_MS;
     ChargeSettlement {

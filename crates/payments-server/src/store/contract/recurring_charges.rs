@@ -12,7 +12,7 @@ use crate::domain::recurring::{
 };
 use crate::store::Repositories;
 use crate::store::contract::fixtures::{T0, wallet};
-use crate::store::contract::recurring::{WEEK_MS, charged, claim_request, plan, subscribed};
+use crate::store::contract::recurring::{WEEK_MS, charged, claim_request, first_claim, plan, subscribed};
 
 pub(crate) async fn parallel_claims_lease_each_due_period_once(repos: Repositories) {
     let plan = plan(wallet('a'), "Pro");
@@ -148,12 +148,7 @@ pub(crate) async fn a_failed_attempt_is_claimed_again_when_its_retry_is_due(repo
     let plan = plan(wallet('a'), "Pro");
     repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(&repos, &plan, wallet('c'), 1).await;
-    let claim = repos
-        .recurring
-        .claim_due(&claim_request("run", T0 + 1))
-        .await
-        .unwrap()
-        .remove(0);
+    let claim = first_claim(&repos, "run", T0 + 1).await;
     let retry_at = T0 + 86_400_000;
     let failed = ChargeSettlement {
         outcome: ChargeOutcome::Failed {
@@ -196,12 +191,7 @@ pub(crate) async fn a_subscription_canceled_mid_charge_stays_canceled(repos: Rep
     let plan = plan(wallet('a'), "Pro");
     repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(&repos, &plan, wallet('c'), 1).await;
-    let claim = repos
-        .recurring
-        .claim_due(&claim_request("run", T0 + 1))
-        .await
-        .unwrap()
-        .remove(0);
+    let claim = first_claim(&repos, "run", T0 + 1).await;
 
     repos
         .recurring

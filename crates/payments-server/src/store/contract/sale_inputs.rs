@@ -11,6 +11,7 @@ use crate::domain::inventory::{InventoryItem, NewImage, ProductId, Sku};
 use crate::domain::receipt::ItemRef;
 use crate::domain::shop::ShopConfig;
 use crate::store::contract::fixtures::{self, T0, wallet};
+use crate::store::contract::images::PNG_A;
 use crate::store::contract::product_id;
 use crate::store::contract::shops::split;
 use crate::store::{Repositories, SaleInputs, SalePlan, SaleTx, TxError};
@@ -135,7 +136,7 @@ pub(crate) async fn a_sale_sees_a_products_new_image(repos: Repositories) {
             .images
             .is_empty()
     );
-    let png = NewImage::from_bytes(Bytes::from_static(b"\x89PNG\r\n\x1a\nA")).unwrap();
+    let png = NewImage::from_bytes(Bytes::from_static(PNG_A)).unwrap();
     let sku = Sku::parse("sku", "CUP").unwrap();
 
     repos

@@ -9,7 +9,9 @@ use serde_json::Value;
 use crate::domain::recurring::SubscriptionRefusal;
 use crate::domain::recurring::{ChargeOutcome, CustomerSubscription, Plan, PlanUpdate, PlanWebhook};
 use crate::store::contract::fixtures::{T0, wallet};
-use crate::store::contract::recurring::{charged, claim_request, new_subscription, plan, subscribed};
+use crate::store::contract::recurring::{
+    charged, claim_request, first_claim, new_subscription, plan, subscribed,
+};
 use crate::store::contract::users::profile;
 use crate::store::{Claim, DeliveryOwner, DueDelivery, Repositories, TxError};
 
@@ -101,12 +103,7 @@ pub(crate) async fn a_subscription_enqueues_created_with_its_plans_key_and_a_ref
 pub(crate) async fn a_settlement_enqueues_its_outcome_and_a_lost_lease_nothing(repos: Repositories) {
     let (_, subscription) = hooked_subscription(&repos).await;
     due(&repos, T0).await;
-    let claim = repos
-        .recurring
-        .claim_due(&claim_request("owner", T0 + 1))
-        .await
-        .unwrap()
-        .remove(0);
+    let claim = first_claim(&repos, "owner", T0 + 1).await;
 
     repos
         .recurring
@@ -139,12 +136,7 @@ pub(crate) async fn failures_enqueue_charge_failed_and_the_policys_cancel_enqueu
 ) {
     hooked_subscription(&repos).await;
     due(&repos, T0).await;
-    let claim = repos
-        .recurring
-        .claim_due(&claim_request("run", T0 + 1))
-        .await
-        .unwrap()
-        .remove(0);
+    let claim = first_claim(&repos, "run", T0 + 1).await;
     let ended = crate::domain::recurring::ChargeSettlement {
         outcome: ChargeOutcome::Failed {
             reason: "insufficient balance".to_owned(),

@@ -2,6 +2,7 @@
 //! checks what the migration made of them.
 
 use crate::store::contract::fixtures::T0;
+use crate::store::contract::images::{DATA_URL_IMAGES, MovedImage, images_moved_from_data_urls};
 use crate::store::postgres::migrations::MIGRATIONS;
 use crate::store::postgres::tests::connect;
 use crate::store::postgres::{PgStore, PgTestDatabase};
@@ -30,15 +31,14 @@ async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_siz
     };
     let client = connect(&database).await;
     at_version(&client, 7).await;
-    // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
     client
-        .batch_execute(
-            r#"INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty,
+        .execute(
+            "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty,
                 category, description, tags_json, tag_keys_json, search_text, images_json, attributes_json,
                 cost_cents, taxable, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
              VALUES ('prod_1', '0xaa', 'CUP', 'Cup', 100, 'USD', 1, '', '', '[]', '[]', '',
-                '["data:image/png;base64,iVBORw0KGgpB","data:image/jpeg;base64,/9j/Qw=="]', '{}', 0, false,
-                'general', false, '{}', 1, 1)"#,
+                $1, '{}', 0, false, 'general', false, '{}', 1, 1)",
+            &[&DATA_URL_IMAGES],
         )
         .await
         .unwrap();
@@ -52,29 +52,13 @@ async fn version_8_moves_data_url_images_into_their_table_as_bytes_with_type_siz
         )
         .await
         .unwrap();
-    let images: Vec<(i32, String, i64, String, Vec<u8>)> = rows
+    let positions: Vec<i32> = rows.iter().map(|row| row.get(0)).collect();
+    let images: Vec<MovedImage> = rows
         .iter()
-        .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3), row.get(4)))
+        .map(|row| (row.get(1), row.get(2), row.get(3), row.get(4)))
         .collect();
-    assert_eq!(
-        images,
-        [
-            (
-                0,
-                "image/png".to_owned(),
-                9,
-                "7133ad08284317968ef1cba3f0914e04eae6eeafc11156c01b55aef10ba07380".to_owned(),
-                b"\x89PNG\r\n\x1a\nA".to_vec()
-            ),
-            (
-                1,
-                "image/jpeg".to_owned(),
-                4,
-                "0c074ca3896ab6732f82ec88fc1494885a77bf3d68ba6c95bb14c01a2c8b40b5".to_owned(),
-                b"\xff\xd8\xffC".to_vec()
-            ),
-        ]
-    );
+    assert_eq!(positions, [0, 1]);
+    assert_eq!(images, images_moved_from_data_urls());
     let images_json_left: bool = client
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM information_schema.columns

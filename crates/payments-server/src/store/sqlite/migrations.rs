@@ -125,6 +125,7 @@ fn apply_each(conn: &mut Connection, now_ms: i64) -> rusqlite::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::contract::images::{DATA_URL_IMAGES, MovedImage, images_moved_from_data_urls};
 
     const RECEIPT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents,
         tax_cents, fee_cents, total_cents, line_items_json, brand_name, tax_rate, tax_components_json, options_json,
@@ -173,14 +174,13 @@ mod tests {
             conn.execute_batch(sql).unwrap();
             conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
         }
-        // "\x89PNG\r\n\x1a\nA" and "\xff\xd8\xffC", base64.
         conn.execute(
             "INSERT INTO inventory_items (public_id, wallet, sku, name, price_cents, currency, stock_qty, category,
                 description, tags_json, tag_keys_json, search_text, images_json, attributes_json, cost_cents,
                 taxable, industry_pack, shipping_enabled, shipping_config_json, created_at, updated_at)
              VALUES ('prod_1', '0xaa', 'CUP', 'Cup', 100, 'USD', 1, '', '', '[]', '[]', '', ?1, '{}', 0, 0,
                 'general', 0, '{}', 1, 1)",
-            ["[\"data:image/png;base64,iVBORw0KGgpB\",\"data:image/jpeg;base64,/9j/Qw==\"]"],
+            [DATA_URL_IMAGES],
         )
         .unwrap();
 
@@ -189,32 +189,16 @@ mod tests {
         let mut statement = conn
             .prepare("SELECT position, content_type, byte_size, sha256, data FROM inventory_images ORDER BY position")
             .unwrap();
-        let images: Vec<(i64, String, i64, String, Vec<u8>)> = statement
+        let rows: Vec<(i64, MovedImage)> = statement
             .query_map([], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+                Ok((row.get(0)?, (row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?)))
             })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        assert_eq!(
-            images,
-            [
-                (
-                    0,
-                    "image/png".to_owned(),
-                    9,
-                    "7133ad08284317968ef1cba3f0914e04eae6eeafc11156c01b55aef10ba07380".to_owned(),
-                    b"\x89PNG\r\n\x1a\nA".to_vec()
-                ),
-                (
-                    1,
-                    "image/jpeg".to_owned(),
-                    4,
-                    "0c074ca3896ab6732f82ec88fc1494885a77bf3d68ba6c95bb14c01a2c8b40b5".to_owned(),
-                    b"\xff\xd8\xffC".to_vec()
-                ),
-            ]
-        );
+        let (positions, images): (Vec<i64>, Vec<_>) = rows.into_iter().unzip();
+        assert_eq!(positions, [0, 1]);
+        assert_eq!(images, images_moved_from_data_urls());
         let images_json_left: bool = conn
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM pragma_table_info('inventory_items') WHERE name = 'images_json')",
