@@ -111,7 +111,7 @@ pub use simulate::SimulatedPayment;
 pub use split_transactions::{
     SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
 };
-pub use status::{Health, Ping};
+pub use status::{DatastoreState, Health, HealthStatus, Ping};
 pub use subscription_models::{
     BatchReport, BillingEvent, BillingEventStatus, ChargeResult, ChargeStatus, CustomerSubscription,
     SubscriptionPlan, SubscriptionStatusReply,

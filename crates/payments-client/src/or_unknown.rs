@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Implemented for the vocabularies of `payments-core` the service answers with ([`ReceiptStatus`],
 /// [`SubscriptionStatus`], [`BillingPeriod`], [`ReserveBasis`], [`ErrorCode`]) and for the client's own
 /// ([`crate::ChargeStatus`], [`crate::BillingEventStatus`], [`crate::WebhookEvent`],
-/// [`crate::DeliveryState`]).
+/// [`crate::DeliveryState`], [`crate::HealthStatus`], [`crate::DatastoreState`]).
 pub trait WireName: Copy + Sized {
     /// The name on the wire.
     fn wire_name(self) -> &'static str;

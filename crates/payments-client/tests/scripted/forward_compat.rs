@@ -218,3 +218,21 @@ async fn a_webhook_log_with_new_events_and_states_decodes() {
     );
     assert_eq!(deliveries[2].state, OrUnknown::Unknown("parked".to_owned()));
 }
+
+#[tokio::test]
+async fn a_health_status_from_a_future_service_is_not_ok_and_keeps_its_name() {
+    let server = MockServer::start().await;
+    Mock::given(path("/healthz"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({ "status": "read_only", "datastore": "replica" })),
+        )
+        .mount(&server)
+        .await;
+
+    let health = client(&server, RetryPolicy::OFF).health().await.unwrap();
+
+    assert!(!health.is_ok());
+    assert_eq!(health.status.to_string(), "read_only");
+    assert_eq!(health.datastore, Some(OrUnknown::Unknown("replica".to_owned())));
+}
