@@ -7,7 +7,7 @@ use payments_core::{
     Cents, FailureCategory, RECEIPT_STATUS_UPDATED, ReceiptStatus, ReceiptStatusUpdated,
     StandardWebhooksSecret, Wallet, x_service_signature,
 };
-use webhook_verify::{ApiKey, Verifier, VerifyError, WebhookSecret};
+use webhook_verify::{ApiKey, Event, Verifier, VerifyError, WebhookSecret};
 
 const API_KEY: &str = "sk_test_6cf2d133187c8df95247f2866028de71";
 const SENT_AT_MS: u64 = 1_767_599_992_000;
@@ -51,7 +51,11 @@ fn a_body_signed_by_the_core_verifies_and_parses_with_webhook_verify() {
     ];
 
     let verifier = Verifier::new(ApiKey::new(API_KEY).unwrap());
-    let event = verifier.verify_and_parse_at(&headers[..], &body, now()).unwrap();
+    let webhook = verifier.verify_and_parse_at(&headers[..], &body, now()).unwrap();
+
+    let Event::ReceiptStatusUpdated(event) = webhook.into_event() else {
+        panic!("expected a receipt event");
+    };
 
     assert_eq!(event.receipt_id, "R-000123");
     assert_eq!(event.status.as_str(), "paid");
@@ -110,9 +114,13 @@ fn a_failed_event_carries_its_failure_fields_to_the_merchant() {
         ("x-service-timestamp", timestamp.as_str()),
     ];
 
-    let parsed = Verifier::new(ApiKey::new(API_KEY).unwrap())
+    let webhook = Verifier::new(ApiKey::new(API_KEY).unwrap())
         .verify_and_parse_at(&headers[..], &body, now())
         .unwrap();
+
+    let Event::ReceiptStatusUpdated(parsed) = webhook.into_event() else {
+        panic!("expected a receipt event");
+    };
 
     assert_eq!(
         parsed.failure_code.as_deref(),

@@ -1,11 +1,13 @@
 //! `payments webhooks listen`: a local receiver that verifies and prints each webhook, like `stripe listen`.
 //!
-//! Point a receipt's `webhook_url` at `http://127.0.0.1:PORT/any/path` (a development-mode server allows
-//! loopback targets) and watch the deliveries arrive, checked exactly as a merchant backend must check
-//! them. It binds loopback only: it is a tool for development, not a production receiver.
+//! Point a receipt's `webhook_url` or a plan's `webhookUrl` at `http://127.0.0.1:PORT/any/path` (a
+//! development-mode server allows loopback targets) and watch the deliveries arrive, checked exactly as a
+//! merchant backend must check them: receipt and subscription events, endpoint envelopes, and event types
+//! this version does not know (printed by type). It binds loopback only: it is a tool for development, not a production receiver.
 
 mod forward;
 mod receiver;
+mod summary;
 
 use std::io::{self, Write as _};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -32,7 +34,8 @@ use receiver::{Line, Receiver};
 
 const AFTER_HELP: &str = "\
 Prints `listening on http://127.0.0.1:PORT` first, then one line per verified delivery (or, with --json, its
-body). On stderr it names the `whsec_` secret the service signs Standard Webhooks with for --key (like
+body): receipt events, subscription events (a plan's webhookUrl), webhook-endpoint envelopes (`--secret
+whsec_...` of the endpoint), and event types this version does not know, by type. On stderr it names the `whsec_` secret the service signs Standard Webhooks with for --key (like
 `stripe listen`). With --forward-to URL each verified delivery is sent on to URL with its original body and
 headers, and URL's status is the answer to the service. Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as
 `rejected: <reason>`. Ctrl-C or SIGTERM stops it (exit 0). Exits 2 on a usage error or when the port cannot
@@ -63,7 +66,7 @@ pub(crate) struct ListenArgs {
     )]
     port: u16,
 
-    /// API key that signs X-Service-Signature (the key that created the receipt); repeat it to accept
+    /// API key that signs X-Service-Signature (the key that created the receipt or plan); repeat it to accept
     /// the old and the new key during a rotation.
     #[arg(
         long = "key",
@@ -73,7 +76,8 @@ pub(crate) struct ListenArgs {
     )]
     keys: Vec<SecretText>,
 
-    /// Standard Webhooks secret `whsec_<base64>`, repeatable; when given, --key (and PAYMENTS_KEY) is ignored.
+    /// Standard Webhooks secret `whsec_<base64>` (a webhook endpoint's own secret, or the whsec_ form of an
+    /// API key), repeatable for a rotation; when given, --key (and PAYMENTS_KEY) is ignored.
     #[arg(
         long = "secret",
         value_name = "WHSEC",

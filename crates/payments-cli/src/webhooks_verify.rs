@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::{Value, json};
 use webhook_verify::{
-    Tolerance, Verifier, VerifyError, WEBHOOK_ID, WEBHOOK_SIGNATURE, WEBHOOK_TIMESTAMP, X_SERVICE_SIGNATURE,
-    X_SERVICE_TIMESTAMP,
+    Event, Tolerance, Verifier, VerifyError, WEBHOOK_ID, WEBHOOK_SIGNATURE, WEBHOOK_TIMESTAMP, Webhook,
+    X_SERVICE_SIGNATURE, X_SERVICE_TIMESTAMP,
 };
 
 use crate::output::print_json;
@@ -189,12 +189,9 @@ fn report(args: &VerifyArgs, result: &Result<webhook_verify::Verified, VerifyErr
     let hint = "--tolerance-secs 0 skips the freshness check";
     match result {
         Ok(verified) if args.json => {
-            let event: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
             let mut document = json!({ "valid": true, "scheme": scheme_name(verified.scheme) });
-            for field in ["event", "receiptId", "status"] {
-                if let Some(value) = event.get(field) {
-                    document[field] = value.clone();
-                }
+            if let (Value::Object(document), Value::Object(fields)) = (&mut document, event_fields(body)) {
+                document.extend(fields);
             }
             if let Some(id) = &verified.webhook_id {
                 document["webhookId"] = json!(id);
@@ -213,6 +210,27 @@ fn report(args: &VerifyArgs, result: &Result<webhook_verify::Verified, VerifyErr
         Err(error) if is_freshness(error) => eprintln!("invalid: {error} ({hint})"),
         Err(error) => eprintln!("invalid: {error}"),
     }
+}
+
+/// What the body says, for `--json`: `event` (its type), `receiptId` or `subscriptionId`, `status`, and
+/// `test: true` for a test event of a webhook endpoint. Nothing when the body is not an event.
+fn event_fields(body: &[u8]) -> Value {
+    let Ok(webhook) = Webhook::parse(body) else {
+        return json!({});
+    };
+    let event = webhook.event();
+    let mut fields = json!({ "event": event.event_type() });
+    if let Event::ReceiptStatusUpdated(receipt) = event {
+        fields["receiptId"] = json!(receipt.receipt_id);
+        fields["status"] = json!(receipt.status.as_str());
+    } else if let Some(subscription) = event.subscription() {
+        fields["subscriptionId"] = json!(subscription.subscription_id);
+        fields["status"] = json!(subscription.status.as_str());
+    }
+    if webhook.is_test() {
+        fields["test"] = json!(true);
+    }
+    fields
 }
 
 fn is_freshness(error: &VerifyError) -> bool {
@@ -239,5 +257,37 @@ fn error_code(error: &VerifyError) -> &'static str {
         VerifyError::Stale { .. } => "stale",
         VerifyError::FromTheFuture { .. } => "from_the_future",
         _ => "invalid",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::event_fields;
+
+    #[test]
+    fn json_output_names_the_event_type_and_id_of_receipt_subscription_and_enveloped_events() {
+        let receipt = br#"{"event":"receipt.status_updated","receiptId":"R-1","status":"paid"}"#;
+        let subscription =
+            br#"{"event":"subscription.canceled","subscriptionId":"csub_1","status":"canceled"}"#;
+        let envelope = br#"{"id":"msg_1","type":"subscription.created","createdAt":1,"test":true,
+            "data":{"subscriptionId":"csub_2","status":"active"}}"#;
+        let unknown = br#"{"event":"receipt.underpaid","receiptId":"R-2"}"#;
+
+        assert_eq!(
+            event_fields(receipt),
+            json!({"event": "receipt.status_updated", "receiptId": "R-1", "status": "paid"})
+        );
+        assert_eq!(
+            event_fields(subscription),
+            json!({"event": "subscription.canceled", "subscriptionId": "csub_1", "status": "canceled"})
+        );
+        assert_eq!(
+            event_fields(envelope),
+            json!({"event": "subscription.created", "subscriptionId": "csub_2", "status": "active", "test": true})
+        );
+        assert_eq!(event_fields(unknown), json!({"event": "receipt.underpaid"}));
+        assert_eq!(event_fields(b"not json"), json!({}));
     }
 }

@@ -18,6 +18,8 @@ pub enum KeyError {
     InvalidBase64,
     /// A verifier needs at least one candidate key or secret.
     NoKeys,
+    /// The key or secret text is longer than 1024 characters: not one the service issued.
+    TooLong,
 }
 
 impl fmt::Display for KeyError {
@@ -28,6 +30,7 @@ impl fmt::Display for KeyError {
             Self::MissingWhsecPrefix => "webhook secret must start with `whsec_`",
             Self::InvalidBase64 => "webhook secret after `whsec_` is not valid base64",
             Self::NoKeys => "no key or secret given",
+            Self::TooLong => "key is longer than 1024 characters",
         })
     }
 }
@@ -76,9 +79,10 @@ pub enum VerifyError {
         /// The tolerance in force.
         tolerance: Duration,
     },
-    /// The signature holds but the body is not a `receipt.status_updated` event.
+    /// The signature holds but the body is not an event (see [`BodyError`](crate::BodyError)). A body of an
+    /// unknown event type is not this error: it parses as [`Event::Unknown`](crate::Event::Unknown).
     #[cfg(feature = "serde")]
-    InvalidBody(crate::event::BodyError),
+    InvalidBody(crate::body_error::BodyError),
 }
 
 impl fmt::Display for VerifyError {

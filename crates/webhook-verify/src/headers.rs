@@ -20,6 +20,11 @@ pub const WEBHOOK_TIMESTAMP: &str = "webhook-timestamp";
 /// Standard Webhooks `webhook-signature: v1,<base64> [v1,<base64> ...]`.
 pub const WEBHOOK_SIGNATURE: &str = "webhook-signature";
 
+/// The longest header value the verifier reads. The service's values are under 100 bytes, and a
+/// `webhook-signature` with dozens of signatures still fits; the bound keeps the work per request small
+/// whatever a sender puts in a header.
+pub const MAX_HEADER_BYTES: usize = 4096;
+
 /// Read access to a request's headers, so the verifier works with any framework.
 ///
 /// Implemented for slices, arrays and `Vec`s of `(name, value)` pairs, for `HashMap` and `BTreeMap`, for
@@ -118,8 +123,15 @@ pub(crate) fn required_text<'h, H: Headers + ?Sized>(
     text(value, name)
 }
 
-/// A header value as text without the optional whitespace HTTP allows around it.
+/// A header value as text without the optional whitespace HTTP allows around it; values longer than
+/// [`MAX_HEADER_BYTES`] are refused before any other work.
 pub(crate) fn text<'v>(value: &'v [u8], name: &'static str) -> Result<&'v str, VerifyError> {
+    if value.len() > MAX_HEADER_BYTES {
+        return Err(VerifyError::MalformedHeader {
+            name,
+            reason: "value is longer than 4096 bytes",
+        });
+    }
     let text = std::str::from_utf8(value).map_err(|_| VerifyError::MalformedHeader {
         name,
         reason: "value is not UTF-8",

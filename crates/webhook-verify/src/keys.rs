@@ -16,6 +16,9 @@ pub(crate) type HmacSha256 = Hmac<Sha256>;
 
 /// The prefix of a Standard Webhooks secret.
 const WHSEC_PREFIX: &str = "whsec_";
+/// The longest key or secret text accepted. Real ones are under 100 characters (a `whsec_` secret holds at
+/// most 64 bytes); the bound keeps a misconfigured value from becoming a large allocation.
+const MAX_KEY_TEXT_BYTES: usize = 1024;
 
 /// Standard base64 that accepts the secret with or without trailing `=` padding.
 const SECRET_BASE64: GeneralPurpose = GeneralPurpose::new(
@@ -52,8 +55,9 @@ impl ApiKey {
     ///
     /// # Errors
     ///
-    /// [`KeyError::Empty`] for an empty key and [`KeyError::Whitespace`] when the key starts or ends with
-    /// whitespace (a stray newline from a file or an env var would silently make every signature fail).
+    /// [`KeyError::Empty`] for an empty key, [`KeyError::Whitespace`] when the key starts or ends with
+    /// whitespace (a stray newline from a file or an env var would silently make every signature fail), and
+    /// [`KeyError::TooLong`] for more than 1024 characters.
     pub fn new(api_key: impl AsRef<str>) -> Result<Self, KeyError> {
         api_key_mac(api_key.as_ref()).map(|mac| Self(Redacted(mac)))
     }
@@ -92,11 +96,15 @@ impl WebhookSecret {
     /// # Errors
     ///
     /// [`KeyError::MissingWhsecPrefix`] when the text does not start with `whsec_` (this also catches an API
-    /// key passed by mistake), [`KeyError::InvalidBase64`] when the rest is not standard base64, and
-    /// [`KeyError::Empty`] when it decodes to nothing.
+    /// key passed by mistake), [`KeyError::InvalidBase64`] when the rest is not standard base64,
+    /// [`KeyError::Empty`] when it decodes to nothing, and [`KeyError::TooLong`] for more than 1024
+    /// characters.
     pub fn new(secret: impl AsRef<str>) -> Result<Self, KeyError> {
+        let secret = secret.as_ref();
+        if secret.len() > MAX_KEY_TEXT_BYTES {
+            return Err(KeyError::TooLong);
+        }
         let encoded = secret
-            .as_ref()
             .strip_prefix(WHSEC_PREFIX)
             .ok_or(KeyError::MissingWhsecPrefix)?;
         let key = SECRET_BASE64
@@ -115,7 +123,7 @@ impl WebhookSecret {
     ///
     /// # Errors
     ///
-    /// As [`ApiKey::new`]: [`KeyError::Empty`] or [`KeyError::Whitespace`].
+    /// As [`ApiKey::new`]: [`KeyError::Empty`], [`KeyError::Whitespace`] or [`KeyError::TooLong`].
     pub fn from_api_key(api_key: impl AsRef<str>) -> Result<Self, KeyError> {
         api_key_mac(api_key.as_ref()).map(|mac| Self(Redacted(mac)))
     }
@@ -138,6 +146,9 @@ impl FromStr for WebhookSecret {
 fn api_key_mac(api_key: &str) -> Result<HmacSha256, KeyError> {
     if api_key.is_empty() {
         return Err(KeyError::Empty);
+    }
+    if api_key.len() > MAX_KEY_TEXT_BYTES {
+        return Err(KeyError::TooLong);
     }
     if api_key.trim() != api_key {
         return Err(KeyError::Whitespace);

@@ -1,5 +1,6 @@
-//! The string enums of the event body: receipt status and failure category, each with an `Unknown` fallback so a
-//! value added by the service later never makes a webhook fail to parse.
+//! The string enums of the event bodies (receipt status, failure category, subscription status, billing
+//! period), each with an `Unknown` fallback so a value added by the service later never makes a webhook fail
+//! to parse.
 
 use std::fmt;
 
@@ -124,5 +125,34 @@ string_enum! {
         Session => "session",
         /// Network timeout or processing error.
         System => "system",
+    }
+}
+
+string_enum! {
+    /// A customer subscription's status, as carried by a subscription event's `status` and `previousStatus`.
+    SubscriptionStatus {
+        /// Charged on schedule.
+        Active => "active",
+        /// Every attempt of at least one period failed; the next period is still attempted.
+        PastDue => "past_due",
+        /// Ended by the customer, the merchant, an expired permission or repeated failures; never charged
+        /// again.
+        Canceled => "canceled",
+    }
+}
+
+string_enum! {
+    /// How often a subscription is charged, as carried by a subscription event's `period`.
+    BillingPeriod {
+        /// Every 7 days.
+        Weekly => "WEEKLY",
+        /// Every 14 days.
+        Biweekly => "BIWEEKLY",
+        /// Every 30 days.
+        Monthly => "MONTHLY",
+        /// Every 90 days.
+        Quarterly => "QUARTERLY",
+        /// Every 365 days.
+        Yearly => "YEARLY",
     }
 }

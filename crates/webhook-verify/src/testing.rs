@@ -21,13 +21,15 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::event::RECEIPT_STATUS_UPDATED;
 use crate::headers::{
     WEBHOOK_ID, WEBHOOK_SIGNATURE, WEBHOOK_TIMESTAMP, X_SERVICE_DELIVERY, X_SERVICE_EVENT,
     X_SERVICE_SIGNATURE, X_SERVICE_TIMESTAMP,
 };
 use crate::keys::{ApiKey, WebhookSecret};
 use crate::{signature, standard};
+
+/// The `X-Service-Event` of [`x_service_headers`]; the verifier does not read that header.
+const X_SERVICE_EVENT_NAME: &str = "receipt.status_updated";
 
 /// The `X-Service-Signature` value (`sha256=<hex>`) for `body` signed with `api_key`.
 pub fn sign_x_service(api_key: &ApiKey, body: &[u8]) -> String {
@@ -46,8 +48,9 @@ pub fn sign_standard_webhooks(
 
 /// The headers the service sends with `body` under the `X-Service-*` scheme, delivered at `timestamp`.
 ///
-/// Contains `X-Service-Signature`, `X-Service-Timestamp`, `X-Service-Event` and an `X-Service-Delivery`
-/// derived from the signature (the same key and body give the same delivery id, like a retry).
+/// Contains `X-Service-Signature`, `X-Service-Timestamp`, `X-Service-Event` (always
+/// `receipt.status_updated`: the verifier does not read it) and an `X-Service-Delivery` derived from the
+/// signature (the same key and body give the same delivery id, like a retry).
 pub fn x_service_headers(
     api_key: &ApiKey,
     body: &[u8],
@@ -61,7 +64,7 @@ pub fn x_service_headers(
             X_SERVICE_TIMESTAMP,
             since_epoch(timestamp).as_millis().to_string(),
         ),
-        (X_SERVICE_EVENT, RECEIPT_STATUS_UPDATED.to_owned()),
+        (X_SERVICE_EVENT, X_SERVICE_EVENT_NAME.to_owned()),
         (X_SERVICE_DELIVERY, delivery),
     ]
 }

@@ -7,6 +7,8 @@ use crate::error::{KeyError, VerifyError};
 use crate::headers::Headers;
 use crate::keys::{ApiKey, WebhookSecret};
 use crate::tolerance::Tolerance;
+#[cfg(feature = "serde")]
+use crate::webhook::Webhook;
 use crate::{signature, standard};
 
 /// Checks that a webhook request was sent by the payments service, signed with one of your keys, and is fresh.
@@ -180,18 +182,42 @@ impl Verifier {
         }
     }
 
-    /// Verifies the request, then parses the body as a [`ReceiptStatusUpdated`](crate::ReceiptStatusUpdated).
+    /// Verifies the request, then reads the authentic body as a typed [`Webhook`]: the event itself, or the
+    /// endpoint envelope around it.
+    ///
+    /// Every event type parses: receipt and subscription events into their typed bodies, a type this
+    /// version does not know into [`Event::Unknown`](crate::Event::Unknown), so a new event never fails a
+    /// correctly signed delivery.
+    ///
+    /// ```
+    /// # #[cfg(feature = "test-helpers")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::time::SystemTime;
+    /// use webhook_verify::{Event, Verifier, WebhookSecret, testing};
+    ///
+    /// let secret = WebhookSecret::new("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")?;
+    /// let body = br#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_1"}"#;
+    /// let headers = testing::standard_webhooks_headers(&secret, "msg_1", body, SystemTime::now());
+    ///
+    /// let webhook = Verifier::standard_webhooks(secret).verify_and_parse(&headers, body)?;
+    ///
+    /// assert!(matches!(webhook.event(), Event::Unknown { event_type, .. } if event_type == "subscription.charge_upcoming"));
+    /// # Ok(())
+    /// # }
+    /// # #[cfg(not(feature = "test-helpers"))]
+    /// # fn main() {}
+    /// ```
     ///
     /// # Errors
     ///
-    /// As [`Verifier::verify`], and [`VerifyError::InvalidBody`] when the authentic body is not a
-    /// `receipt.status_updated` event.
+    /// As [`Verifier::verify`], and [`VerifyError::InvalidBody`] when the authentic body is not an event
+    /// ([`Webhook::parse`]).
     #[cfg(feature = "serde")]
     pub fn verify_and_parse<H: Headers + ?Sized>(
         &self,
         headers: &H,
         body: &[u8],
-    ) -> Result<crate::ReceiptStatusUpdated, VerifyError> {
+    ) -> Result<Webhook, VerifyError> {
         self.verify_and_parse_at(headers, body, SystemTime::now())
     }
 
@@ -206,8 +232,8 @@ impl Verifier {
         headers: &H,
         body: &[u8],
         now: SystemTime,
-    ) -> Result<crate::ReceiptStatusUpdated, VerifyError> {
+    ) -> Result<Webhook, VerifyError> {
         self.verify_at(headers, body, now)?;
-        crate::event::parse(body).map_err(VerifyError::InvalidBody)
+        Webhook::parse(body).map_err(VerifyError::InvalidBody)
     }
 }

@@ -1,7 +1,9 @@
-//! A merchant backend's webhook receiver for `receipt.status_updated`.
+//! A merchant backend's webhook receiver: receipt events, subscription events, webhook-endpoint envelopes,
+//! and event types it does not know yet (acknowledged and named).
 //!
-//! It verifies each delivery against the raw body, acknowledges duplicates (by `X-Service-Delivery`) without
-//! handling them twice, answers 2xx at once and handles the event on a background task. Configuration:
+//! It verifies each delivery against the raw body, acknowledges duplicates (by `X-Service-Delivery`, or the
+//! signed `webhook-id`) without handling them twice, answers 2xx at once and handles the event on a
+//! background task. Configuration:
 //! `MERCHANT_API_KEY` (or `MERCHANT_WEBHOOK_SECRET=whsec_...`), optional `MERCHANT_API_KEY_PREVIOUS`, and
 //! `LISTEN` (default `127.0.0.1:4000`).
 
@@ -15,10 +17,11 @@ use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
-use webhook_verify::ReceiptStatusUpdated;
+use webhook_verify::Webhook;
 
 mod config;
 mod dedupe;
+mod handler;
 mod receiver;
 
 use config::Config;
@@ -109,18 +112,10 @@ async fn serve(listener: TcpListener, receiver: Arc<Receiver>) {
 }
 
 /// The slow part of handling an event runs here, after the service already has its 2xx.
-async fn handle_events(mut queue: mpsc::Receiver<ReceiptStatusUpdated>) {
-    while let Some(event) = queue.recv().await {
-        let previous = event
-            .previous_status
-            .as_ref()
-            .map_or("?", |status| status.as_str());
-        println!(
-            "receipt {} is now {} (was {previous})",
-            event.receipt_id, event.status
-        );
-        if let Some(reason) = &event.failure_reason {
-            println!("  failure: {reason}");
+async fn handle_events(mut queue: mpsc::Receiver<Webhook>) {
+    while let Some(webhook) = queue.recv().await {
+        for line in handler::describe(&webhook) {
+            println!("{line}");
         }
     }
 }

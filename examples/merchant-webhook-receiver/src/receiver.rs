@@ -9,11 +9,11 @@ use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 use tokio::sync::mpsc;
-use webhook_verify::{ReceiptStatusUpdated, Scheme, Verifier, VerifyError, WEBHOOK_ID, X_SERVICE_DELIVERY};
+use webhook_verify::{Scheme, Verifier, VerifyError, WEBHOOK_ID, Webhook, X_SERVICE_DELIVERY};
 
 use crate::dedupe::RecentDeliveries;
 
-/// The path the service posts to (the receipt's `webhook_url`).
+/// The path the service posts to (the receipt's `webhook_url`, the plan's `webhookUrl`, the endpoint's `url`).
 pub(crate) const WEBHOOK_PATH: &str = "/webhooks";
 /// Event bodies are small; anything bigger is not from the service.
 const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -23,7 +23,7 @@ const MAX_BODY_BYTES: usize = 256 * 1024;
 pub(crate) struct Receiver {
     pub(crate) verifier: Verifier,
     pub(crate) recent: Mutex<RecentDeliveries>,
-    pub(crate) events: mpsc::Sender<ReceiptStatusUpdated>,
+    pub(crate) events: mpsc::Sender<Webhook>,
 }
 
 type Reply = Response<Full<Bytes>>;
@@ -49,12 +49,10 @@ impl Receiver {
     }
 
     fn accept(&self, headers: &HeaderMap, body: &[u8]) -> Reply {
+        // Every event type is taken once its signature holds, even one this receiver does not handle: the
+        // worker names it, and the service does not retry it.
         let event = match self.verifier.verify_and_parse(headers, body) {
             Ok(event) => event,
-            Err(VerifyError::InvalidBody(err)) if err.unexpected_event().is_some() => {
-                // Authentic, but an event this receiver does not handle: acknowledge so it is not retried.
-                return reply(StatusCode::OK, "ignored");
-            }
             Err(err) => {
                 eprintln!("rejected webhook: {err}");
                 return reply(rejection_status(&err), "rejected");
@@ -127,7 +125,7 @@ mod tests {
     use hyper::header::HeaderValue;
     use hyper::{HeaderMap, StatusCode};
     use tokio::sync::mpsc;
-    use webhook_verify::{ApiKey, ReceiptStatusUpdated, Verifier};
+    use webhook_verify::{ApiKey, Event, Verifier, Webhook};
 
     use super::Receiver;
     use crate::dedupe::RecentDeliveries;
@@ -137,7 +135,7 @@ mod tests {
     const BODY: &[u8] = br#"{"event":"receipt.status_updated","receiptId":"R-000123","status":"paid","previousStatus":"checkout_initialized","totalUsd":25.0}"#;
     const SIGNATURE: &str = "sha256=247257e9be62a5719c5b22c41bfc6a749e53f13401f8f241633975b2222d03ca";
 
-    fn receiver(queue_length: usize) -> (Receiver, mpsc::Receiver<ReceiptStatusUpdated>) {
+    fn receiver(queue_length: usize) -> (Receiver, mpsc::Receiver<Webhook>) {
         let (events, queue) = mpsc::channel(queue_length);
         let verifier = Verifier::new(ApiKey::new(API_KEY).unwrap());
         (
@@ -152,13 +150,18 @@ mod tests {
 
     /// The vector's signature, sent now (X-Service-Timestamp is not signed), as delivery `delivery`.
     fn headers(delivery: &'static str) -> HeaderMap {
+        signed(SIGNATURE, delivery)
+    }
+
+    /// `signature` (of some body), sent now as delivery `delivery`.
+    fn signed(signature: &'static str, delivery: &'static str) -> HeaderMap {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_millis()
             .to_string();
         let mut headers = HeaderMap::new();
-        headers.insert("x-service-signature", HeaderValue::from_static(SIGNATURE));
+        headers.insert("x-service-signature", HeaderValue::from_static(signature));
         headers.insert("x-service-timestamp", HeaderValue::from_str(&now).unwrap());
         headers.insert("x-service-delivery", HeaderValue::from_static(delivery));
         headers
@@ -171,7 +174,37 @@ mod tests {
         let response = receiver.accept(&headers("d-1"), BODY);
 
         assert_eq!(response.status(), StatusCode::OK);
-        assert_eq!(queue.try_recv().unwrap().receipt_id, "R-000123");
+        assert!(matches!(
+            queue.try_recv().unwrap().into_event(),
+            Event::ReceiptStatusUpdated(event) if event.receipt_id == "R-000123"
+        ));
+    }
+
+    #[test]
+    fn a_signed_subscription_event_and_an_unknown_event_type_are_queued_and_answered_with_200() {
+        // Signed with the vector's key by Python's `hmac` module.
+        const CREATED: &[u8] = br#"{"event":"subscription.created","subscriptionId":"csub_1","planId":"plan_1","status":"active","previousStatus":null,"period":"MONTHLY","price":{"usd":"2.50","baseUnits":"2500000"},"charge":null,"cancelReason":null}"#;
+        const CREATED_SIGNATURE: &str =
+            "sha256=876d00c545b66bf88f024355cf26926a8a3e4fa9eaf8b7577a9beecafaf4c1aa";
+        const UPCOMING: &[u8] =
+            br#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_1","balanceSufficient":false}"#;
+        const UPCOMING_SIGNATURE: &str =
+            "sha256=8febbfdb671389e5d0da999ac74a5e789326f8c53f73307b44e685fae077cdf7";
+        let (receiver, mut queue) = receiver(4);
+
+        let created = receiver.accept(&signed(CREATED_SIGNATURE, "d-1"), CREATED);
+        let upcoming = receiver.accept(&signed(UPCOMING_SIGNATURE, "d-2"), UPCOMING);
+
+        assert_eq!(created.status(), StatusCode::OK);
+        assert_eq!(upcoming.status(), StatusCode::OK);
+        assert!(matches!(
+            queue.try_recv().unwrap().into_event(),
+            Event::SubscriptionCreated(event) if event.subscription_id == "csub_1"
+        ));
+        assert_eq!(
+            queue.try_recv().unwrap().event_type(),
+            "subscription.charge_upcoming"
+        );
     }
 
     #[test]

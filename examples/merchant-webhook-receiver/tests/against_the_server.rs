@@ -1,6 +1,7 @@
 //! The receiver binary against a real in-process server: the README's "run it against a local server" steps,
-//! automated. The server signs with the key that created the receipt; the receiver verifies, prints the event
-//! once, and acknowledges a redelivery of the same delivery id without handling it again.
+//! automated. The server signs with the key that created the receipt (or the plan); the receiver verifies,
+//! prints the event once, and acknowledges a redelivery of the same delivery id without handling it again.
+//! Subscription events from a plan's `webhookUrl` are verified and printed the same way.
 
 // Helpers are test code too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -10,7 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use payments_server::testing::{TestApp, spawn_app};
+use payments_core::{SpendPermission, SpendPermissionData};
+use payments_server::testing::{TestApp, sign_permission, spawn_app, wallet_of_key};
 use serde_json::{Value, json};
 
 /// The receiver process, killed when the test ends however it ends.
@@ -151,4 +153,70 @@ async fn the_receiver_verifies_prints_and_dedupes_what_the_server_sends() {
     .await;
     // Same delivery id: acknowledged (200 above) but not handled a second time.
     assert_eq!(receiver.no_line_within(Duration::from_millis(500)), None);
+}
+
+const CUSTOMER_KEY: [u8; 32] = [0x52; 32];
+
+/// The app's clock set to the real time: the receiver checks freshness against its own clock.
+async fn app_at_real_time() -> TestApp {
+    let app = spawn_app().await;
+    let now_ms = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();
+    app.clock.set(i64::try_from(now_ms).unwrap());
+    app
+}
+
+/// A funded customer subscribes to `plan_id` with a permission starting a minute ago; answers the id.
+async fn subscribe(app: &TestApp, plan_id: &str) -> String {
+    let account = wallet_of_key(CUSTOMER_KEY);
+    let chain = app.chain();
+    chain.mint(account, 10_000_000);
+    chain.approve(account, chain.manager(), u128::MAX);
+    let spend = app.spend();
+    let start = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() - 60;
+    let data = SpendPermissionData {
+        account: account.to_string(),
+        spender: spend.relayer().to_string(),
+        token: spend.token().to_string(),
+        allowance: "2500000".to_owned(),
+        period: 2_592_000,
+        start,
+        end: start + 365 * 86_400,
+        salt: "52".to_owned(),
+        extra_data: "0x".to_owned(),
+    };
+    let permission: SpendPermission = data.parse().unwrap();
+    let signature: String = sign_permission(CUSTOMER_KEY, &permission, &spend.domain())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let created = post(
+        app,
+        "/api/subscriptions/create",
+        json!({"planId": plan_id, "customerWallet": account.to_string(),
+               "permissionSignature": format!("0x{signature}"), "permissionData": data}),
+    )
+    .await;
+    created["subscription"]["subscriptionId"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_receiver_verifies_and_prints_a_subscription_created_by_the_server() {
+    let app = app_at_real_time().await;
+    let (receiver, url) = ReceiverProcess::start(&app.key);
+    let plan = post(
+        &app,
+        "/api/subscriptions/plans",
+        json!({"name": "Monthly box", "priceUsd": 2.5, "period": "MONTHLY", "webhookUrl": url}),
+    )
+    .await;
+
+    let subscription = subscribe(&app, plan["plan"]["planId"].as_str().unwrap()).await;
+
+    assert_eq!(
+        receiver.next_line(),
+        format!("subscription {subscription} is now active (subscription.created)")
+    );
 }

@@ -32,3 +32,5 @@ mod subscriptions;
 mod users;
 #[cfg(test)]
 mod webhooks_listen;
+#[cfg(test)]
+mod webhooks_listen_events;

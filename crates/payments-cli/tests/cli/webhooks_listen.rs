@@ -15,21 +15,21 @@ use webhook_verify::{ApiKey, WebhookSecret, testing};
 use crate::helpers::{client, forward_target};
 
 /// Every wait on the child is bounded by this.
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
 /// A running `payments webhooks listen`, killed when the test ends however it ends.
-struct Listener {
+pub(crate) struct Listener {
     child: Child,
     stdout: mpsc::Receiver<String>,
     stderr: mpsc::Receiver<String>,
     /// `http://127.0.0.1:PORT`, read from the first stdout line.
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Listener {
     /// Starts the listener on a free port with `args` and `env` (PAYMENTS_* of the test's own
     /// environment removed) and waits for its address.
-    fn start(args: &[&str], env: &[(&str, &str)]) -> Listener {
+    pub(crate) fn start(args: &[&str], env: &[(&str, &str)]) -> Listener {
         let mut child = listen_command(args, env)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -52,12 +52,12 @@ impl Listener {
         listener
     }
 
-    fn next_stdout(&self) -> String {
+    pub(crate) fn next_stdout(&self) -> String {
         next_line(&self.stdout, "stdout")
     }
 
     /// The next stderr line starting with `prefix`, skipping the others (the start-up notice).
-    fn next_stderr_starting(&self, prefix: &str) -> String {
+    pub(crate) fn next_stderr_starting(&self, prefix: &str) -> String {
         let deadline = Instant::now() + WAIT;
         loop {
             let line = next_line(&self.stderr, "stderr");
@@ -155,13 +155,13 @@ fn run_to_exit(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
     (status.code(), lines.join("\n"))
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     let ms = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();
     i64::try_from(ms).unwrap()
 }
 
 /// POSTs `body` with `headers` to the listener; the status and the answer's text.
-async fn post(url: &str, headers: &[(&str, String)], body: Vec<u8>) -> (u16, String) {
+pub(crate) async fn post(url: &str, headers: &[(&str, String)], body: Vec<u8>) -> (u16, String) {
     let mut request = reqwest::Client::new().post(url).body(body);
     for (name, value) in headers {
         request = request.header(*name, value);

@@ -6,12 +6,20 @@
 mod common;
 
 #[cfg(feature = "serde")]
-mod event;
+mod endpoint_secret;
+#[cfg(feature = "serde")]
+mod envelope;
 mod freshness;
+mod fuzz;
 mod headers;
+#[cfg(all(feature = "serde", feature = "test-helpers"))]
+mod interop;
 mod keys;
-mod no_panic;
+#[cfg(feature = "serde")]
+mod receipt_event;
 mod standard_webhooks;
+#[cfg(feature = "serde")]
+mod subscription_event;
 #[cfg(feature = "test-helpers")]
 mod test_helpers;
 mod vectors;

@@ -58,17 +58,26 @@ fn a_body_re_serialised_from_parsed_json_no_longer_verifies() {
 
 #[cfg(feature = "serde")]
 mod parsed {
-    use webhook_verify::{ReceiptStatus, Verifier, VerifyError};
+    use webhook_verify::{Event, ReceiptStatus, ReceiptStatusUpdated, Verifier, VerifyError, Webhook};
 
     use crate::common::{vector, x_service_now};
+
+    fn receipt(webhook: Webhook) -> ReceiptStatusUpdated {
+        match webhook {
+            Webhook::Direct(Event::ReceiptStatusUpdated(event)) => event,
+            other => panic!("expected a direct receipt event, got {other:?}"),
+        }
+    }
 
     #[test]
     fn a_paid_vector_parses_into_a_typed_event() {
         let v = vector(0);
 
-        let event = Verifier::new(v.api_key())
-            .verify_and_parse_at(&v.x_service_headers(), &v.body(), x_service_now())
-            .unwrap();
+        let event = receipt(
+            Verifier::new(v.api_key())
+                .verify_and_parse_at(&v.x_service_headers(), &v.body(), x_service_now())
+                .unwrap(),
+        );
 
         assert_eq!(event.event, "receipt.status_updated");
         assert_eq!(event.receipt_id, "R-000123");
@@ -83,9 +92,11 @@ mod parsed {
     fn a_failed_vector_with_non_ascii_text_parses_under_standard_webhooks() {
         let v = vector(1);
 
-        let event = Verifier::standard_webhooks(v.secret())
-            .verify_and_parse_at(&v.standard_headers(), &v.body(), v.standard_now())
-            .unwrap();
+        let event = receipt(
+            Verifier::standard_webhooks(v.secret())
+                .verify_and_parse_at(&v.standard_headers(), &v.body(), v.standard_now())
+                .unwrap(),
+        );
 
         assert_eq!(event.receipt_id, "café-9");
         assert_eq!(event.status, ReceiptStatus::Failed);
@@ -100,9 +111,11 @@ mod parsed {
     fn a_tracking_vector_carries_its_timestamp_and_total() {
         let v = vector(4);
 
-        let event = Verifier::new(v.api_key())
-            .verify_and_parse_at(&v.x_service_headers(), &v.body(), x_service_now())
-            .unwrap();
+        let event = receipt(
+            Verifier::new(v.api_key())
+                .verify_and_parse_at(&v.x_service_headers(), &v.body(), x_service_now())
+                .unwrap(),
+        );
 
         assert_eq!(event.status, ReceiptStatus::LinkOpened);
         assert_eq!(event.timestamp, Some(1_760_354_495_734));

@@ -1,13 +1,10 @@
 //! The typed body of a `receipt.status_updated` webhook.
 
-use std::error::Error;
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::status::{FailureCategory, ReceiptStatus};
 
-/// The `event` value of the only event the service sends.
+/// The event type of a receipt's status change: the body's `event`, an envelope's `type`.
 pub const RECEIPT_STATUS_UPDATED: &str = "receipt.status_updated";
 
 /// Amounts below this many dollars convert to cents exactly (`2^53 / 100`, rounded down).
@@ -19,8 +16,9 @@ const MAX_EXACT_USD: f64 = 90_071_992_547_409.0;
 /// field may be absent or `null` and is then `None`. Unknown fields are ignored, and unknown statuses or
 /// failure categories land in an `Unknown` variant instead of failing.
 ///
-/// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse), which checks the
-/// signature first: never act on a body you have not verified.
+/// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse) as
+/// [`Event::ReceiptStatusUpdated`](crate::Event::ReceiptStatusUpdated); it checks the signature first. Never
+/// act on a body you have not verified.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -83,58 +81,4 @@ impl ReceiptStatusUpdated {
         // Exact: both sides are the correctly rounded double of the same two-decimal number.
         (cents / 100.0 == usd).then_some(cents as i64)
     }
-}
-
-/// The signature held but the body is not a `receipt.status_updated` event.
-#[derive(Debug)]
-pub struct BodyError(BodyErrorKind);
-
-#[derive(Debug)]
-enum BodyErrorKind {
-    Json(serde_json::Error),
-    UnexpectedEvent(String),
-}
-
-impl BodyError {
-    /// The `event` value when the body is well formed but announces another event; answer those with 2xx
-    /// and ignore them rather than making the service retry.
-    pub fn unexpected_event(&self) -> Option<&str> {
-        match &self.0 {
-            BodyErrorKind::UnexpectedEvent(event) => Some(event),
-            BodyErrorKind::Json(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for BodyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            BodyErrorKind::Json(err) => write!(f, "invalid event JSON: {err}"),
-            BodyErrorKind::UnexpectedEvent(event) => {
-                write!(
-                    f,
-                    "unexpected event {event:?}, expected {RECEIPT_STATUS_UPDATED:?}"
-                )
-            }
-        }
-    }
-}
-
-impl Error for BodyError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match &self.0 {
-            BodyErrorKind::Json(err) => Some(err),
-            BodyErrorKind::UnexpectedEvent(_) => None,
-        }
-    }
-}
-
-/// Parses an already verified body.
-pub(crate) fn parse(body: &[u8]) -> Result<ReceiptStatusUpdated, BodyError> {
-    let event: ReceiptStatusUpdated =
-        serde_json::from_slice(body).map_err(|err| BodyError(BodyErrorKind::Json(err)))?;
-    if event.event != RECEIPT_STATUS_UPDATED {
-        return Err(BodyError(BodyErrorKind::UnexpectedEvent(event.event)));
-    }
-    Ok(event)
 }

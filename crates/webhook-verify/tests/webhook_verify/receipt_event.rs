@@ -195,18 +195,22 @@ fn an_event_serialises_back_to_camel_case_wire_names() {
 
 #[cfg(feature = "test-helpers")]
 #[test]
-fn an_authentic_body_announcing_another_event_is_rejected_with_its_name() {
+fn an_authentic_receipt_event_is_returned_typed() {
     use std::time::SystemTime;
-    use webhook_verify::{ApiKey, Verifier, VerifyError, testing};
+    use webhook_verify::{ApiKey, Event, Verifier, testing};
 
     let key = ApiKey::new("sk_test").unwrap();
-    let body = br#"{"event":"receipt.created","receiptId":"R-1","status":"pending"}"#;
+    let body = br#"{"event":"receipt.status_updated","receiptId":"R-1","status":"pending"}"#;
     let headers = testing::x_service_headers(&key, body, SystemTime::now());
 
-    let result = Verifier::new(key).verify_and_parse(&headers, body);
+    let webhook = Verifier::new(key).verify_and_parse(&headers, body).unwrap();
 
-    match result {
-        Err(VerifyError::InvalidBody(err)) => assert_eq!(err.unexpected_event(), Some("receipt.created")),
-        other => panic!("expected an invalid body, got {other:?}"),
+    assert!(!webhook.is_test());
+    match webhook.into_event() {
+        Event::ReceiptStatusUpdated(event) => {
+            assert_eq!(event.receipt_id, "R-1");
+            assert_eq!(event.status, ReceiptStatus::Pending);
+        }
+        other => panic!("expected a receipt event, got {other:?}"),
     }
 }

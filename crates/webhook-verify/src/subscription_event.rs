@@ -1,0 +1,89 @@
+//! The typed body of the subscription webhooks: `subscription.created`, `.charged`, `.charge_failed` and
+//! `.canceled`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::amount::Amount;
+use crate::status::{BillingPeriod, SubscriptionStatus};
+
+/// The event type sent when a customer subscribes.
+pub const SUBSCRIPTION_CREATED: &str = "subscription.created";
+/// The event type sent when a period was charged.
+pub const SUBSCRIPTION_CHARGED: &str = "subscription.charged";
+/// The event type sent when an attempt to charge a period failed (nothing moved).
+pub const SUBSCRIPTION_CHARGE_FAILED: &str = "subscription.charge_failed";
+/// The event type sent when a subscription ended.
+pub const SUBSCRIPTION_CANCELED: &str = "subscription.canceled";
+
+/// The body of a subscription webhook, sent to the plan's `webhookUrl` (or as an endpoint envelope's
+/// `data`) when a customer subscription is created, charged, fails a charge or ends.
+///
+/// Field names are camelCase on the wire. Only `event`, `subscriptionId` and `status` are required; every
+/// other field may be absent or `null` and is then `None` (the service sends every key, `null` where it
+/// does not apply). Unknown fields are ignored, and an unknown status or period lands in an `Unknown`
+/// variant instead of failing.
+///
+/// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse) as one of the
+/// `Event::Subscription*` variants of [`Event`](crate::Event).
+///
+/// ```
+/// # let event: webhook_verify::SubscriptionEvent = serde_json::from_str(r#"{
+/// #     "event": "subscription.charged", "subscriptionId": "csub_1", "status": "active",
+/// #     "charge": {"periodIndex": 2, "gross": {"usd": "9.99", "baseUnits": "9990000"}}}"#)?;
+/// use webhook_verify::SubscriptionStatus;
+///
+/// assert_eq!(event.status, SubscriptionStatus::Active);
+/// let charge = event.charge.as_ref().and_then(|charge| charge.gross.as_ref());
+/// assert_eq!(charge.and_then(|gross| gross.cents()), Some(999));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SubscriptionEvent {
+    /// The event type, e.g. [`SUBSCRIPTION_CHARGED`].
+    pub event: String,
+    /// The delivery id, stable across retries: the same as `X-Service-Delivery` and `webhook-id`.
+    pub id: Option<String>,
+    /// When the change was committed, Unix milliseconds.
+    pub timestamp: Option<i64>,
+    /// The customer subscription (`csub_...`).
+    pub subscription_id: String,
+    /// Its plan (`plan_...`).
+    pub plan_id: Option<String>,
+    /// The merchant's wallet.
+    pub merchant_wallet: Option<String>,
+    /// The customer's wallet.
+    pub customer_wallet: Option<String>,
+    /// The subscription's status after the change.
+    pub status: SubscriptionStatus,
+    /// Its status before the change; `None` for `subscription.created`.
+    pub previous_status: Option<SubscriptionStatus>,
+    /// How often the subscription is charged.
+    pub period: Option<BillingPeriod>,
+    /// The price per period the customer signed for.
+    pub price: Option<Amount>,
+    /// The charge attempt of `subscription.charged` and `subscription.charge_failed`.
+    pub charge: Option<SubscriptionCharge>,
+    /// Why the subscription ended, when the failure policy (not a person) ended it.
+    pub cancel_reason: Option<String>,
+}
+
+/// What one charge attempt moved, in `subscription.charged` and `subscription.charge_failed`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SubscriptionCharge {
+    /// The period charged (0 = the first).
+    pub period_index: Option<u64>,
+    /// What the customer pays: fee + net.
+    pub gross: Option<Amount>,
+    /// The platform's fee.
+    pub fee: Option<Amount>,
+    /// What the merchant receives.
+    pub net: Option<Amount>,
+    /// The charge's transaction; `None` when it failed.
+    pub transaction_hash: Option<String>,
+    /// Why the attempt failed (`subscription.charge_failed`).
+    pub failure_reason: Option<String>,
+}

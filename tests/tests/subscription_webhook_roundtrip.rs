@@ -1,0 +1,104 @@
+//! Every subscription webhook the core serialises and signs is verified and typed by `webhook-verify`.
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly on broken fixtures")]
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use payments_core::{
+    BillingPeriod, Cents, StandardWebhooksSecret, SubscriptionChargeFacts, SubscriptionEventKind,
+    SubscriptionStatus, SubscriptionWebhook, Wallet, WebhookAmount, x_service_signature,
+};
+use webhook_verify::{ApiKey, Event, Verifier, WebhookSecret};
+
+const API_KEY: &str = "sk_test_6cf2d133187c8df95247f2866028de71";
+const SENT_AT_SECS: u64 = 1_767_599_992;
+
+fn body(kind: SubscriptionEventKind) -> SubscriptionWebhook {
+    let charge = matches!(
+        kind,
+        SubscriptionEventKind::Charged | SubscriptionEventKind::ChargeFailed
+    )
+    .then(|| SubscriptionChargeFacts {
+        period_index: 3,
+        gross: WebhookAmount::of(Cents::new(999)),
+        fee: WebhookAmount::of(Cents::new(5)),
+        net: WebhookAmount::of(Cents::new(994)),
+        transaction_hash: (kind == SubscriptionEventKind::Charged).then(|| "0xabc".to_owned()),
+        failure_reason: (kind == SubscriptionEventKind::ChargeFailed)
+            .then(|| "allowance exhausted".to_owned()),
+    });
+    SubscriptionWebhook {
+        event: kind,
+        id: "6f1c9a52-0000-4000-8000-000000000007".to_owned(),
+        timestamp: 1_767_599_991_000,
+        subscription_id: "csub_77".to_owned(),
+        plan_id: "plan_9".to_owned(),
+        merchant_wallet: Wallet::parse("0x00000000000000000000000000000000000000aa").unwrap(),
+        customer_wallet: Wallet::parse("0x00000000000000000000000000000000000000cc").unwrap(),
+        status: SubscriptionStatus::PastDue,
+        previous_status: (kind != SubscriptionEventKind::Created).then_some(SubscriptionStatus::Active),
+        period: BillingPeriod::Quarterly,
+        price: WebhookAmount::of(Cents::new(999)),
+        charge,
+        cancel_reason: (kind == SubscriptionEventKind::Canceled).then(|| "failed_periods".to_owned()),
+    }
+}
+
+#[test]
+fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_typed_variant() {
+    let at = UNIX_EPOCH + Duration::from_secs(SENT_AT_SECS + 1);
+    let x_service = Verifier::new(ApiKey::new(API_KEY).unwrap());
+    let secret = StandardWebhooksSecret::from_key_bytes(API_KEY.as_bytes());
+    let standard = Verifier::standard_webhooks(WebhookSecret::new(secret.to_whsec()).unwrap());
+
+    for kind in SubscriptionEventKind::ALL {
+        let sent = body(kind);
+        let bytes = serde_json::to_vec(&sent).unwrap();
+        let timestamp = SENT_AT_SECS.to_string();
+        let headers = [
+            (
+                "x-service-signature",
+                x_service_signature(API_KEY.as_bytes(), &bytes),
+            ),
+            ("x-service-timestamp", format!("{SENT_AT_SECS}000")),
+            ("webhook-id", sent.id.clone()),
+            ("webhook-timestamp", timestamp),
+            (
+                "webhook-signature",
+                secret.sign(&sent.id, SENT_AT_SECS as i64, &bytes),
+            ),
+        ];
+
+        let by_key = x_service.verify_and_parse_at(&headers[..], &bytes, at).unwrap();
+        let by_secret = standard.verify_and_parse_at(&headers[..], &bytes, at).unwrap();
+
+        assert_eq!(by_key, by_secret, "{kind}");
+        let event = by_key.into_event();
+        assert_eq!(event.event_type(), kind.as_str());
+        let variant_matches = match kind {
+            SubscriptionEventKind::Created => matches!(event, Event::SubscriptionCreated(_)),
+            SubscriptionEventKind::Charged => matches!(event, Event::SubscriptionCharged(_)),
+            SubscriptionEventKind::ChargeFailed => matches!(event, Event::SubscriptionChargeFailed(_)),
+            SubscriptionEventKind::Canceled => matches!(event, Event::SubscriptionCanceled(_)),
+            _ => false,
+        };
+        assert!(variant_matches, "{kind}: {event:?}");
+        let parsed = event.subscription().unwrap();
+        assert_eq!(parsed.subscription_id, "csub_77");
+        assert_eq!(parsed.id.as_deref(), Some(sent.id.as_str()));
+        assert_eq!(parsed.status.as_str(), "past_due");
+        assert_eq!(parsed.period.as_ref().map(|p| p.as_str()), Some("QUARTERLY"));
+        assert_eq!(parsed.price.as_ref().and_then(|p| p.cents()), Some(999));
+        assert_eq!(
+            parsed.customer_wallet.as_deref(),
+            Some("0x00000000000000000000000000000000000000cc")
+        );
+        let charge = parsed.charge.as_ref();
+        assert_eq!(charge.is_some(), sent.charge.is_some(), "{kind}");
+        if let Some(charge) = charge {
+            assert_eq!(charge.period_index, Some(3));
+            assert_eq!(charge.fee.as_ref().and_then(|fee| fee.base_units()), Some(50_000));
+            assert_eq!(charge.net.as_ref().and_then(|net| net.cents()), Some(994));
+        }
+        assert_eq!(parsed.cancel_reason, sent.cancel_reason, "{kind}");
+    }
+}
