@@ -64,59 +64,67 @@ pub(crate) fn local_hint(code: &str) -> (&'static str, u8) {
 
 /// What to do about a refusal of the service.
 pub(crate) fn api_hint(api: &ApiError) -> String {
-    let hint = match &api.code {
-        ErrorCode::Unauthorized => KEY_HINT.to_owned(),
-        ErrorCode::Forbidden => "`payments ping` lists the key's scopes; use a key with the scope this \
+    let hint = match api.code.known() {
+        Some(ErrorCode::Unauthorized) => KEY_HINT.to_owned(),
+        Some(ErrorCode::Forbidden) => {
+            "`payments ping` lists the key's scopes; use a key with the scope this \
                                  command needs, or an admin session for admin commands"
-            .to_owned(),
-        ErrorCode::SplitRequired => "configure the split first: `payments admin login --private-key-file \
+                .to_owned()
+        }
+        Some(ErrorCode::SplitRequired) => {
+            "configure the split first: `payments admin login --private-key-file \
                                      FILE` with the key's merchant wallet (a development server keeps it in \
                                      payments.db.dev-admin.key), then `payments split deploy`"
-            .to_owned(),
-        ErrorCode::InvalidInput => match &api.field {
+                .to_owned()
+        }
+        Some(ErrorCode::InvalidInput) => match &api.field {
             Some(field) => format!("fix `{field}` and run the command again"),
             None => "fix the value named in the message and run the command again".to_owned(),
         },
-        ErrorCode::ItemsRequired => "pass at least one --item SKU:QTY".to_owned(),
-        ErrorCode::InventoryItemNotFound => "`payments inventory list` shows the SKUs that exist".to_owned(),
-        ErrorCode::OutOfStock => {
+        Some(ErrorCode::ItemsRequired) => "pass at least one --item SKU:QTY".to_owned(),
+        Some(ErrorCode::InventoryItemNotFound) => {
+            "`payments inventory list` shows the SKUs that exist".to_owned()
+        }
+        Some(ErrorCode::OutOfStock) => {
             "order less, or raise the stock with `payments inventory upsert --stock`".to_owned()
         }
-        ErrorCode::NotFound => {
+        Some(ErrorCode::NotFound) => {
             "check the id: `payments receipts list` and `payments inventory list` show existing ones"
                 .to_owned()
         }
-        ErrorCode::Conflict => "the id or SKU is taken; choose another".to_owned(),
-        ErrorCode::InvalidTransition => {
+        Some(ErrorCode::Conflict) => "the id or SKU is taken; choose another".to_owned(),
+        Some(ErrorCode::InvalidTransition) => {
             "`payments receipts status ID` shows the receipt's status; this change is not allowed from it"
                 .to_owned()
         }
-        ErrorCode::IdempotencyConflict => {
+        Some(ErrorCode::IdempotencyConflict) => {
             "this idempotency key was used with a different request; use a new key".to_owned()
         }
-        ErrorCode::InvalidUsd | ErrorCode::InvalidAmount => {
+        Some(ErrorCode::InvalidUsd) | Some(ErrorCode::InvalidAmount) => {
             "pass a positive USD amount with at most 2 decimals, within what remains".to_owned()
         }
-        ErrorCode::InvalidWallet | ErrorCode::InvalidBuyer => {
+        Some(ErrorCode::InvalidWallet) | Some(ErrorCode::InvalidBuyer) => {
             "pass a wallet as 0x and 40 hex digits".to_owned()
         }
-        ErrorCode::RateLimited => match api.reset_at {
+        Some(ErrorCode::RateLimited) => match api.reset_at {
             Some(reset_at) => format!("wait until {} and run it again", utc_ms(reset_at)),
             None => "wait a moment and run it again".to_owned(),
         },
-        ErrorCode::DatastoreUnavailable => "nothing was changed; run it again in a moment".to_owned(),
-        ErrorCode::ChainUnavailable => {
+        Some(ErrorCode::DatastoreUnavailable) => "nothing was changed; run it again in a moment".to_owned(),
+        Some(ErrorCode::ChainUnavailable) => {
             "the server cannot reach its chain node; run it again in a moment".to_owned()
         }
-        ErrorCode::Deprecated => "this route is gone; see the message for its replacement".to_owned(),
-        ErrorCode::PlatformRecipientNotConfigured => {
+        Some(ErrorCode::Deprecated) => "this route is gone; see the message for its replacement".to_owned(),
+        Some(ErrorCode::PlatformRecipientNotConfigured) => {
             "the server's operator must set the platform recipient".to_owned()
         }
-        ErrorCode::Failed => "the service failed; run it again, and report it if it persists".to_owned(),
-        ErrorCode::Unknown(code) if code.starts_with("http_5") => {
+        Some(ErrorCode::Failed) => {
+            "the service failed; run it again, and report it if it persists".to_owned()
+        }
+        None if !api.has_envelope() && api.status >= 500 => {
             "the service or a proxy in front of it failed; run it again in a moment".to_owned()
         }
-        ErrorCode::Unknown(code) if code.starts_with("http_") => {
+        None if !api.has_envelope() => {
             "the answer is not the service's; check that --url points at the payments service".to_owned()
         }
         _ => "see the message; this CLI may be older than the server (`payments --version`)".to_owned(),

@@ -213,7 +213,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
                     });
                     table.row([
                         delivery.delivery_id.clone(),
-                        delivery.state.clone(),
+                        delivery.state.to_string(),
                         delivery.attempts.len().to_string(),
                         last.unwrap_or_default(),
                         delivery.url.clone(),

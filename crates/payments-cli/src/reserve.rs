@@ -91,7 +91,7 @@ fn advice_text(advice: &ReserveAdvice) -> String {
         "recommended reserve".to_owned(),
         advice.recommended_usd.to_string(),
     ]);
-    table.row(["decided by".to_owned(), advice.basis.clone()]);
+    table.row(["decided by".to_owned(), advice.basis.to_string()]);
     table.row([
         "window".to_owned(),
         format!(

@@ -97,7 +97,7 @@ async fn run_show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         for event in events {
             table.row([
                 event.period_index.to_string(),
-                event.status.clone(),
+                event.status.to_string(),
                 format!("${}", event.gross_usd),
                 format!("${}", event.fee_usd),
                 format!("${}", event.net_usd),
@@ -144,7 +144,7 @@ fn subscriptions_table(subscriptions: &[CustomerSubscription]) -> String {
     for subscription in subscriptions {
         table.row([
             subscription.subscription_id.clone(),
-            subscription.status.clone(),
+            subscription.status.to_string(),
             subscription
                 .customer
                 .map_or_else(|| "-".to_owned(), |wallet| wallet.to_string()),

@@ -1,8 +1,7 @@
 //! Typed async client of the merchant payments service (reqwest + rustls).
 //!
 //! ```no_run
-//! use payments_client::{Client, InventoryQuery, UpsertInventoryItem};
-//! use payments_core::Cents;
+//! use payments_client::{Cents, Client, InventoryQuery, UpsertInventoryItem};
 //!
 //! # async fn run() -> Result<(), payments_client::Error> {
 //! let client = Client::builder("http://127.0.0.1:8080").subscription_key("sk_test_123").build()?;
@@ -20,8 +19,7 @@
 //! `payments-core` already compiles k256).
 //!
 //! ```no_run
-//! use payments_client::{Client, DeploySplit, TerminalSale};
-//! use payments_core::Cents;
+//! use payments_client::{Cents, Client, DeploySplit, TerminalSale};
 //!
 //! # async fn run(login: payments_client::LoginRequest) -> Result<(), payments_client::Error> {
 //! let client = Client::builder("http://127.0.0.1:8080").build()?;
@@ -33,9 +31,11 @@
 //! ```
 //!
 //! Errors are typed: a refusal of the service is [`Error::Api`] carrying the spec error code
-//! ([`ErrorCode`]), message, `resetAt` and correlation id; a code or receipt status this version does not
-//! know arrives as [`ErrorCode::Unknown`] / [`ReceiptStatusValue::Unknown`] instead of failing. Money is
-//! [`payments_core::Cents`].
+//! ([`ErrorCode`], the same vocabulary the service renders from), message, `resetAt` and correlation id.
+//! Everything the service may extend (error codes, receipt and subscription statuses, charge outcomes,
+//! webhook events) is read as an [`OrUnknown`]: a name this version does not know arrives as
+//! [`OrUnknown::Unknown`] instead of failing the call. Money is [`Cents`] (re-exported with the other
+//! `payments-core` types the API carries).
 //!
 //! Lists page by cursor: [`Client::list_receipts_page`] and [`Client::list_inventory`] return a page
 //! with its `next_cursor`; [`Client::list_all_receipts`] and [`Client::list_all_inventory`] return a
@@ -58,6 +58,7 @@ mod error;
 mod graphql;
 mod inventory;
 mod item;
+mod or_unknown;
 mod paging;
 mod query;
 mod receipt;
@@ -73,11 +74,12 @@ mod signing;
 mod simulate;
 mod split_transactions;
 mod status;
-mod status_value;
+mod subscription_models;
 mod subscriptions;
 mod token_amounts;
 mod upsert;
 mod users;
+mod webhook_delivery;
 
 pub use admin::{AdminIdentity, LoginRequest};
 pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
@@ -88,14 +90,14 @@ pub use client::Client;
 pub use config::{
     PricingConfig, ShopConfig, SiteConfig, SplitConfig, TaxCatalog, TaxCatalogEntry, TokenInfo,
 };
-pub use error::{ApiError, Error, ErrorCode};
+pub use error::{ApiError, Error};
 pub use graphql::{GraphqlError, GraphqlResponse};
 pub use inventory::{Degraded, Deleted, InventoryImage, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
+pub use or_unknown::{OrUnknown, ReceiptStatusValue, WireName};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub use receipt::{
     CreatedReceipt, FailureFields, PaymentInstruction, Receipt, ReceiptStatusView, StatusPosted,
-    WebhookAttempt, WebhookDelivery,
 };
 pub use receipt_transfers::{DepositTransfer, DepositTransfers};
 pub use receipts::{CreateOrder, CreateReceipt, OrderItem, PostStatus, ReceiptLine, ReceiptsPage};
@@ -109,13 +111,21 @@ pub use simulate::SimulatedPayment;
 pub use split_transactions::{
     SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
 };
-pub use status::{Health, Ping};
-pub use status_value::ReceiptStatusValue;
-pub use subscriptions::{
-    BatchReport, BillingEvent, ChargeResult, CreatePlan, CreateSubscription, CustomerSubscription,
-    SubscriptionPlan, SubscriptionSelector, SubscriptionStatusReply, UpdatePlan,
+pub use status::{DatastoreState, Health, HealthStatus, Ping};
+pub use subscription_models::{
+    BatchReport, BillingEvent, BillingEventStatus, ChargeResult, ChargeStatus, CustomerSubscription,
+    SubscriptionPlan, SubscriptionStatusReply,
 };
+pub use subscriptions::{CreatePlan, CreateSubscription, SubscriptionSelector, UpdatePlan};
 pub use upsert::UpsertInventoryItem;
 pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,
+};
+pub use webhook_delivery::{DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEvent};
+
+/// The `payments-core` types the client's requests and answers carry, so callers need no direct
+/// dependency: money, wallets, and the vocabularies the service answers with.
+pub use payments_core::{
+    BillingPeriod, Cents, ErrorCode, ReceiptStatus, ReserveBasis, SubscriptionEventKind, SubscriptionStatus,
+    TokenAmount, Wallet,
 };

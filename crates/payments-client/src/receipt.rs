@@ -4,7 +4,7 @@ use payments_core::{Cents, LineItem, TaxRate, Wallet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::status_value::ReceiptStatusValue;
+use crate::or_unknown::ReceiptStatusValue;
 
 /// A receipt (`GET /api/receipts/{id}`, items of `GET /api/receipts`, `POST /api/orders`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -178,48 +178,4 @@ pub struct StatusPosted {
     /// `true` when the post was acknowledged and changed nothing (e.g. tracking after payment).
     #[serde(default)]
     pub ignored: bool,
-}
-
-/// One webhook delivery of a receipt with its attempts (`GET /api/receipts/{id}/webhooks`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WebhookDelivery {
-    /// Stable across attempts (`X-Service-Delivery`).
-    pub delivery_id: String,
-    /// `receipt.status_updated`.
-    pub event: String,
-    /// Target URL.
-    pub url: String,
-    /// `pending`, `delivered` or `failed`.
-    pub state: String,
-    /// Unix ms of the next attempt, while pending.
-    #[serde(default)]
-    pub next_attempt_at: Option<i64>,
-    /// Unix ms.
-    pub created_at: i64,
-    /// Attempts so far, oldest first.
-    #[serde(default)]
-    pub attempts: Vec<WebhookAttempt>,
-}
-
-/// One attempt of a webhook delivery.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WebhookAttempt {
-    /// 1-based.
-    pub attempt: i64,
-    /// The receiver's HTTP status, when it answered.
-    #[serde(default)]
-    pub status_code: Option<u16>,
-    /// Network error or timeout, when it did not.
-    #[serde(default)]
-    pub error: Option<String>,
-    /// Unix ms.
-    pub started_at: i64,
-    /// Unix ms.
-    pub finished_at: i64,
-    /// Milliseconds.
-    pub duration_ms: i64,
 }

@@ -7,9 +7,8 @@ use url::Url;
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
-use crate::receipt::{
-    CreatedReceipt, FailureFields, Receipt, ReceiptStatusView, StatusPosted, WebhookDelivery,
-};
+use crate::receipt::{CreatedReceipt, FailureFields, Receipt, ReceiptStatusView, StatusPosted};
+use crate::webhook_delivery::WebhookDelivery;
 
 /// One line of [`CreateReceipt`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,11 +1,12 @@
 //! Reserve reads: token balances of the merchant's split and wallet (`GET /api/reserve/balances`) and the
 //! reserve to keep for refunds (`GET /api/reserve/recommend`), both scope `split:read`.
 
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, ReserveBasis, TokenAmount, Wallet};
 use serde::{Deserialize, Serialize};
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
+use crate::or_unknown::OrUnknown;
 use crate::token_amounts::base_units;
 
 /// One address's balance of the payment token, read from the chain.
@@ -67,8 +68,8 @@ pub struct ReserveAdvice {
     /// The same in token base units.
     #[serde(with = "base_units")]
     pub recommended_amount: TokenAmount,
-    /// `refunds`, `paid_floor` or `no_volume` (a newer basis verbatim).
-    pub basis: String,
+    /// Which part of the rule decided.
+    pub basis: OrUnknown<ReserveBasis>,
 }
 
 impl Client {

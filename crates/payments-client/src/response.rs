@@ -7,7 +7,10 @@ use reqwest::{Response, StatusCode};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{ApiError, Error, ErrorCode};
+use payments_core::ErrorCode;
+
+use crate::error::{ApiError, Error};
+use crate::or_unknown::OrUnknown;
 
 const CORRELATION_ID: &str = "x-correlation-id";
 const RATE_LIMIT_RESET: &str = "x-ratelimit-reset";
@@ -83,7 +86,7 @@ pub(crate) fn api_error(status: StatusCode, headers: &HeaderMap, body: &[u8]) ->
     let code = envelope
         .error
         .as_deref()
-        .map_or_else(|| fallback_code(status), ErrorCode::parse);
+        .map_or_else(|| fallback_code(status), OrUnknown::parse);
     let message = match (envelope.message, &envelope.error) {
         (Some(message), _) => message,
         (None, Some(_)) => String::new(),
@@ -140,11 +143,11 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
 }
 
 /// A code for a response that carries none: 429 is still `rate_limited`, the rest `http_<status>`.
-fn fallback_code(status: StatusCode) -> ErrorCode {
+fn fallback_code(status: StatusCode) -> OrUnknown<ErrorCode> {
     if status == StatusCode::TOO_MANY_REQUESTS {
-        ErrorCode::RateLimited
+        OrUnknown::Known(ErrorCode::RateLimited)
     } else {
-        ErrorCode::Unknown(format!("http_{}", status.as_u16()))
+        OrUnknown::Unknown(format!("http_{}", status.as_u16()))
     }
 }
 
@@ -159,11 +162,12 @@ fn excerpt(body: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use payments_core::ErrorCode;
     use reqwest::StatusCode;
     use reqwest::header::{HeaderMap, HeaderValue};
 
     use super::api_error;
-    use crate::error::ErrorCode;
+    use crate::or_unknown::OrUnknown;
 
     #[test]
     fn the_envelope_gives_code_message_and_reset() {
@@ -185,7 +189,7 @@ mod tests {
             &HeaderMap::new(),
             b"<html>bad gateway</html>",
         );
-        assert_eq!(error.code, ErrorCode::Unknown("http_502".to_owned()));
+        assert_eq!(error.code, OrUnknown::Unknown("http_502".to_owned()));
         assert_eq!(error.message, "<html>bad gateway</html>");
     }
 

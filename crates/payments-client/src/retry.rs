@@ -147,12 +147,13 @@ mod tests {
     use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
     use super::RetryPolicy;
-    use crate::error::{ApiError, Error, ErrorCode};
+    use crate::error::{ApiError, Error};
+    use crate::or_unknown::OrUnknown;
 
     fn refused(status: u16, reset_at: Option<u64>, retry_after: Option<Duration>) -> Error {
         Error::from(ApiError {
             status,
-            code: ErrorCode::parse("scripted"),
+            code: OrUnknown::Unknown("scripted".to_owned()),
             message: String::new(),
             field: None,
             reset_at,

@@ -5,22 +5,53 @@ use serde::{Deserialize, Serialize};
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
+use crate::or_unknown::{OrUnknown, wire_names};
+
+/// How the service says it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HealthStatus {
+    /// `ok`: healthy.
+    Ok,
+    /// `degraded`: running without its datastore (some routes still answer).
+    Degraded,
+}
+
+wire_names!(HealthStatus {
+    Ok => "ok",
+    Degraded => "degraded",
+});
+
+/// Whether the service reaches its datastore.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DatastoreState {
+    /// `ok`: reachable.
+    Ok,
+    /// `unavailable`: it does not answer.
+    Unavailable,
+}
+
+wire_names!(DatastoreState {
+    Ok => "ok",
+    Unavailable => "unavailable",
+});
 
 /// The open health check's answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Health {
     /// `ok` when the service is healthy; `degraded` when it runs without its datastore.
-    pub status: String,
-    /// The datastore's state (`ok` when reachable, `unavailable` when not), when the service reports it.
+    pub status: OrUnknown<HealthStatus>,
+    /// The datastore's state, when the service reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub datastore: Option<String>,
+    pub datastore: Option<OrUnknown<DatastoreState>>,
 }
 
 impl Health {
-    /// Whether the service says it is healthy.
+    /// Whether the service says it is healthy (a status this version does not know is not).
     pub fn is_ok(&self) -> bool {
-        self.status == "ok"
+        self.status == HealthStatus::Ok
     }
 }
 

@@ -9,101 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::client::{Auth, Client};
 use crate::error::Error;
 use crate::session::AdminSession;
+use crate::subscription_models::{
+    BatchReport, CustomerSubscription, SubscriptionPlan, SubscriptionStatusReply,
+};
 
 const CRON_SECRET_HEADER: &str = "x-cron-secret";
-
-/// A merchant's subscription plan.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SubscriptionPlan {
-    /// `plan_` + 32 hex digits.
-    pub plan_id: String,
-    /// The merchant.
-    pub wallet: Wallet,
-    /// Shown to subscribers.
-    pub name: String,
-    /// May be empty.
-    #[serde(default)]
-    pub description: String,
-    /// Charged every period.
-    pub price_usd: Cents,
-    /// How often.
-    pub period: BillingPeriod,
-    /// Deactivated plans take no new subscribers.
-    pub active: bool,
-    /// Where the plan's subscription webhooks go; shown to the merchant only (absent from the public list).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub webhook_url: Option<String>,
-    /// Unix ms.
-    pub created_at: i64,
-}
-
-/// A customer's subscription to a plan.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct CustomerSubscription {
-    /// `csub_` + 32 hex digits.
-    pub subscription_id: String,
-    /// `active`, `past_due` or `canceled` (kept verbatim: a newer server may add statuses).
-    pub status: String,
-    /// When the next charge is due, unix ms; absent once canceled.
-    #[serde(default)]
-    pub next_charge_at: Option<i64>,
-    /// The plan subscribed to.
-    #[serde(default)]
-    pub plan_id: Option<String>,
-    /// The merchant paid.
-    #[serde(default)]
-    pub merchant: Option<Wallet>,
-    /// The customer charged.
-    #[serde(default)]
-    pub customer: Option<Wallet>,
-    /// The price signed for.
-    #[serde(default)]
-    pub price_usd: Option<Cents>,
-    /// Unix ms.
-    #[serde(default)]
-    pub canceled_at: Option<i64>,
-}
-
-/// One charge attempt of a subscription.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct BillingEvent {
-    /// The period charged (0 is the first).
-    pub period_index: u64,
-    /// `charged` or `charge_failed`.
-    pub status: String,
-    /// The price.
-    pub gross_usd: Cents,
-    /// The platform fee.
-    pub fee_usd: Cents,
-    /// What the merchant received.
-    pub net_usd: Cents,
-    /// The charge transaction, when known.
-    #[serde(default)]
-    pub transaction_hash: Option<String>,
-    /// Why the attempt failed.
-    #[serde(default)]
-    pub failure: Option<String>,
-    /// Unix ms.
-    pub created_at: i64,
-}
-
-/// `GET /api/subscriptions/status`: the subscriptions selected, with the billing events when one id was asked.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SubscriptionStatusReply {
-    /// Newest first.
-    pub subscriptions: Vec<CustomerSubscription>,
-    /// Only for a `subscriptionId` query.
-    #[serde(default)]
-    pub billing_events: Option<Vec<BillingEvent>>,
-}
 
 /// What `GET /api/subscriptions/status` selects: exactly one of these.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,44 +25,6 @@ pub enum SubscriptionSelector {
     Customer(Wallet),
     /// A merchant's subscriptions.
     Merchant(Wallet),
-}
-
-/// One line of the batch answer.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ChargeResult {
-    /// The subscription.
-    pub subscription_id: String,
-    /// The period attempted.
-    pub period_index: u64,
-    /// `charged`, `failed` or `pending`.
-    pub status: String,
-    /// The charge transaction.
-    #[serde(default)]
-    pub transaction_hash: Option<String>,
-    /// Why it failed.
-    #[serde(default)]
-    pub error: Option<String>,
-}
-
-/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct BatchReport {
-    /// Whether the batch ran.
-    pub success: bool,
-    /// Attempts made.
-    pub processed: u64,
-    /// Charged.
-    pub succeeded: u64,
-    /// Failed or left pending.
-    pub failed: u64,
-    /// How long the batch took.
-    pub duration_ms: u64,
-    /// One line per attempt.
-    pub results: Vec<ChargeResult>,
 }
 
 /// `POST /api/subscriptions/plans` body.

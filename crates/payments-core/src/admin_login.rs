@@ -41,6 +41,7 @@ pub struct AdminLogin {
 
 /// Why a sign-in was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum LoginError {
     /// The signature is malformed or recovers no key.
     #[error("invalid signature: {0}")]

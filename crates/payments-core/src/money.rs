@@ -30,6 +30,7 @@ pub struct Cents(i64);
 
 /// Why an amount could not be read or converted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MoneyError {
     /// The text is not a decimal number.
     #[error("'{text}' is not a number")]

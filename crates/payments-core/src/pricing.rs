@@ -124,6 +124,7 @@ pub struct PricedOrder {
 
 /// Why an order could not be priced.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PricingError {
     /// No items.
     #[error("an order needs at least one item")]

@@ -18,6 +18,7 @@ pub struct FeePct(Decimal);
 
 /// Why a rate was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RateError {
     /// Not a decimal number.
     #[error("'{text}' is not a number")]

@@ -24,6 +24,7 @@ use crate::receipt_transition::{PaymentProof, ReceiptEvent, TrackingStatus};
 
 /// Who asks for a receipt change, from least to most trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Authority {
     /// The buyer, anonymously, through the payment page's button (the link is the only credential).
     Buyer,
@@ -169,6 +170,7 @@ impl ReceiptStatus {
 
 /// Why an authority was refused; the receipt is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum AuthorityError {
     /// The actor may not ask for this event at all.
     #[error("{actor} may not post {status}; it needs {required}")]

@@ -16,6 +16,7 @@ use thiserror::Error;
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ReceiptStatus {
     /// Order created, awaiting payment.
     Generated,
@@ -167,6 +168,7 @@ pub struct Failure {
 
 /// Why failure details were refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum FailureError {
     /// The code is not `PORTAL_` followed by upper-case letters, digits and underscores.
     #[error("failureCode must look like PORTAL_<UPPER_SNAKE>, got '{0}'")]

@@ -21,6 +21,7 @@ use crate::wallet::Wallet;
 
 /// Evidence that a receipt was paid.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PaymentProof {
     /// A transfer the server verified on chain.
     OnChain {
@@ -40,6 +41,7 @@ pub enum PaymentProof {
 
 /// The tracking statuses a buyer's page may post with a subscription key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TrackingStatus {
     /// `link_opened`.
     LinkOpened,
@@ -51,6 +53,7 @@ pub enum TrackingStatus {
 
 /// Something that happens to a receipt.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReceiptEvent {
     /// Payment initiated -> `pending`.
     PaymentInitiated,
@@ -131,6 +134,7 @@ pub enum Transition {
 
 /// Why an event was refused; the receipt is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum TransitionError {
     /// The event needs a paid receipt.
     #[error("receipt is {status}, not paid")]

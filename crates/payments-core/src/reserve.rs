@@ -50,6 +50,13 @@ pub enum ReserveBasis {
 }
 
 impl ReserveBasis {
+    /// Every basis.
+    pub const ALL: [ReserveBasis; 3] = [
+        ReserveBasis::Refunds,
+        ReserveBasis::PaidFloor,
+        ReserveBasis::NoVolume,
+    ];
+
     /// The wire name: `refunds`, `paid_floor` or `no_volume`.
     pub fn as_str(self) -> &'static str {
         match self {

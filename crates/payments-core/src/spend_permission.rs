@@ -153,6 +153,7 @@ impl Default for SpendPermissionDomain {
 /// Why a spend permission was rejected: a malformed wire field, an unusable signature, or a signature by
 /// someone other than the permission's account.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PermissionError {
     /// An address field is not 20 bytes of hex.
     #[error("{field} is not a valid address")]

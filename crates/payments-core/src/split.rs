@@ -31,6 +31,7 @@ pub struct Split {
 
 /// Why a split was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SplitError {
     /// No recipients.
     #[error("a split needs at least one recipient")]

@@ -50,6 +50,7 @@ pub struct TaxSelection<'a> {
 
 /// Why no tax rate could be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum TaxError {
     /// The jurisdiction is neither the merchant's nor in the catalog.
     #[error("unknown jurisdiction '{code}'")]

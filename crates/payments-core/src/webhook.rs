@@ -58,6 +58,7 @@ impl std::fmt::Debug for StandardWebhooksSecret {
 
 /// A malformed `whsec_` secret.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SecretError {
     /// Missing the `whsec_` prefix.
     #[error("secret must start with whsec_")]

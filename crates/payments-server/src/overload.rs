@@ -111,4 +111,12 @@ mod tests {
         drop(served);
         assert!(matches!(admission.admit(), Admitted::Serve(_)));
     }
+
+    #[test]
+    fn the_overloaded_answer_speaks_the_shared_error_vocabulary() {
+        let body: serde_json::Value = serde_json::from_str(OVERLOADED_BODY).unwrap();
+
+        assert_eq!(body["error"], payments_core::ErrorCode::Overloaded.as_str());
+        assert_eq!(payments_core::ErrorCode::Overloaded.http_status(), 503);
+    }
 }

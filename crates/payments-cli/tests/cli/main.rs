@@ -12,6 +12,8 @@ mod dev_flow;
 #[cfg(test)]
 mod errors;
 #[cfg(test)]
+mod forward_compat;
+#[cfg(test)]
 mod helpers;
 mod import;
 mod inventory;

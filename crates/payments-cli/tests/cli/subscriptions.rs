@@ -172,7 +172,10 @@ async fn a_subscription_is_shown_with_its_billing_events_and_canceled_by_signatu
         .subscription_status(&SubscriptionSelector::Id(id))
         .await
         .unwrap();
-    assert_eq!(status.subscriptions[0].status, "canceled");
+    assert_eq!(
+        status.subscriptions[0].status,
+        payments_client::SubscriptionStatus::Canceled
+    );
 }
 
 /// `payments plans create` of a monthly plan named `name` under the idempotency key `plan-monthly`.

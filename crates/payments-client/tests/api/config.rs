@@ -23,7 +23,7 @@ async fn split_needs_the_split_read_scope() {
 
     let error = client_with_key(&app, &reader.key).split().await.unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::Forbidden));
+    assert_eq!(error.code(), Some(ErrorCode::Forbidden));
 }
 
 #[tokio::test]

@@ -90,8 +90,8 @@ async fn the_webhook_log_of_a_receipt_without_target_is_empty_and_unknown_delive
     let missing = client.get_receipt("nope").await.unwrap_err();
 
     assert!(log.is_empty());
-    assert_eq!(redeliver.code(), Some(&ErrorCode::NotFound));
-    assert_eq!(missing.code(), Some(&ErrorCode::NotFound));
+    assert_eq!(redeliver.code(), Some(ErrorCode::NotFound));
+    assert_eq!(missing.code(), Some(ErrorCode::NotFound));
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use payments_client::{
-    Client, CreateReceipt, DeploySplit, ErrorCode, ReceiptLine, SplitTransactionStatus,
+    Client, CreateReceipt, DeploySplit, ErrorCode, ReceiptLine, ReserveBasis, SplitTransactionStatus,
     SplitTransactionsQuery,
 };
 use payments_core::{Cents, ReceiptStatus, TokenAmount};
@@ -86,7 +86,7 @@ async fn reserve_balances_and_recommendation_read_back_typed() {
     assert_eq!(advice.paid_usd, Cents::new(775));
     assert_eq!(advice.recommended_usd, Cents::new(39));
     assert_eq!(advice.recommended_amount, TokenAmount::from_base_units(390_000));
-    assert_eq!(advice.basis, "paid_floor");
+    assert_eq!(advice.basis, ReserveBasis::PaidFloor);
 }
 
 #[tokio::test]
@@ -103,7 +103,7 @@ async fn the_new_reads_need_the_split_read_scope_and_a_valid_cursor() {
         .await
         .unwrap_err();
 
-    assert_eq!(transactions.unwrap_err().code(), Some(&ErrorCode::Forbidden));
-    assert_eq!(balances.unwrap_err().code(), Some(&ErrorCode::Forbidden));
-    assert_eq!(bad_cursor.code(), Some(&ErrorCode::InvalidInput));
+    assert_eq!(transactions.unwrap_err().code(), Some(ErrorCode::Forbidden));
+    assert_eq!(balances.unwrap_err().code(), Some(ErrorCode::Forbidden));
+    assert_eq!(bad_cursor.code(), Some(ErrorCode::InvalidInput));
 }

@@ -1,6 +1,8 @@
 //! `health()` and `ping()`.
 
-use payments_client::{Client, ErrorCode, InventoryQuery, UpsertInventoryItem};
+use payments_client::{
+    Client, DatastoreState, ErrorCode, HealthStatus, InventoryQuery, OrUnknown, UpsertInventoryItem,
+};
 use payments_core::Cents;
 use payments_server::testing::{TEST_START_MS, spawn_app};
 
@@ -14,7 +16,7 @@ async fn health_reports_ok_without_a_key() {
     let health = anonymous.health().await.unwrap();
 
     assert!(health.is_ok());
-    assert_eq!(health.datastore.as_deref(), Some("ok"));
+    assert_eq!(health.datastore, Some(OrUnknown::Known(DatastoreState::Ok)));
 }
 
 #[tokio::test]
@@ -25,8 +27,11 @@ async fn health_reports_degraded_when_the_datastore_is_down() {
     let health = client(&app).health().await.unwrap();
 
     assert!(!health.is_ok());
-    assert_eq!(health.status, "degraded");
-    assert_eq!(health.datastore.as_deref(), Some("unavailable"));
+    assert_eq!(health.status, HealthStatus::Degraded);
+    assert_eq!(
+        health.datastore,
+        Some(OrUnknown::Known(DatastoreState::Unavailable))
+    );
 }
 
 #[tokio::test]

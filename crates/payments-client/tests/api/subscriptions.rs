@@ -3,7 +3,8 @@
 
 use k256::ecdsa::SigningKey;
 use payments_client::{
-    CreatePlan, CreateSubscription, Error, ErrorCode, SubscriptionSelector, UpdatePlan, wallet_of_key,
+    BillingEventStatus, ChargeStatus, CreatePlan, CreateSubscription, Error, ErrorCode, OrUnknown,
+    SubscriptionSelector, SubscriptionStatus, UpdatePlan, wallet_of_key,
 };
 use payments_core::{BillingPeriod, CancelSubscription, Cents, SpendPermission, SpendPermissionData, Wallet};
 use payments_server::testing::{
@@ -128,14 +129,19 @@ async fn a_customer_subscribes_is_charged_by_the_batch_and_cancels_by_signature(
         .unwrap();
     let after = client.charge_subscriptions(TEST_CRON_SECRET).await.unwrap();
 
-    assert_eq!(subscription.status, "active");
+    assert_eq!(subscription.status, SubscriptionStatus::Active);
     assert_eq!((batch.processed, batch.succeeded), (1, 1));
-    assert_eq!(batch.results[0].status, "charged");
+    assert_eq!(batch.results[0].status, ChargeStatus::Charged);
+    assert_eq!(
+        batch.results[0].subscription_status,
+        Some(OrUnknown::Known(SubscriptionStatus::Active))
+    );
     let events = status.billing_events.unwrap();
+    assert_eq!(events[0].status, BillingEventStatus::Charged);
     assert_eq!(events[0].gross_usd, Cents::new(500));
     assert_eq!(events[0].fee_usd, Cents::new(3));
     assert_eq!(events[0].net_usd, Cents::new(497));
-    assert_eq!(canceled.status, "canceled");
+    assert_eq!(canceled.status, SubscriptionStatus::Canceled);
     assert_eq!(moved, TEST_START_MS + WEEK_MS);
     assert_eq!(after.processed, 0);
     let again = client.subscribe(&signed_request(&app, &plan.plan_id, 7)).await;
@@ -161,12 +167,12 @@ async fn a_signed_in_customer_cancels_from_its_session() {
         .await
         .unwrap();
 
-    assert_eq!(canceled.status, "canceled");
+    assert_eq!(canceled.status, SubscriptionStatus::Canceled);
     let listed = client
         .subscription_status(&SubscriptionSelector::Customer(session.wallet()))
         .await
         .unwrap();
-    assert_eq!(listed.subscriptions[0].status, "canceled");
+    assert_eq!(listed.subscriptions[0].status, SubscriptionStatus::Canceled);
     let merchant: Wallet = app.wallet;
     let by_merchant = client
         .subscription_status(&SubscriptionSelector::Merchant(merchant))

@@ -124,8 +124,8 @@ async fn with_retries_off_a_create_is_sent_once_and_carries_only_the_callers_key
         .await
         .unwrap_err();
 
-    assert_eq!(unkeyed.code(), Some(&ErrorCode::DatastoreUnavailable));
-    assert_eq!(keyed.code(), Some(&ErrorCode::DatastoreUnavailable));
+    assert_eq!(unkeyed.code(), Some(ErrorCode::DatastoreUnavailable));
+    assert_eq!(keyed.code(), Some(ErrorCode::DatastoreUnavailable));
     assert_eq!(
         idempotency_keys(&received(&server).await),
         vec![None, Some("mine".to_owned())]
@@ -146,7 +146,7 @@ async fn an_idempotency_conflict_is_not_retried() {
         .await
         .unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::IdempotencyConflict));
+    assert_eq!(error.code(), Some(ErrorCode::IdempotencyConflict));
     assert_eq!(received(&server).await.len(), 1);
 }
 
@@ -290,6 +290,6 @@ async fn with_retries_off_a_subscription_create_is_sent_once_without_a_key() {
         .await
         .unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::DatastoreUnavailable));
+    assert_eq!(error.code(), Some(ErrorCode::DatastoreUnavailable));
     assert_eq!(idempotency_keys(&received(&server).await), vec![None]);
 }

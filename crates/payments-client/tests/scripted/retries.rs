@@ -22,7 +22,7 @@ async fn a_rate_limited_get_is_not_retried_by_default() {
 
     let error = client(&server, RetryPolicy::OFF).health().await.unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::RateLimited));
+    assert_eq!(error.code(), Some(ErrorCode::RateLimited));
     assert_eq!(received(&server).await.len(), 1);
 }
 
@@ -93,7 +93,7 @@ async fn retries_stop_at_max_retries_with_the_last_error() {
 
     let error = client(&server, fast_retries(2)).health().await.unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::DatastoreUnavailable));
+    assert_eq!(error.code(), Some(ErrorCode::DatastoreUnavailable));
     assert_eq!(received(&server).await.len(), 3);
 }
 
@@ -113,8 +113,8 @@ async fn refusals_that_a_retry_cannot_fix_are_returned_at_once() {
     let failed = client.get_receipt("r-1").await.unwrap_err();
     let missing = client.get_receipt("r-2").await.unwrap_err();
 
-    assert_eq!(failed.code(), Some(&ErrorCode::Failed));
-    assert_eq!(missing.code(), Some(&ErrorCode::NotFound));
+    assert_eq!(failed.code(), Some(ErrorCode::Failed));
+    assert_eq!(missing.code(), Some(ErrorCode::NotFound));
     assert_eq!(received(&server).await.len(), 2);
 }
 
@@ -143,6 +143,6 @@ async fn a_write_without_an_idempotency_key_is_never_retried() {
         .await
         .unwrap_err();
 
-    assert_eq!(error.code(), Some(&ErrorCode::DatastoreUnavailable));
+    assert_eq!(error.code(), Some(ErrorCode::DatastoreUnavailable));
     assert_eq!(received(&server).await.len(), 1);
 }

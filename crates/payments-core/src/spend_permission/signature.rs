@@ -151,6 +151,7 @@ pub fn recover_address(prehash: &B256, signature: &[u8]) -> Result<Address, Sign
 
 /// Why a signature could not be read or no signer recovered from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SignatureError {
     /// The text is not an even number of hex digits.
     #[error("signature is not hex")]

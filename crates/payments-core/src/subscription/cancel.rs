@@ -37,6 +37,7 @@ pub struct CancelSubscription {
 
 /// Why a signed cancellation was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CancelError {
     /// The signature is malformed or recovers no key.
     #[error("invalid signature: {0}")]

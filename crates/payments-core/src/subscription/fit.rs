@@ -109,6 +109,7 @@ fn secs_to_ms(secs: u64) -> i64 {
 
 /// Why a spend permission cannot pay for a plan: one variant per mismatch.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PlanFitError {
     /// The permission allows a token other than the configured stablecoin.
     #[error("permission token {actual} is not the configured token {expected}")]

@@ -21,6 +21,13 @@ pub enum SubscriptionStatus {
 }
 
 impl SubscriptionStatus {
+    /// Every status, in lifecycle order.
+    pub const ALL: [SubscriptionStatus; 3] = [
+        SubscriptionStatus::Active,
+        SubscriptionStatus::PastDue,
+        SubscriptionStatus::Canceled,
+    ];
+
     /// The JSON name.
     pub const fn as_str(self) -> &'static str {
         match self {

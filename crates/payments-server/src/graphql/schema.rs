@@ -1,7 +1,7 @@
 //! The query root and the `User` type.
 
 use async_graphql::{Context, Guard, Object, Result, SimpleObject};
-use payments_core::Wallet;
+use payments_core::{ErrorCode, Wallet};
 
 use crate::domain::scope::{Scope, Scopes};
 use crate::domain::user::User;
@@ -21,7 +21,7 @@ impl Guard for ScopeGuard {
             Ok(())
         } else {
             Err(coded(
-                "forbidden",
+                ErrorCode::Forbidden,
                 format!("this field needs the key's {} scope", self.0),
             ))
         }
@@ -33,7 +33,7 @@ fn users<'a>(ctx: &Context<'a>) -> Result<&'a UserService> {
 }
 
 fn wallet(field: &str, text: &str) -> Result<Wallet> {
-    Wallet::parse(text).map_err(|error| coded("invalid_input", format!("{field}: {error}")))
+    Wallet::parse(text).map_err(|error| coded(ErrorCode::InvalidInput, format!("{field}: {error}")))
 }
 
 /// `first` within 1..=MAX_PAGE, else an error (never a silent clamp).
@@ -41,7 +41,10 @@ fn page_size(first: i32) -> Result<u32> {
     if (1..=MAX_PAGE).contains(&first) {
         Ok(first.unsigned_abs())
     } else {
-        Err(coded("invalid_input", format!("first: must be 1 to {MAX_PAGE}")))
+        Err(coded(
+            ErrorCode::InvalidInput,
+            format!("first: must be 1 to {MAX_PAGE}"),
+        ))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 use hyper::StatusCode;
-use payments_core::{Cents, Failure, ReceiptStatus};
+use payments_core::{Cents, ErrorCode, Failure, ReceiptStatus};
 use serde::Serialize;
 
 use crate::domain::page_cursor::ReceiptKey;
@@ -13,7 +13,6 @@ use crate::handlers::receipt_view::ReceiptView;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::idempotency::{self, RenderContext};
-use crate::http::refusal::RefusalCode;
 use crate::http::response::{self, Degraded, HttpResponse};
 use crate::services::receipts::sale_link;
 use crate::store::Sale;
@@ -232,7 +231,7 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let id = ctx
         .query("receiptId")
         .filter(|id| !id.trim().is_empty())
-        .ok_or_else(|| ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required"))?;
+        .ok_or_else(|| ApiError::refused(ErrorCode::MissingReceiptId, "receiptId is required"))?;
     let id = ReceiptId::parse("receiptId", id).map_err(|_| not_found(id))?;
     let receipt = ctx.state.services.receipts.fetch(caller.wallet, id).await?;
     Ok(response::ok(&StatusResponse {

@@ -1,13 +1,12 @@
 //! /api/split: configure (Admin), read and history (Dev, split:read), and the deprecated withdraw.
 
-use hyper::StatusCode;
-use payments_core::{SplitRecipient, Wallet};
+use payments_core::{ErrorCode, SplitRecipient, Wallet};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::scope::Scope;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use crate::http::context::Ctx;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, status_of};
 use crate::http::response::{self, HttpResponse};
 use crate::services::split::SplitDraft;
 
@@ -172,10 +171,11 @@ pub(crate) async fn history(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     )
 )]
 pub(crate) fn withdraw() -> HttpResponse {
+    let code = ErrorCode::Deprecated;
     response::json(
-        StatusCode::GONE,
+        status_of(code),
         &WithdrawGone {
-            error: "deprecated",
+            error: code.as_str(),
             reason: "use_connected_wallet",
             message: "withdrawals are made by calling the split contract's release function from the recipient wallet",
         },

@@ -5,9 +5,9 @@ use std::error::Error as StdError;
 
 use hyper::header::{ALLOW, CONNECTION, HeaderValue, RETRY_AFTER};
 use hyper::{Method, StatusCode};
+use payments_core::ErrorCode;
 use serde::Serialize;
 
-use crate::http::refusal::RefusalCode;
 use crate::http::response::{self, HttpResponse};
 
 pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
@@ -65,7 +65,7 @@ pub(crate) enum ApiError {
     },
     /// A receipt-route refusal with its own spec code (`missing_receipt_id`, `invalid_transition`, ...).
     Refused {
-        code: RefusalCode,
+        code: ErrorCode,
         message: String,
     },
     /// Anything unexpected; the source is logged, never sent.
@@ -100,44 +100,27 @@ impl ApiError {
     }
 
     pub(crate) fn status(&self) -> StatusCode {
-        match self {
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::AdminUnauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::PlatformRecipientNotConfigured => StatusCode::BAD_REQUEST,
-            ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            ApiError::InvalidInput { .. } => StatusCode::BAD_REQUEST,
-            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::Conflict { .. } => StatusCode::CONFLICT,
-            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            ApiError::DeadlineExceeded { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::DatastoreUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::ChainUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Refused { code, .. } => code.status(),
-            ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        status_of(self.code())
     }
 
-    pub(crate) fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> ErrorCode {
         match self {
-            ApiError::Unauthorized => "unauthorized",
-            ApiError::AdminUnauthorized { .. } => "unauthorized",
-            ApiError::PlatformRecipientNotConfigured => "platform_recipient_not_configured",
-            ApiError::Forbidden { .. } => "forbidden",
-            ApiError::InvalidInput { .. } => "invalid_input",
-            ApiError::NotFound { .. } => "not_found",
-            ApiError::Conflict { .. } => "conflict",
-            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
-            ApiError::PayloadTooLarge { .. } => "payload_too_large",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::BodyTimeout { .. } => "body_timeout",
-            ApiError::DeadlineExceeded { .. } => "deadline_exceeded",
-            ApiError::DatastoreUnavailable { .. } => "datastore_unavailable",
-            ApiError::ChainUnavailable { .. } => "chain_unavailable",
-            ApiError::Refused { code, .. } => code.code(),
-            ApiError::Internal { .. } => "failed",
+            ApiError::Unauthorized => ErrorCode::Unauthorized,
+            ApiError::AdminUnauthorized { .. } => ErrorCode::Unauthorized,
+            ApiError::PlatformRecipientNotConfigured => ErrorCode::PlatformRecipientNotConfigured,
+            ApiError::Forbidden { .. } => ErrorCode::Forbidden,
+            ApiError::InvalidInput { .. } => ErrorCode::InvalidInput,
+            ApiError::NotFound { .. } => ErrorCode::NotFound,
+            ApiError::Conflict { .. } => ErrorCode::Conflict,
+            ApiError::MethodNotAllowed { .. } => ErrorCode::MethodNotAllowed,
+            ApiError::PayloadTooLarge { .. } => ErrorCode::PayloadTooLarge,
+            ApiError::RateLimited { .. } => ErrorCode::RateLimited,
+            ApiError::BodyTimeout { .. } => ErrorCode::BodyTimeout,
+            ApiError::DeadlineExceeded { .. } => ErrorCode::DeadlineExceeded,
+            ApiError::DatastoreUnavailable { .. } => ErrorCode::DatastoreUnavailable,
+            ApiError::ChainUnavailable { .. } => ErrorCode::ChainUnavailable,
+            ApiError::Refused { code, .. } => *code,
+            ApiError::Internal { .. } => ErrorCode::Failed,
         }
     }
 
@@ -185,10 +168,10 @@ impl ApiError {
         } else if let ApiError::ChainUnavailable { reason } = &self {
             tracing::warn!(status = status.as_u16(), reason = %reason, "chain unavailable");
         } else {
-            tracing::debug!(status = status.as_u16(), code = self.code(), message = %message, "request refused");
+            tracing::debug!(status = status.as_u16(), code = self.code().as_str(), message = %message, "request refused");
         }
         let envelope = Envelope {
-            error: self.code(),
+            error: self.code().as_str(),
             message: &message,
             field: match &self {
                 ApiError::InvalidInput { field, .. } => field.as_deref(),
@@ -223,6 +206,12 @@ impl ApiError {
     }
 }
 
+/// The status a code is always answered with: the one table in [`ErrorCode::http_status`].
+pub(crate) fn status_of(code: ErrorCode) -> StatusCode {
+    // Every status in the table is a valid one; the fallback is never taken.
+    StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
 fn allow_list(methods: &[Method]) -> String {
     methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ")
 }
@@ -236,4 +225,82 @@ fn source_chain(error: &(dyn StdError + 'static)) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    async fn rendered(error: ApiError) -> (u16, serde_json::Value) {
+        let response = error.into_response();
+        let status = response.status().as_u16();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    fn one_of_each_variant() -> Vec<ApiError> {
+        let message = || "m".to_owned();
+        vec![
+            ApiError::Unauthorized,
+            ApiError::AdminUnauthorized { message: message() },
+            ApiError::PlatformRecipientNotConfigured,
+            ApiError::Forbidden { message: message() },
+            ApiError::invalid_input(Some("f".to_owned()), message()),
+            ApiError::NotFound { message: message() },
+            ApiError::Conflict { message: message() },
+            ApiError::MethodNotAllowed {
+                allow: &[Method::GET],
+            },
+            ApiError::PayloadTooLarge {
+                subject: "the body",
+                limit: 1,
+            },
+            ApiError::RateLimited { reset_at_ms: 1 },
+            ApiError::BodyTimeout { timeout_ms: 1 },
+            ApiError::DeadlineExceeded { deadline_ms: 1 },
+            ApiError::DatastoreUnavailable { reason: message() },
+            ApiError::ChainUnavailable { reason: message() },
+            ApiError::internal("boom"),
+        ]
+    }
+
+    #[tokio::test]
+    async fn every_error_renders_its_code_spelled_once_with_the_codes_status() {
+        let refusals = ErrorCode::ALL.iter().map(|&code| ApiError::Refused {
+            code,
+            message: "m".to_owned(),
+        });
+
+        for error in one_of_each_variant().into_iter().chain(refusals) {
+            let code = error.code();
+            let (status, body) = rendered(error).await;
+
+            let spelled = body["error"].as_str().unwrap();
+            assert_eq!(spelled.parse::<ErrorCode>(), Ok(code), "{body}");
+            assert_eq!(status, code.http_status(), "{body}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_codes_of_the_spec_table_keep_their_statuses() {
+        let (forbidden, _) = rendered(ApiError::Forbidden {
+            message: "m".to_owned(),
+        })
+        .await;
+        let (split_required, body) = rendered(ApiError::Refused {
+            code: ErrorCode::SplitRequired,
+            message: "m".to_owned(),
+        })
+        .await;
+        let (conflict, _) = rendered(ApiError::Refused {
+            code: ErrorCode::InvalidTransition,
+            message: "m".to_owned(),
+        })
+        .await;
+
+        assert_eq!((forbidden, split_required, conflict), (403, 403, 409));
+        assert_eq!(body["error"], "split_required");
+    }
 }

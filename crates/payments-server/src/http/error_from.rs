@@ -1,5 +1,9 @@
 //! Conversions into [`ApiError`]. Every variant is matched explicitly (no `_ =>`), so a new error variant
 //! anywhere forces a decision about its status code here.
+//!
+//! The one exception is `payments-core`'s error enums: they are `#[non_exhaustive]` (a library's refusals
+//! grow), so their matches end in a wildcard that answers 500 and logs the error. Every known variant is
+//! still listed; a variant added to core and not mapped here fails loudly in the first test that meets it.
 
 use crate::domain::field_error::FieldError;
 use crate::domain::inventory::ImageError;

@@ -1,15 +1,14 @@
 //! Conversions into [`ApiError`] for the receipt services. Every variant is matched explicitly, as in
 //! `error_from.rs`.
 
-use payments_core::TransitionError;
+use payments_core::{ErrorCode, TransitionError};
 
 use crate::domain::receipt::{AdminRequestError, OrderRequestError, StatusPostError};
 use crate::http::error::ApiError;
-use crate::http::refusal::RefusalCode;
 use crate::services::receipts::{OrderError, ReceiptError};
 
 impl ApiError {
-    pub(crate) fn refused(code: RefusalCode, message: impl Into<String>) -> Self {
+    pub(crate) fn refused(code: ErrorCode, message: impl Into<String>) -> Self {
         ApiError::Refused {
             code,
             message: message.into(),
@@ -40,7 +39,7 @@ impl From<ReceiptError> for ApiError {
             ReceiptError::IdTaken(_) => ApiError::Conflict { message },
             ReceiptError::WalletMismatch | ReceiptError::ChainOnly(_) => ApiError::Forbidden { message },
             ReceiptError::Transition(transition) => transition.into(),
-            ReceiptError::IdempotencyConflict => ApiError::refused(RefusalCode::IdempotencyConflict, message),
+            ReceiptError::IdempotencyConflict => ApiError::refused(ErrorCode::IdempotencyConflict, message),
             ReceiptError::NoMasterKey | ReceiptError::Unexpected(_) => ApiError::internal(message),
             ReceiptError::Store(store) => store.into(),
         }
@@ -51,9 +50,9 @@ impl From<OrderError> for ApiError {
     fn from(error: OrderError) -> Self {
         let message = error.to_string();
         match error {
-            OrderError::SplitRequired => ApiError::refused(RefusalCode::SplitRequired, message),
-            OrderError::ItemNotFound(_) => ApiError::refused(RefusalCode::InventoryItemNotFound, message),
-            OrderError::OutOfStock { .. } => ApiError::refused(RefusalCode::OutOfStock, message),
+            OrderError::SplitRequired => ApiError::refused(ErrorCode::SplitRequired, message),
+            OrderError::ItemNotFound(_) => ApiError::refused(ErrorCode::InventoryItemNotFound, message),
+            OrderError::OutOfStock { .. } => ApiError::refused(ErrorCode::OutOfStock, message),
             OrderError::Tax(_) => ApiError::InvalidInput {
                 field: Some("jurisdictionCode".to_owned()),
                 message,
@@ -72,15 +71,15 @@ impl From<TransitionError> for ApiError {
         let message = error.to_string();
         match error {
             TransitionError::RefundExceedsPaid { .. } | TransitionError::NonPositiveRefund => {
-                ApiError::refused(RefusalCode::InvalidUsd, message)
+                ApiError::refused(ErrorCode::InvalidUsd, message)
             }
             TransitionError::NotPaid { .. }
             | TransitionError::AlreadySettled { .. }
-            | TransitionError::NotAllowed { .. } => {
-                ApiError::refused(RefusalCode::InvalidTransition, message)
-            }
+            | TransitionError::NotAllowed { .. } => ApiError::refused(ErrorCode::InvalidTransition, message),
             // A lower authority than the one that set the status, or one that may not ask for this event.
             TransitionError::Unauthorized(_) => ApiError::Forbidden { message },
+            // A refusal added to payments-core and not mapped yet (see `error_from.rs`).
+            _ => ApiError::internal(error),
         }
     }
 }
@@ -89,11 +88,11 @@ impl From<StatusPostError> for ApiError {
     fn from(error: StatusPostError) -> Self {
         match error {
             StatusPostError::MissingReceiptId => {
-                ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required")
+                ApiError::refused(ErrorCode::MissingReceiptId, "receiptId is required")
             }
-            StatusPostError::InvalidWallet(message) => ApiError::refused(RefusalCode::InvalidWallet, message),
+            StatusPostError::InvalidWallet(message) => ApiError::refused(ErrorCode::InvalidWallet, message),
             StatusPostError::MissingStatus => {
-                ApiError::refused(RefusalCode::MissingStatus, "status is required")
+                ApiError::refused(ErrorCode::MissingStatus, "status is required")
             }
             StatusPostError::Invalid(field) => field.into(),
         }
@@ -104,7 +103,7 @@ impl From<OrderRequestError> for ApiError {
     fn from(error: OrderRequestError) -> Self {
         match error {
             OrderRequestError::ItemsRequired => {
-                ApiError::refused(RefusalCode::ItemsRequired, "an order needs at least one item")
+                ApiError::refused(ErrorCode::ItemsRequired, "an order needs at least one item")
             }
             OrderRequestError::Invalid(field) => field.into(),
         }
@@ -115,20 +114,16 @@ impl From<AdminRequestError> for ApiError {
     fn from(error: AdminRequestError) -> Self {
         match error {
             AdminRequestError::MissingReceiptId => {
-                ApiError::refused(RefusalCode::MissingReceiptId, "receiptId is required")
+                ApiError::refused(ErrorCode::MissingReceiptId, "receiptId is required")
             }
-            AdminRequestError::InvalidWallet(message) => {
-                ApiError::refused(RefusalCode::InvalidWallet, message)
-            }
-            AdminRequestError::InvalidBuyer(message) => ApiError::refused(RefusalCode::InvalidBuyer, message),
-            AdminRequestError::InvalidUsd(message) => ApiError::refused(RefusalCode::InvalidUsd, message),
+            AdminRequestError::InvalidWallet(message) => ApiError::refused(ErrorCode::InvalidWallet, message),
+            AdminRequestError::InvalidBuyer(message) => ApiError::refused(ErrorCode::InvalidBuyer, message),
+            AdminRequestError::InvalidUsd(message) => ApiError::refused(ErrorCode::InvalidUsd, message),
             AdminRequestError::WalletRequired => ApiError::refused(
-                RefusalCode::WalletRequired,
+                ErrorCode::WalletRequired,
                 "wallet is required: name the merchant this terminal sale is for",
             ),
-            AdminRequestError::InvalidAmount(message) => {
-                ApiError::refused(RefusalCode::InvalidAmount, message)
-            }
+            AdminRequestError::InvalidAmount(message) => ApiError::refused(ErrorCode::InvalidAmount, message),
             AdminRequestError::Invalid(field) => field.into(),
         }
     }

@@ -1,12 +1,11 @@
 //! Recurring billing refusals: each [`RecurringError`] and plan-fit failure to its status and code.
 
-use payments_core::{CancelError, PermissionError, PlanFitError};
+use payments_core::{CancelError, ErrorCode, PermissionError, PlanFitError};
 
 use crate::http::error::ApiError;
-use crate::http::refusal::RefusalCode;
 use crate::services::recurring::{RecurringError, SubscribeError};
 
-fn refused(code: RefusalCode, message: String) -> ApiError {
+fn refused(code: ErrorCode, message: String) -> ApiError {
     ApiError::Refused { code, message }
 }
 
@@ -14,28 +13,30 @@ impl From<RecurringError> for ApiError {
     fn from(error: RecurringError) -> Self {
         let message = error.to_string();
         match error {
-            RecurringError::NotConfigured => refused(RefusalCode::SubscriptionsNotConfigured, message),
+            RecurringError::NotConfigured => refused(ErrorCode::SubscriptionsNotConfigured, message),
             RecurringError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
             RecurringError::PlanNotFound(_) | RecurringError::SubscriptionNotFound(_) => {
                 ApiError::NotFound { message }
             }
-            RecurringError::PlanUnknown(_) => refused(RefusalCode::PlanNotFound, message),
-            RecurringError::PlanInactive(_) => refused(RefusalCode::PlanInactive, message),
+            RecurringError::PlanUnknown(_) => refused(ErrorCode::PlanNotFound, message),
+            RecurringError::PlanInactive(_) => refused(ErrorCode::PlanInactive, message),
             RecurringError::InvalidPermission(permission) => permission_field(&permission),
-            RecurringError::AccountMismatch => refused(RefusalCode::AccountMismatch, message),
-            RecurringError::InvalidSignature(_) => refused(RefusalCode::InvalidSignature, message),
-            RecurringError::SignerMismatch => refused(RefusalCode::SignerMismatch, message),
+            RecurringError::AccountMismatch => refused(ErrorCode::AccountMismatch, message),
+            RecurringError::InvalidSignature(_) => refused(ErrorCode::InvalidSignature, message),
+            RecurringError::SignerMismatch => refused(ErrorCode::SignerMismatch, message),
             RecurringError::PermissionDoesNotFit(fit) => plan_fit(&fit),
-            RecurringError::PermissionReused => refused(RefusalCode::PermissionReused, message),
+            RecurringError::PermissionReused => refused(ErrorCode::PermissionReused, message),
             RecurringError::NotAllowed => ApiError::Forbidden { message },
             RecurringError::CancelSignature(CancelError::Signature(_)) => {
-                refused(RefusalCode::InvalidSignature, message)
+                refused(ErrorCode::InvalidSignature, message)
             }
             RecurringError::CancelSignature(CancelError::SignerMismatch { .. }) => {
                 ApiError::Forbidden { message }
             }
-            RecurringError::IdempotencyConflict => refused(RefusalCode::IdempotencyConflict, message),
-            RecurringError::WebhookRequiresKey => refused(RefusalCode::WebhookRequiresKey, message),
+            // A refusal added to payments-core and not mapped yet (see `error_from.rs`).
+            RecurringError::CancelSignature(unmapped) => ApiError::internal(unmapped),
+            RecurringError::IdempotencyConflict => refused(ErrorCode::IdempotencyConflict, message),
+            RecurringError::WebhookRequiresKey => refused(ErrorCode::WebhookRequiresKey, message),
             RecurringError::NoMasterKey => ApiError::internal(message),
             RecurringError::Chain(chain) => chain.into(),
             RecurringError::Store(store) => store.into(),
@@ -62,6 +63,8 @@ fn permission_field(error: &PermissionError) -> ApiError {
         PermissionError::Signature(_) | PermissionError::SignerMismatch { .. } => {
             "permissionSignature".to_owned()
         }
+        // A refusal added to payments-core and not mapped yet (see `error_from.rs`).
+        _ => return ApiError::internal(error.clone()),
     };
     ApiError::InvalidInput {
         message: format!("{field}: {error}"),
@@ -71,15 +74,17 @@ fn permission_field(error: &PermissionError) -> ApiError {
 
 fn plan_fit(error: &PlanFitError) -> ApiError {
     let code = match error {
-        PlanFitError::WrongToken { .. } => RefusalCode::TokenMismatch,
-        PlanFitError::WrongSpender { .. } => RefusalCode::SpenderMismatch,
-        PlanFitError::WrongPeriod { .. } => RefusalCode::PeriodMismatch,
+        PlanFitError::WrongToken { .. } => ErrorCode::TokenMismatch,
+        PlanFitError::WrongSpender { .. } => ErrorCode::SpenderMismatch,
+        PlanFitError::WrongPeriod { .. } => ErrorCode::PeriodMismatch,
         PlanFitError::NegativePrice { .. } | PlanFitError::AllowanceBelowPrice { .. } => {
-            RefusalCode::AllowanceInsufficient
+            ErrorCode::AllowanceInsufficient
         }
-        PlanFitError::NotStarted { .. } => RefusalCode::PermissionNotStarted,
-        PlanFitError::Ended { .. } => RefusalCode::PermissionExpired,
-        PlanFitError::EndsBeforeNextCharge { .. } => RefusalCode::PermissionEndsBeforeNextCharge,
+        PlanFitError::NotStarted { .. } => ErrorCode::PermissionNotStarted,
+        PlanFitError::Ended { .. } => ErrorCode::PermissionExpired,
+        PlanFitError::EndsBeforeNextCharge { .. } => ErrorCode::PermissionEndsBeforeNextCharge,
+        // A refusal added to payments-core and not mapped yet (see `error_from.rs`).
+        _ => return ApiError::internal(error.clone()),
     };
     refused(code, error.to_string())
 }

@@ -44,6 +44,7 @@ impl From<ReserveError> for ApiError {
 #[cfg(test)]
 mod tests {
     use hyper::StatusCode;
+    use payments_core::ErrorCode;
 
     use super::*;
 
@@ -66,7 +67,7 @@ mod tests {
             ChainError::Reverted("execution reverted".to_owned()),
             ChainError::NotConfigured("no relayer".to_owned()),
         ] {
-            assert_eq!(ApiError::from(error).code(), "chain_unavailable");
+            assert_eq!(ApiError::from(error).code(), ErrorCode::ChainUnavailable);
         }
     }
 }

@@ -18,7 +18,6 @@ pub(crate) mod metrics_access;
 pub(crate) mod multipart;
 pub(crate) mod openapi;
 pub(crate) mod rate_limit;
-pub(crate) mod refusal;
 pub(crate) mod response;
 #[cfg(test)]
 pub(crate) mod route_shapes;

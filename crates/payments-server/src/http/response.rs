@@ -4,6 +4,7 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
+use payments_core::ErrorCode;
 use serde::Serialize;
 
 pub(crate) type HttpResponse = Response<Full<Bytes>>;
@@ -58,7 +59,23 @@ impl Degraded {
     pub(crate) fn datastore_unavailable() -> Self {
         Degraded {
             degraded: true,
-            reason: "datastore_unavailable",
+            reason: ErrorCode::DatastoreUnavailable.as_str(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_serialization_fallback_speaks_the_shared_error_vocabulary() {
+        let body: serde_json::Value = serde_json::from_str(SERIALIZATION_FAILED).unwrap();
+
+        assert_eq!(body["error"], ErrorCode::Failed.as_str());
+        assert_eq!(
+            ErrorCode::Failed.http_status(),
+            StatusCode::INTERNAL_SERVER_ERROR.as_u16()
+        );
     }
 }

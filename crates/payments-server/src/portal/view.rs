@@ -66,8 +66,17 @@ pub(crate) enum Stage {
 }
 
 impl Stage {
+    /// A status added to payments-core and not classified here shows no instructions (nobody pays twice);
+    /// the test `every_status_has_its_own_stage_and_label` fails until it is classified.
     pub(crate) const fn of(status: ReceiptStatus) -> Stage {
-        match status {
+        match Stage::classified(status) {
+            Some(stage) => stage,
+            None => Stage::Confirming,
+        }
+    }
+
+    const fn classified(status: ReceiptStatus) -> Option<Stage> {
+        Some(match status {
             ReceiptStatus::Generated | ReceiptStatus::Pending => Stage::Unopened,
             ReceiptStatus::LinkOpened | ReceiptStatus::BuyerLoggedIn | ReceiptStatus::CheckoutInitialized => {
                 Stage::AwaitingPayment
@@ -83,7 +92,8 @@ impl Stage {
             | ReceiptStatus::RefundRequested
             | ReceiptStatus::RefundPartial
             | ReceiptStatus::Refunded => Stage::Settled,
-        }
+            _ => return None,
+        })
     }
 
     pub(crate) const fn shows_instructions(self) -> bool {
@@ -91,9 +101,17 @@ impl Stage {
     }
 }
 
-/// The status as the buyer reads it, and the badge's CSS class.
+/// The status as the buyer reads it, and the badge's CSS class; a status added to payments-core and not
+/// labelled here reads "Processing".
 pub(crate) const fn status_label(status: ReceiptStatus) -> (&'static str, &'static str) {
-    match status {
+    match labelled(status) {
+        Some(label) => label,
+        None => ("Processing", "info"),
+    }
+}
+
+const fn labelled(status: ReceiptStatus) -> Option<(&'static str, &'static str)> {
+    Some(match status {
         ReceiptStatus::Generated
         | ReceiptStatus::Pending
         | ReceiptStatus::LinkOpened
@@ -108,7 +126,8 @@ pub(crate) const fn status_label(status: ReceiptStatus) -> (&'static str, &'stat
         ReceiptStatus::RefundRequested => ("Paid, refund requested", "good"),
         ReceiptStatus::RefundPartial => ("Partially refunded", "neutral"),
         ReceiptStatus::Refunded => ("Refunded", "neutral"),
-    }
+        _ => return None,
+    })
 }
 
 /// A chain's name for people; unknown ids read "Chain <id>".
@@ -169,6 +188,14 @@ mod tests {
                         | ReceiptStatus::RecipientValidated
                 );
             assert_eq!(Stage::of(status).shows_instructions(), expected, "{status}");
+        }
+    }
+
+    #[test]
+    fn every_status_has_its_own_stage_and_label() {
+        for status in ReceiptStatus::ALL {
+            assert!(Stage::classified(status).is_some(), "{status} has no stage");
+            assert!(labelled(status).is_some(), "{status} has no label");
         }
     }
 

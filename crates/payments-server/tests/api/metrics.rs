@@ -113,15 +113,20 @@ async fn webhook_attempts_are_counted_by_outcome_and_the_queue_depth_is_read_at_
     );
     receiver.wait_for(1).await;
 
-    let text = eventually("the attempt in the metrics", Duration::from_secs(10), || async {
-        let text = metrics(&api).await;
-        text.contains(r#"payments_webhook_attempts_total{outcome="delivered"} 1"#)
+    // The attempt is counted a moment before it is recorded and its slot freed: wait for all three.
+    let text = eventually(
+        "the recorded attempt in the metrics",
+        Duration::from_secs(10),
+        || async {
+            let text = metrics(&api).await;
+            (text.contains(r#"payments_webhook_attempts_total{outcome="delivered"} 1"#)
+                && text.contains("payments_webhook_queue_depth 0")
+                && text.contains("payments_webhook_in_flight 0"))
             .then_some(text)
-    })
+        },
+    )
     .await;
 
-    assert!(text.contains("payments_webhook_queue_depth 0"), "{text}");
-    assert!(text.contains("payments_webhook_in_flight 0"), "{text}");
     assert!(
         text.contains("payments_webhook_attempt_duration_seconds_count 1"),
         "{text}"

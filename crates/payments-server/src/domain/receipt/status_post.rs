@@ -137,6 +137,8 @@ impl StatusPost {
                 amount: total,
             },
             ReceiptStatus::Generated | ReceiptStatus::RefundPartial | ReceiptStatus::Refunded => return None,
+            // A status added to payments-core that this server has no event for is not postable.
+            _ => return None,
         })
     }
 }
@@ -176,6 +178,8 @@ fn failure(
         let field = match &error {
             payments_core::FailureError::MalformedCode(_) => "failureCode",
             payments_core::FailureError::BadText { field } => field,
+            // A refusal added to payments-core: named by the object it belongs to.
+            _ => "failure",
         };
         StatusPostError::Invalid(FieldError::new(field, error.to_string()))
     })

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::receipt::{TargetError, TargetPolicy};
+use crate::services::receipts::attempt_error::AttemptError;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, USER_AGENT};
 
@@ -46,21 +47,21 @@ impl WebhookSender {
         Ok(WebhookSender { policy, client })
     }
 
-    /// Sends one attempt: `Ok(status)` for any HTTP answer, `Err(reason)` for refusals, network errors and
+    /// Sends one attempt: `Ok(status)` for any HTTP answer, `Err(why)` for refusals, network errors and
     /// timeouts.
-    pub(super) async fn send(&self, outgoing: Outgoing) -> Result<u16, String> {
-        let url = self
-            .policy
-            .check(&outgoing.url)
-            .map_err(|error| format!("target refused: {error}"))?;
+    pub(super) async fn send(&self, outgoing: Outgoing) -> Result<u16, AttemptError> {
+        let url = self.policy.check(&outgoing.url).map_err(refused)?;
         if url.host().is_none() {
-            return Err(format!("target refused: {}", TargetError::Malformed));
+            return Err(refused(TargetError::Malformed));
         }
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
         for (name, value) in outgoing.headers {
-            let value = HeaderValue::from_str(&value).map_err(|error| format!("header {name}: {error}"))?;
+            let value = HeaderValue::from_str(&value).map_err(|error| AttemptError::BadHeader {
+                name,
+                reason: error.to_string(),
+            })?;
             headers.insert(HeaderName::from_static(name), value);
         }
         let response = self
@@ -72,6 +73,12 @@ impl WebhookSender {
             .await
             .map_err(describe)?;
         Ok(response.status().as_u16())
+    }
+}
+
+fn refused(error: TargetError) -> AttemptError {
+    AttemptError::TargetRefused {
+        reason: error.to_string(),
     }
 }
 
@@ -135,21 +142,27 @@ async fn resolve_checked(
 
 /// The attempt's error as stored and logged: never the URL, whose query string or user info may carry a
 /// receiver's secret token (reqwest's message would include it).
-fn describe(error: reqwest::Error) -> String {
+fn describe(error: reqwest::Error) -> AttemptError {
     let error = error.without_url();
     let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
-        if let Some(refused) = cause.downcast_ref::<TargetRefused>() {
-            return refused.to_string();
+        if let Some(TargetRefused(reason)) = cause.downcast_ref::<TargetRefused>() {
+            return AttemptError::TargetRefused {
+                reason: reason.clone(),
+            };
         }
         source = cause.source();
     }
     if error.is_timeout() {
-        "timed out".to_owned()
+        AttemptError::TimedOut
     } else if error.is_connect() {
-        format!("connection failed: {error}")
+        AttemptError::ConnectionFailed {
+            reason: error.to_string(),
+        }
     } else {
-        format!("request failed: {error}")
+        AttemptError::RequestFailed {
+            reason: error.to_string(),
+        }
     }
 }
 
@@ -198,7 +211,11 @@ mod tests {
             .await
             .unwrap_err();
 
-        assert!(refused.starts_with("target refused"), "{refused}");
+        assert!(matches!(refused, AttemptError::TargetRefused { .. }), "{refused}");
+        assert!(
+            refused.to_string().starts_with("target refused: must use https"),
+            "{refused}"
+        );
     }
 
     #[tokio::test]
@@ -209,7 +226,8 @@ mod tests {
         let failed = sender
             .send(outgoing("http://127.0.0.1:1/hook?token=s3cret-token"))
             .await
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
 
         assert!(failed.starts_with("connection failed"), "{failed}");
         assert!(

@@ -16,6 +16,7 @@ use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
 use crate::master_key::MasterKey;
 use crate::metrics::{AttemptOutcome, Metrics};
+use crate::services::receipts::attempt_error::{AttemptError, Retry, Unsigned};
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::services::receipts::in_flight::{self, InFlight, Slot};
 use crate::services::worker::WorkerHandle;
@@ -138,8 +139,11 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
     };
     let finished_at = state.clock.now_ms();
     let delivered = matches!(result, Ok(status) if (200..300).contains(&status));
-    let retryable = !matches!(&result, Err(error) if error.starts_with("no signing key"));
-    let next = if retryable || delivered {
+    let retry = match &result {
+        Ok(_) => Retry::OnSchedule,
+        Err(error) => error.retry(),
+    };
+    let next = if retry == Retry::OnSchedule || delivered {
         next_step(
             delivery.round_attempt,
             &state.retry_delays,
@@ -152,7 +156,7 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
     let (status_code, error) = match result {
         Ok(status) if delivered => (Some(status), None),
         Ok(status) => (Some(status), Some(format!("receiver answered {status}"))),
-        Err(error) => (None, Some(bounded(error))),
+        Err(error) => (None, Some(bounded(error.to_string()))),
     };
     log_outcome(&delivery, next, status_code, error.as_deref());
     let outcome = match next {
@@ -197,21 +201,19 @@ pub(crate) fn next_step(
 
 /// Both signature schemes, keyed with the owner's API key (unsealed only here, only for this request):
 /// receipt and subscription deliveries go through this one signer.
-fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, String> {
-    let sealed = delivery.sealed_signing_key.as_deref().ok_or_else(|| {
-        match delivery.owner {
-            DeliveryOwner::Receipt(_) => "no signing key: the receipt was created without an API key",
-            DeliveryOwner::Subscription { .. } => "no signing key: the plan's webhook target was removed",
-        }
-        .to_owned()
-    })?;
-    let master = state
-        .master_key
-        .as_ref()
-        .ok_or_else(|| "no master key to open the signing key".to_owned())?;
+fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, AttemptError> {
+    let unsigned = match delivery.owner {
+        DeliveryOwner::Receipt(_) => Unsigned::ReceiptWithoutKey,
+        DeliveryOwner::Subscription { .. } => Unsigned::PlanTargetRemoved,
+    };
+    let sealed = delivery
+        .sealed_signing_key
+        .as_deref()
+        .ok_or(AttemptError::NoSigningKey(unsigned))?;
+    let master = state.master_key.as_ref().ok_or(AttemptError::NoMasterKey)?;
     let key = master
         .open(sealed, &delivery.owner.signing_context())
-        .map_err(|error| error.to_string())?;
+        .map_err(AttemptError::SigningKeyUnreadable)?;
     let seconds = now_ms.div_euclid(1000);
     let headers = vec![
         ("x-service-signature", x_service_signature(&key, &delivery.body)),

@@ -2,6 +2,7 @@
 //! page's lookups. Every merchant-facing query is partitioned by the caller's wallet.
 
 mod admin_sales;
+mod attempt_error;
 mod chain_events;
 mod claimed_payment;
 mod create;
