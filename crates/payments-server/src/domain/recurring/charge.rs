@@ -108,6 +108,18 @@ impl BillingEvent {
     }
 }
 
+/// What one claimed charge of a batch run came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ChargeResultStatus {
+    /// The period was charged (by this run, or found charged on chain).
+    Charged,
+    /// The charge was refused; nothing moved.
+    Failed,
+    /// The outcome is unknown (the node did not answer): left for a later run to reconcile.
+    Pending,
+}
+
 /// One line of the batch answer's `results`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -115,8 +127,7 @@ pub(crate) struct ChargeResult {
     #[schema(value_type = String)]
     pub(crate) subscription_id: CustomerSubscriptionId,
     pub(crate) period_index: u64,
-    /// `charged`, `failed`, or `pending` (outcome unknown: left for reconciliation).
-    pub(crate) status: &'static str,
+    pub(crate) status: ChargeResultStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) transaction_hash: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
