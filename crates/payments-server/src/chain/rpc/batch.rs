@@ -2,6 +2,7 @@
 //! succeeds or fails on its own, and its outcome is read from the receipt's `BatchCharged` /
 //! `BatchChargeFailed` events by its position in the batch.
 
+use alloy::network::TransactionBuilder;
 use alloy::primitives::{Bytes, U256};
 use alloy::sol_types::SolInterface;
 
@@ -36,7 +37,8 @@ impl RpcChain {
             .collect();
         let request = manager
             .chargeBatch(items, first.fee_recipient.address())
-            .into_transaction_request();
+            .into_transaction_request()
+            .with_gas_limit(batch_gas_limit(charges.len()));
         let receipt = match self.submit(request).await {
             Ok(receipt) => receipt,
             Err(ChainError::Unavailable(reason)) => {
@@ -78,6 +80,15 @@ impl RpcChain {
         }
         Ok(outcomes)
     }
+}
+
+/// The contract gives each charge at most `CHARGE_GAS` (300k) and requires 20k more before each; with the
+/// call's own cost and the charge's calldata, 350k per charge and 100k for the transaction always suffice
+/// (a first charge uses about 130k). Gas is paid for what is used, not for the limit; 50 charges stay at
+/// 17.6M, within a 30M block.
+fn batch_gas_limit(charges: usize) -> u64 {
+    let charges = u64::try_from(charges).unwrap_or(u64::MAX);
+    charges.saturating_mul(350_000).saturating_add(100_000)
 }
 
 /// A failed charge's revert data, in words: the manager's (and its token transfer's) custom errors by name.

@@ -8,7 +8,8 @@
 //!   held from choosing the nonce until the node accepted (or refused) the transaction, so two sends of this
 //!   process never share a nonce. It is seeded from the node's `pending` count on first use.
 //! - **Refusals cost no nonce.** Gas is estimated before a nonce is taken: a call the chain refuses (a revert
-//!   at estimation) never leaves a gap that would hold every later transaction back.
+//!   at estimation) never leaves a gap that would hold every later transaction back. (`chargeBatch` sets its
+//!   own limit instead: its charges cannot revert it, and the contract bounds each charge's gas.)
 //! - **Re-sync.** "nonce too low", "replacement transaction underpriced", "already known" (another sender of
 //!   the same key, or a restart) and any send whose acceptance is unknown drop the cached nonce, so the next
 //!   send re-reads the node's `pending` count; a refused send is retried (a few times) with the fresh nonce.
@@ -66,16 +67,19 @@ impl RpcChain {
         let from = self.writer()?;
         let started = Instant::now();
         let mut request = request.with_from(from);
-        // A refusal here costs no nonce.
-        let gas = within(READ_DEADLINE, async {
-            self.provider
-                .estimate_gas(request.clone())
-                .await
-                .map_err(rpc_error)
-        })
-        .await?;
-        // Estimation runs against the latest block; a margin covers state moving before it is mined.
-        request.set_gas_limit(gas.saturating_add(gas / 5));
+        // A refusal here costs no nonce. A caller that knows its bound sets the limit itself and saves the
+        // estimation (a binary search that executes the call a dozen times: most of a batch's chain time).
+        if request.gas.is_none() {
+            let gas = within(READ_DEADLINE, async {
+                self.provider
+                    .estimate_gas(request.clone())
+                    .await
+                    .map_err(rpc_error)
+            })
+            .await?;
+            // Estimation runs against the latest block; a margin covers state moving before it is mined.
+            request.set_gas_limit(gas.saturating_add(gas / 5));
+        }
         let fees = within(READ_DEADLINE, async {
             self.provider.estimate_eip1559_fees().await.map_err(rpc_error)
         })
