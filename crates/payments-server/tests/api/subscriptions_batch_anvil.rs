@@ -238,7 +238,7 @@ fn count(report: &Value, key: &str) -> u64 {
 }
 
 const PRICE: u128 = 9_990_000;
-const FEE: u128 = 50_000;
+const FEE: u128 = 49_950;
 const NET: u128 = PRICE - FEE;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -327,4 +327,54 @@ async fn on_anvil_two_instances_sharing_postgresql_charge_each_due_subscription_
     one.app.shutdown().await;
     two.app.shutdown().await;
     database.drop_database().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_anvil_a_99_cent_plan_pays_a_fee_of_4950_base_units_which_the_billing_balance_counts() {
+    let Some(chain) = Chain::start() else { return };
+    let api = server(&chain, None).await;
+    let merchant = api.app.wallet.to_string();
+    let plan_id = create_plan(&api, 0.99).await;
+    let customers: Vec<Customer> = (200..203).map(customer).collect();
+    chain.fund(&customers, 990_000).await;
+    for customer in &customers {
+        subscribe(&api, &chain, &plan_id, customer, 990_000).await;
+    }
+
+    let report = batch(&api).await;
+    let listed = send(api.anonymous(
+        Method::GET,
+        &format!("/api/subscriptions/status?customer={}", customers[0].address),
+    ))
+    .await;
+    let id = listed.json["subscriptions"][0]["subscriptionId"]
+        .as_str()
+        .unwrap();
+    let status = send(api.anonymous(
+        Method::GET,
+        &format!("/api/subscriptions/status?subscriptionId={id}"),
+    ))
+    .await;
+    let balance = send(api.dev(Method::GET, "/api/billing/balance")).await;
+
+    assert_eq!(count(&report, "succeeded"), 3, "{report}");
+    assert_eq!(chain.balance(PLATFORM), 3 * 4_950);
+    assert_eq!(chain.balance(&merchant), 3 * 985_050);
+    let event = &status.json["billingEvents"][0];
+    assert_eq!(
+        (
+            &event["grossBaseUnits"],
+            &event["feeBaseUnits"],
+            &event["netBaseUnits"]
+        ),
+        (&json!("990000"), &json!("4950"), &json!("985050")),
+        "{}",
+        status.json
+    );
+    assert_eq!(balance.status, 200, "{}", balance.json);
+    let subscriptions = &balance.json["subscriptions"];
+    assert_eq!(subscriptions["chargeCount"], 3, "{}", balance.json);
+    assert_eq!(subscriptions["feeBaseUnits"], "14850", "{}", balance.json);
+    // 14,850 base units is 1.485 cents: 1 cent, half up.
+    assert_eq!(subscriptions["accruedUsd"], 0.01, "{}", balance.json);
 }

@@ -3,7 +3,9 @@
 //! transactions of at most [`CHARGES_PER_TRANSACTION`].
 
 use futures_util::{StreamExt, stream};
-use payments_core::{ChargeProgress, ScheduleAfter, SubscriptionCharge, SubscriptionStatus, Wallet, slot_at};
+use payments_core::{
+    ChargeProgress, ScheduleAfter, SubscriptionChargeUnits, SubscriptionStatus, Wallet, slot_at,
+};
 
 use crate::chain::ChainError;
 use crate::chain::spend::{BatchChargeOutcome, SpendCharge};
@@ -167,13 +169,11 @@ impl RecurringService {
                 }
             }
         }
-        let amounts = SubscriptionCharge::with_fee_bps(subscription.price, self.terms.fee_bps);
-        let (Ok(net), Ok(fee)) = (
-            amounts.merchant_net.to_token_amount(),
-            amounts.platform_fee.to_token_amount(),
-        ) else {
+        let Ok(amounts) = SubscriptionChargeUnits::with_fee_bps(subscription.price, self.terms.fee_bps)
+        else {
             return Prepared::Decided(self.failed(claim, "the charge amounts are negative".to_owned()));
         };
+        let (net, fee) = (amounts.merchant_net, amounts.platform_fee);
         Prepared::Send(Box::new(SpendCharge {
             manager: targets.manager,
             permission: subscription.permission.clone(),

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use payments_core::{ScheduleAfter, SubscriptionCharge, Wallet};
+use payments_core::{ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet};
 
 use crate::domain::recurring::{
     BatchReport, ChargeClaim, ChargeOutcome, ChargeResult, ChargeResultStatus, ChargeSettlement,
@@ -119,16 +119,20 @@ impl RecurringService {
         for (claim, attempt) in claims.into_iter().zip(attempts) {
             match attempt {
                 Attempt::Known { outcome, schedule } => {
-                    let amounts =
-                        SubscriptionCharge::with_fee_bps(claim.subscription.price, self.terms.fee_bps);
+                    // A negative price never passes plan validation; it would record zero amounts.
+                    let (fee, net) =
+                        SubscriptionChargeUnits::with_fee_bps(claim.subscription.price, self.terms.fee_bps)
+                            .map_or((TokenAmount::default(), TokenAmount::default()), |amounts| {
+                                (amounts.platform_fee, amounts.merchant_net)
+                            });
                     settlements.push(ChargeSettlement {
                         subscription_id: claim.subscription.id.clone(),
                         period_index: claim.period_index,
                         owner: owner.to_owned(),
                         outcome,
-                        gross: amounts.price,
-                        fee: amounts.platform_fee,
-                        net: amounts.merchant_net,
+                        gross: claim.subscription.price,
+                        fee,
+                        net,
                         schedule,
                         now_ms,
                     });
