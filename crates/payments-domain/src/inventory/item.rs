@@ -91,7 +91,7 @@ pub struct ItemDraft {
 }
 
 /// A stored product, as the spec's InventoryItem; its `images` are answered through
-/// [`ShownItem`](crate::inventory::ShownItem) (embedded or linked).
+/// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryItem {
