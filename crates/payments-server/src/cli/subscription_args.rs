@@ -24,6 +24,10 @@ pub(crate) struct SubscriptionArgs {
     /// Seconds between two runs of the subscription charge batch by the in-process timer.
     #[arg(long, env = "PAYMENTS_SUBSCRIPTION_BATCH_INTERVAL_SECS", default_value_t = payments_server::DEFAULT_SUBSCRIPTION_BATCH_INTERVAL.as_secs())]
     subscription_batch_interval_secs: u64,
+    /// Seconds a charge batch run holds its claims; after a crash another run reconciles them with the chain
+    /// once they run out (short in tests and benchmarks, far shorter than any billing period).
+    #[arg(long, env = "PAYMENTS_SUBSCRIPTION_LEASE_SECS", default_value_t = payments_server::DEFAULT_SUBSCRIPTION_LEASE.as_secs())]
+    subscription_lease_secs: u64,
 }
 
 /// Applies the subscription flags.
@@ -42,5 +46,6 @@ pub(crate) fn apply_subscription_args(
     config.subscription_fee_bps = args.subscription_fee_bps;
     config.subscription_spender = args.subscription_spender;
     config.subscription_batch_interval = Duration::from_secs(args.subscription_batch_interval_secs.max(1));
+    config.subscription_lease = Duration::from_secs(args.subscription_lease_secs.max(1));
     Ok(())
 }

@@ -122,12 +122,18 @@ pub struct ServerConfig {
     pub subscription_spender: Option<Wallet>,
     /// How often the in-process timer runs the subscription charge batch.
     pub subscription_batch_interval: Duration,
+    /// How long a batch run holds its claims (and the relayer's send lease) before another run may take
+    /// them over and reconcile them with the chain.
+    pub subscription_lease: Duration,
 }
 
 /// Confirmations a transfer needs on a real chain unless `--confirmations` says otherwise.
 pub const DEFAULT_CONFIRMATIONS: u64 = 3;
 /// How often the subscription charge batch runs by itself: daily.
 pub const DEFAULT_SUBSCRIPTION_BATCH_INTERVAL: Duration = Duration::from_secs(86_400);
+/// How long a charge batch run holds its claims: far longer than one chunk's chain transactions take, far
+/// shorter than any billing period.
+pub const DEFAULT_SUBSCRIPTION_LEASE: Duration = Duration::from_secs(300);
 
 /// How often the deposit watcher looks for new blocks once caught up.
 pub const DEFAULT_CHAIN_POLL: Duration = Duration::from_secs(2);
@@ -173,6 +179,7 @@ impl ServerConfig {
             subscription_fee_bps: payments_core::DEFAULT_SUBSCRIPTION_FEE_BPS,
             subscription_spender: None,
             subscription_batch_interval: DEFAULT_SUBSCRIPTION_BATCH_INTERVAL,
+            subscription_lease: DEFAULT_SUBSCRIPTION_LEASE,
         }
     }
 }

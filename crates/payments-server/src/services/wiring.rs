@@ -218,16 +218,13 @@ fn recurring(
             fee_bps: config.subscription_fee_bps,
             platform_recipient: config.platform_recipient,
             policy: payments_core::FailurePolicy::DEFAULT,
-            lease: RECURRING_LEASE,
+            lease: config.subscription_lease,
             chunk: RECURRING_CHUNK,
             concurrency: RECURRING_CONCURRENCY,
         },
     }
 }
 
-/// How long a batch run holds a claim: far longer than one chunk's chain transactions take, far shorter
-/// than any billing period.
-const RECURRING_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
 /// Subscriptions claimed and settled per transaction.
 const RECURRING_CHUNK: u32 = 500;
 /// Charge transactions in flight at once.

@@ -45,6 +45,9 @@ struct SubscriptionPart {
     charged_usd: Cents,
     #[serde(flatten)]
     fees: Fees,
+    /// The exact subscription fees in token base units (6 decimals), as decimal text; the `*Usd` fees are
+    /// rounded to the cent.
+    fee_base_units: String,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -78,6 +81,7 @@ impl From<BillingBalance> for BalanceResponse {
                 charge_count: balance.subscriptions.charges,
                 charged_usd: balance.subscriptions.charged,
                 fees: balance.subscriptions.fees.into(),
+                fee_base_units: balance.subscriptions.fee_units.to_string(),
             },
             as_of: balance.as_of_ms,
         }

@@ -1,6 +1,7 @@
 //! Recurring billing: plans, customer subscriptions backed by signed spend permissions, and the batch that
 //! charges them on chain exactly once per period (see `docs/subscriptions.md`).
 
+mod attempt;
 mod batch;
 mod cancel;
 mod error;
