@@ -18,7 +18,7 @@ use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, sp
 use self::spend::{SpendState, Undo};
 use crate::chain::spend::{PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
 pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives::address!(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use payments_core::{Cents, FeeBalance, MoneyError, TokenAmount, Wallet, split_fee_balance};
 use thiserror::Error;
 
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 use crate::store::{BillingRepository, ReceiptFeeBase, StoreError};
 
 #[derive(Debug, Error)]

@@ -24,10 +24,10 @@ use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::app::App;
-use crate::clock::{Clock, ManualClock};
-use crate::config::ServerConfig;
 use crate::domain::api_key::SubscriptionId;
 use crate::domain::scope::Scopes;
+use crate::runtime::clock::{Clock, ManualClock};
+use crate::runtime::config::ServerConfig;
 use crate::secret::Secret;
 use crate::services::keys::KeyAdmin;
 use crate::store::Availability;
