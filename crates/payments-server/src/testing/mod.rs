@@ -89,6 +89,9 @@ pub struct TestOptions {
     pub postgres_url: Option<String>,
 }
 
+/// The master key of test servers on a shared PostgreSQL database (32 bytes of 7, base64).
+const SHARED_POSTGRES_MASTER_KEY: &str = "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=";
+
 /// An EVM node (anvil in tests) with the platform's contracts deployed.
 #[derive(Debug, Clone)]
 pub struct TestNode {
@@ -188,6 +191,10 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.subscription_lease = options.subscription_lease.unwrap_or(config.subscription_lease);
     if let Some(url) = options.postgres_url {
         config.database = crate::store::DatabaseLocation::Postgres(url);
+        // Development mode would keep its master key in a file in the working directory (PostgreSQL has no
+        // file to sit beside): a fixed test key instead, the same for every instance sharing the database.
+        config.master_key =
+            crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
     }
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
