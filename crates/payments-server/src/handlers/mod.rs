@@ -12,6 +12,7 @@ pub(crate) mod orders;
 pub(crate) mod ping;
 pub(crate) mod platform_config;
 pub(crate) mod portal;
+pub(crate) mod portal_checkout;
 pub(crate) mod receipt_admin;
 pub(crate) mod receipt_bodies;
 pub(crate) mod receipt_status;

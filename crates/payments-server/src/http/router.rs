@@ -4,8 +4,8 @@ use hyper::Method;
 
 use crate::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi, orders, ping, platform_config,
-    receipt_admin, receipt_status, receipt_transfers, receipt_webhooks, receipts, reserve, shop, split,
-    split_transactions, subscription_cron, subscription_plans, subscriptions, users,
+    portal_checkout, receipt_admin, receipt_status, receipt_transfers, receipt_webhooks, receipts, reserve,
+    shop, split, split_transactions, subscription_cron, subscription_plans, subscriptions, users,
 };
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -28,7 +28,13 @@ pub(crate) async fn route(ctx: &Ctx<'_>, method: &Method, path: &str) -> Result<
         (&Method::GET | &Method::HEAD, ["portal", id]) => crate::handlers::portal::page(ctx, id).await,
         (&Method::POST, ["portal", id]) => crate::handlers::portal::open(ctx, id).await,
         (&Method::POST, ["portal", id, "simulate"]) => crate::handlers::portal::simulate(ctx, id).await,
+        (&Method::GET, ["portal", "assets", "checkout.js"]) => Ok(portal_checkout::script()),
+        (&Method::GET, ["portal", id, "status"]) => portal_checkout::status(ctx, id).await,
+        (&Method::POST, ["portal", id, "events"]) => portal_checkout::event(ctx, id).await,
+        (&Method::POST, ["portal", id, "payment"]) => portal_checkout::payment(ctx, id).await,
         (_, ["portal", _]) => not_allowed(PORTAL),
+        (_, ["portal", "assets", "checkout.js"] | ["portal", _, "status"]) => not_allowed(GET),
+        (_, ["portal", _, "events" | "payment"]) => not_allowed(POST),
         (&Method::GET, ["api", "status", "ping"]) => ping::get(ctx).await,
         (&Method::GET, ["api", "openapi.json"]) => openapi::get(ctx).await,
         (&Method::GET, ["api", "inventory"]) => inventory::list(ctx).await,
@@ -134,6 +140,10 @@ pub(crate) fn pattern(path: &str) -> Option<&'static str> {
         ["metrics"] => "/metrics",
         ["portal", _] => "/portal/{id}",
         ["portal", _, "simulate"] => "/portal/{id}/simulate",
+        ["portal", "assets", "checkout.js"] => "/portal/assets/checkout.js",
+        ["portal", _, "status"] => "/portal/{id}/status",
+        ["portal", _, "events"] => "/portal/{id}/events",
+        ["portal", _, "payment"] => "/portal/{id}/payment",
         ["api", "status", "ping"] => "/api/status/ping",
         ["api", "openapi.json"] => "/api/openapi.json",
         ["api", "inventory"] => "/api/inventory",
