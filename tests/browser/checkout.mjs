@@ -132,10 +132,12 @@ async function scenario(browser) {
     case "pay": {
       const page = await openPage(browser);
       const payLabel = await connectAndPay(page);
-      await page.waitForFunction(
-        () => document.querySelector("#pay-section #pay-heading")?.textContent === "Paid",
-        { timeout }
-      );
+      await page
+        .waitForFunction(() => document.querySelector("#pay-section #pay-heading")?.textContent === "Paid", { timeout })
+        .catch(async (error) => {
+          const said = await page.$eval(".checkout-message", (node) => node.textContent).catch(() => "");
+          throw new Error(`${error.message}; the page said: ${said}`);
+        });
       const paidShownMs = Date.now() - wallet.sentAt;
       const section = await page.$eval("#pay-section", (node) => node.textContent);
       const badge = await page.$eval(".badge", (node) => node.textContent);

@@ -95,17 +95,19 @@
       .then(function (accounts) {
         if (!accounts || !accounts.length) throw { code: 4001 };
         account = accounts[0];
+        return postJson(eventsUrl, { status: "buyer_logged_in", wallet: account });
+      })
+      .then(function () {
+        // Pay appears only once connecting is over, so a press is never swallowed by the busy guard.
+        busy = false;
         $("[data-action=connect]").hidden = true;
         $("[data-action=pay]").hidden = false;
         $(".checkout-account").textContent = "Connected: " + account;
         say("");
-        return postJson(eventsUrl, { status: "buyer_logged_in", wallet: account });
       })
       .catch(function (error) {
-        say(isRefusal(error) ? "The wallet did not connect. You can try again." : walletError(error), "warn");
-      })
-      .then(function () {
         busy = false;
+        say(isRefusal(error) ? "The wallet did not connect. You can try again." : walletError(error), "warn");
       });
   }
 
