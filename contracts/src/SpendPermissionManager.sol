@@ -35,6 +35,22 @@ contract SpendPermissionManager {
         uint160 spend;
     }
 
+    /// @notice One charge of a batch: the permission and its signature, the platform's fee and the merchant's
+    ///         part (their sum is spent), and where the merchant's part goes.
+    struct Charge {
+        SpendPermission permission;
+        bytes signature;
+        uint256 fee;
+        uint256 net;
+        address merchant;
+    }
+
+    /// @notice The gas each charge of a batch may use: a first charge (signature check, approval, the period
+    ///         record, two token transfers) takes about 130k; an ERC-1271 check gets the rest.
+    uint256 public constant CHARGE_GAS = 300_000;
+    /// What the batch keeps for itself around each charge (its event, the loop, the call's own cost).
+    uint256 private constant BATCH_GAS_MARGIN = 20_000;
+
     bytes32 public constant PERMISSION_TYPEHASH = keccak256(
         "SpendPermission(address account,address spender,address token,uint160 allowance,uint48 period,uint48 start,uint48 end,uint256 salt,bytes extraData)"
     );
@@ -64,7 +80,14 @@ contract SpendPermissionManager {
         uint256 value
     );
 
+    /// @notice A charge of a batch went through: `index` is its position in the batch.
+    event BatchCharged(uint256 indexed index, bytes32 indexed hash, uint256 fee, uint256 net);
+    /// @notice A charge of a batch failed and changed nothing; `reason` is its revert data (a custom error of
+    ///         this contract or of `TokenTransfer`, or empty when it ran out of its gas budget).
+    event BatchChargeFailed(uint256 indexed index, bytes32 indexed hash, bytes reason);
+
     error InvalidSender(address sender, address expected);
+    error BatchOutOfGas(uint256 index);
     error InvalidStartEnd(uint48 start, uint48 end);
     error ZeroPeriod();
     error ZeroAllowance();
@@ -128,15 +151,45 @@ contract SpendPermissionManager {
         address merchant
     ) external {
         _requireSender(permission.spender);
-        bytes32 hash = getHash(permission);
-        if (!_approved[hash]) {
-            if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
-            if (!_approve(hash, permission)) revert Revoked(hash);
+        _charge(permission, signature, fee, feeRecipient, net, merchant);
+    }
+
+    /// @notice Many subscription charges in one transaction, each one all or nothing on its own: a charge that
+    ///         fails (no balance, no token allowance, over the period's allowance, revoked, a bad signature,
+    ///         another spender's permission) is reported in `BatchChargeFailed` and reverts only itself; the
+    ///         others go through. Each outcome is one event carrying the charge's position in `charges`.
+    /// @dev Each charge runs in its own call frame (`this.chargeOne`) with a fixed gas budget, so one
+    ///      customer (an ERC-1271 wallet burning gas, a token that reverts) can neither revert nor starve the
+    ///      others. Before each charge the batch requires that budget to be available and reverts whole
+    ///      otherwise: a gas limit too low for every charge fails loudly (and gas estimation, which searches
+    ///      for the lowest limit that does not revert, finds one that gives every charge its full budget)
+    ///      instead of turning the last charges into silent failures.
+    /// @return charged how many charges went through.
+    function chargeBatch(Charge[] calldata charges, address feeRecipient) external returns (uint256 charged) {
+        for (uint256 i = 0; i < charges.length; i++) {
+            Charge calldata one = charges[i];
+            bytes32 hash = getHash(one.permission);
+            if (one.permission.spender != msg.sender) {
+                emit BatchChargeFailed(
+                    i, hash, abi.encodeWithSelector(InvalidSender.selector, msg.sender, one.permission.spender)
+                );
+                continue;
+            }
+            if (gasleft() < CHARGE_GAS + BATCH_GAS_MARGIN) revert BatchOutOfGas(i);
+            try this.chargeOne{gas: CHARGE_GAS}(one, feeRecipient) {
+                charged++;
+                emit BatchCharged(i, hash, one.fee, one.net);
+            } catch (bytes memory reason) {
+                emit BatchChargeFailed(i, hash, reason);
+            }
         }
-        _use(hash, permission, fee + net);
-        // State is final before the token is called, so a re-entrant call sees the spend already counted.
-        if (fee != 0) TokenTransfer.sendFrom(permission.token, permission.account, feeRecipient, fee);
-        if (net != 0) TokenTransfer.sendFrom(permission.token, permission.account, merchant, net);
+    }
+
+    /// @notice One charge of a batch, in its own call frame; callable only by this contract (from
+    ///         `chargeBatch`, which has checked that the batch's sender is the permission's spender).
+    function chargeOne(Charge calldata one, address feeRecipient) external {
+        _requireSender(address(this));
+        _charge(one.permission, one.signature, one.fee, feeRecipient, one.net, one.merchant);
     }
 
     // ---------------------------------------------------------------- views
@@ -185,6 +238,27 @@ contract SpendPermissionManager {
 
     function _requireSender(address expected) private view {
         if (msg.sender != expected) revert InvalidSender(msg.sender, expected);
+    }
+
+    /// The charge itself (the caller has checked the sender): approve with the signature if needed, count the
+    /// spend, then move the tokens.
+    function _charge(
+        SpendPermission calldata permission,
+        bytes calldata signature,
+        uint256 fee,
+        address feeRecipient,
+        uint256 net,
+        address merchant
+    ) private {
+        bytes32 hash = getHash(permission);
+        if (!_approved[hash]) {
+            if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
+            if (!_approve(hash, permission)) revert Revoked(hash);
+        }
+        _use(hash, permission, fee + net);
+        // State is final before the token is called, so a re-entrant call sees the spend already counted.
+        if (fee != 0) TokenTransfer.sendFrom(permission.token, permission.account, feeRecipient, fee);
+        if (net != 0) TokenTransfer.sendFrom(permission.token, permission.account, merchant, net);
     }
 
     /// Records an approval after checking the permission is usable at all; false when revoked.

@@ -277,6 +277,25 @@ impl TokenAmount {
             .map_err(|_| MoneyError::Overflow)
     }
 
+    /// The exact amount in USD as decimal text: at least two decimals, up to six, trailing zeros of the
+    /// fraction past the cents dropped (`9990000` is `"9.99"`, `4950` is `"0.00495"`, `1` is `"0.000001"`).
+    pub fn to_usd_exact(self) -> String {
+        let per_usd = 100 * TOKEN_UNITS_PER_CENT as u128;
+        let fraction = format!("{:06}", self.0 % per_usd);
+        let kept = fraction.trim_end_matches('0').len().max(2);
+        format!("{}.{}", self.0 / per_usd, &fraction[..kept])
+    }
+
+    /// The amount rounded to the cent, half a cent up (`4950` base units is 0 cents, `5000` is 1).
+    ///
+    /// # Errors
+    /// [`MoneyError::Overflow`] when it does not fit in cents.
+    pub fn to_cents_half_up(self) -> Result<Cents, MoneyError> {
+        let per_cent = TOKEN_UNITS_PER_CENT as u128;
+        let cents = self.0 / per_cent + u128::from((self.0 % per_cent) * 2 >= per_cent);
+        i64::try_from(cents).map(Cents).map_err(|_| MoneyError::Overflow)
+    }
+
     /// Parses a decimal string of base units (`"1000000"`), as token amounts travel in JSON.
     ///
     /// # Errors

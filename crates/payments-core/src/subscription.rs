@@ -16,8 +16,8 @@ use std::fmt;
 pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
 pub use self::events::{SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, WebhookAmount};
 pub use self::fee::{
-    DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, subscription_fee_at, subscription_merchant_net,
-    subscription_platform_fee,
+    DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, SubscriptionChargeUnits, subscription_fee_at,
+    subscription_merchant_net, subscription_platform_fee,
 };
 pub use self::fit::{PlanFitError, PlanTerms, SpendingConfig, check_permission_fits_plan};
 pub use self::lifecycle::{

@@ -1,64 +1,56 @@
 //! Reference HTTP/JSON server of the merchant payments platform: hyper 1.x + tokio + SQLite.
 //!
 //! ```text
-//! serve -> App::handle -> router (one match) -> handler (thin) -> service -> core + Store
+//! serve -> App::handle -> api::routes (one table) -> handler (thin) -> service -> core + Store
 //! ```
 //!
 //! Library API: [`ServerConfig`] + [`App::open`] + [`serve`] run a server on a bound listener; [`KeyAdmin`]
 //! manages subscription keys; [`Clock`] is injected so tests control time. With the `testing` feature,
 //! [`testing::spawn_app`] starts an in-process server on a temporary database.
 
+mod api;
 mod app;
 mod chain;
-mod clock;
-mod config;
-mod dev_admin_key;
-mod dev_bootstrap;
-mod dev_mode;
 mod domain;
-mod graphql;
-mod handlers;
 mod http;
-mod limits;
-mod master_key;
-mod metrics;
-mod overload;
-mod portal;
+mod runtime;
 mod secret;
-mod server;
 mod services;
 mod store;
-mod telemetry;
+
+// The store still names these by their old paths; it is becoming its own crate (issue 22), which will take
+// its own observer trait instead.
+use runtime::metrics;
 
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use app::App;
+pub use app::dev_bootstrap::{DevBootstrapError, DevWelcome};
+pub use app::server::{serve, shutdown_signal};
 pub use chain::ChainError;
 pub use chain::bootstrap::{BootstrapPlan, bootstrap as chain_bootstrap};
 pub use chain::rpc::RelayerKey;
-pub use clock::{Clock, ClockRefusal, ManualClock, OffsetClock, SystemClock};
-pub use config::{
-    BASE_USDC, DEFAULT_CHAIN_POLL, DEFAULT_CONFIRMATIONS, DEFAULT_INVENTORY_LIST_BUDGET,
-    DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
-    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEFAULT_SUBSCRIPTION_BATCH_INTERVAL, DEV_PLATFORM_RECIPIENT,
-    ServerConfig,
-};
-pub use config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
-pub use dev_admin_key::{DevAdminKey, DevAdminKeyError};
-pub use dev_bootstrap::{DevBootstrapError, DevWelcome};
-pub use dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
 pub use domain::api_key::{KeyMode, SubscriptionId};
 pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
-pub use limits::{
+pub use runtime::clock::{Clock, ClockRefusal, ManualClock, OffsetClock, SystemClock};
+pub use runtime::config::{
+    BASE_USDC, DEFAULT_CHAIN_POLL, DEFAULT_CONFIRMATIONS, DEFAULT_INVENTORY_LIST_BUDGET,
+    DEFAULT_KEY_CACHE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_PLATFORM_SHARE_BPS, DEFAULT_RATE_LIMIT_PER_MINUTE,
+    DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE, DEFAULT_SUBSCRIPTION_BATCH_INTERVAL, DEFAULT_SUBSCRIPTION_LEASE,
+    DEV_PLATFORM_RECIPIENT, ServerConfig,
+};
+pub use runtime::config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
+pub use runtime::dev_admin_key::{DevAdminKey, DevAdminKeyError};
+pub use runtime::dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
+pub use runtime::limits::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_BODY_BYTES,
     DEFAULT_REQUEST_DEADLINE, ServerLimits, raise_open_file_limit,
 };
-pub use master_key::{MasterKey, MasterKeyError};
+pub use runtime::master_key::{MasterKey, MasterKeyError};
+pub use runtime::telemetry::{LogFormat, LogGuard, init_tracing};
 pub use secret::Secret;
-pub use server::{serve, shutdown_signal};
 pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
 pub use store::{DatabaseLocation, DatabaseState, StoreError, backup_sqlite, check_database};
-pub use telemetry::{LogFormat, LogGuard, init_tracing};

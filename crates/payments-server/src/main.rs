@@ -1,14 +1,7 @@
 //! `payments-server`: run the HTTP server (default), check its configuration, back up its database, or
 //! administer subscription keys.
 
-mod backup_command;
-mod chain_args;
-mod config_check;
-mod config_file;
-mod keys_command;
-mod serve;
-mod serve_args;
-mod subscription_args;
+mod cli;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -16,8 +9,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
-use crate::config_file::ConfigFile;
-use crate::serve_args::ServeArgs;
+use crate::cli::config_file::{self, ConfigFile};
+use crate::cli::serve_args::ServeArgs;
+use crate::cli::{backup_command, chain_args, config_check, keys_command, serve};
 
 /// Merchant payments server. Without a subcommand it runs `serve`.
 #[derive(Debug, Parser)]

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{BillingPeriod, SubscriptionStatus};
-use crate::money::Cents;
+use crate::money::{Cents, TokenAmount};
 use crate::wallet::Wallet;
 
 /// Which change of a subscription a webhook reports.
@@ -83,6 +83,23 @@ impl WebhookAmount {
             base_units: cents
                 .to_token_amount()
                 .map_or_else(|_| "0".to_owned(), |units| units.to_string()),
+        }
+    }
+}
+
+impl WebhookAmount {
+    /// An exact token amount: `usd` with as many decimals as it needs (two to six, e.g. `"0.00495"`),
+    /// `baseUnits` the integer count.
+    ///
+    /// ```
+    /// use payments_core::{TokenAmount, WebhookAmount};
+    /// let amount = WebhookAmount::of_units(TokenAmount::from_base_units(4_950));
+    /// assert_eq!((amount.usd.as_str(), amount.base_units.as_str()), ("0.00495", "4950"));
+    /// ```
+    pub fn of_units(amount: TokenAmount) -> Self {
+        WebhookAmount {
+            usd: amount.to_usd_exact(),
+            base_units: amount.to_string(),
         }
     }
 }

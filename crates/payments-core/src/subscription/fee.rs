@@ -1,6 +1,6 @@
 //! The 0.5% platform fee on every subscription charge, and what the merchant keeps.
 
-use crate::Cents;
+use crate::{Cents, MoneyError, TokenAmount};
 
 /// 0.5% is one part in 200.
 const FEE_DIVISOR: i64 = 200;
@@ -98,6 +98,44 @@ impl SubscriptionCharge {
             platform_fee: subscription_platform_fee(price),
             merchant_net: subscription_merchant_net(price),
         }
+    }
+}
+
+/// One subscription charge in the token's base units (6 decimals), as it is sent on chain and recorded:
+/// the fee is `round_half_up(price_units * fee_bps / 10 000)` in base units, not in cents, so a plan under
+/// $1.00 still pays its fee (a $0.99 plan at 50 bps: 4,950 base units). `fee + net == price` always.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubscriptionChargeUnits {
+    /// The plan price charged to the subscriber.
+    pub price: TokenAmount,
+    /// The platform fee.
+    pub platform_fee: TokenAmount,
+    /// The rest, for the merchant.
+    pub merchant_net: TokenAmount,
+}
+
+impl SubscriptionChargeUnits {
+    /// The charge of `price` at `fee_bps` basis points (capped at 10 000, the whole price).
+    ///
+    /// ```
+    /// use payments_core::{Cents, SubscriptionChargeUnits};
+    ///
+    /// let charge = SubscriptionChargeUnits::with_fee_bps(Cents::new(99), 50).unwrap();
+    /// assert_eq!(charge.platform_fee.base_units(), 4_950);
+    /// assert_eq!(charge.merchant_net.base_units(), 985_050);
+    /// ```
+    ///
+    /// # Errors
+    /// [`MoneyError`] for a negative price.
+    pub fn with_fee_bps(price: Cents, fee_bps: u32) -> Result<SubscriptionChargeUnits, MoneyError> {
+        let price = price.to_token_amount()?;
+        let scaled = price.base_units().saturating_mul(u128::from(fee_bps.min(10_000)));
+        let fee = scaled / 10_000 + u128::from((scaled % 10_000) * 2 >= 10_000);
+        Ok(SubscriptionChargeUnits {
+            price,
+            platform_fee: TokenAmount::from_base_units(fee),
+            merchant_net: TokenAmount::from_base_units(price.base_units().saturating_sub(fee)),
+        })
     }
 }
 
@@ -218,5 +256,31 @@ mod tests {
                 i128::from(price)
             );
         }
+    }
+
+    #[test]
+    fn a_fee_in_base_units_rounds_half_up_and_adds_up_to_the_price() {
+        let cases = [
+            (99, 50, 4_950),
+            (999, 50, 49_950),
+            (1, 50, 50),
+            (100, 50, 5_000),
+            (1, 1, 1),
+            (2_500, 10_000, 25_000_000),
+        ];
+        for (cents, bps, fee) in cases {
+            let charge = SubscriptionChargeUnits::with_fee_bps(Cents::new(cents), bps).unwrap();
+            assert_eq!(
+                charge.platform_fee.base_units(),
+                fee,
+                "{cents} cents at {bps} bps"
+            );
+            assert_eq!(
+                charge.platform_fee.base_units() + charge.merchant_net.base_units(),
+                charge.price.base_units()
+            );
+        }
+        // 1 base unit at 1 bps: 0.0001 units, below half: 0.
+        assert!(SubscriptionChargeUnits::with_fee_bps(Cents::new(-1), 50).is_err());
     }
 }

@@ -60,6 +60,27 @@ sol! {
             uint256 net,
             address merchant
         ) external;
+        /// One charge of `chargeBatch`.
+        struct Charge {
+            SpendPermission permission;
+            bytes signature;
+            uint256 fee;
+            uint256 net;
+            address merchant;
+        }
+        event BatchCharged(uint256 indexed index, bytes32 indexed hash, uint256 fee, uint256 net);
+        event BatchChargeFailed(uint256 indexed index, bytes32 indexed hash, bytes reason);
+        error InvalidSender(address sender, address expected);
+        error BatchOutOfGas(uint256 index);
+        error InvalidSignature();
+        error Revoked(bytes32 hash);
+        error NotApproved(bytes32 hash);
+        error BeforeStart(uint48 start, uint256 time);
+        error AfterEnd(uint48 end, uint256 time);
+        error ExceededAllowance(uint256 total, uint160 allowance);
+        error ZeroValue();
+        error TransferFailed(address token, address to, uint256 amount);
+        function chargeBatch(Charge[] calldata charges, address feeRecipient) external returns (uint256 charged);
         function getHash(SpendPermission calldata permission) external view returns (bytes32);
         function isRevoked(SpendPermission calldata permission) external view returns (bool);
         function getCurrentPeriod(SpendPermission calldata permission)

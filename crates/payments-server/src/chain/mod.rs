@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet};
 use thiserror::Error;
 
-use self::spend::{PermissionPeriod, SpendCharge};
+use self::spend::{BatchChargeOutcome, PermissionPeriod, SpendCharge};
 
 /// A block by number and hash (the hash tells a reorganised block from the one the watcher saw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +167,27 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// transaction. [`ChainError::Reverted`] when the manager refuses (allowance or balance short, revoked or
     /// expired permission, bad signature): nothing moved.
     async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError>;
+
+    /// The relayer charges many subscription periods (all of one manager and fee recipient, one run's), one
+    /// outcome per charge in order: one customer's refusal never undoes another's charge. A node sends them
+    /// as one `chargeBatch` transaction; this default (the test-mode chain) charges them one by one.
+    ///
+    /// # Errors
+    /// [`ChainError::Reverted`] when the batch as a whole was refused before anything moved (the caller may
+    /// split it); [`ChainError::Unavailable`] is reported per charge as [`BatchChargeOutcome::Unknown`].
+    async fn charge_batch(&self, charges: &[SpendCharge]) -> Result<Vec<BatchChargeOutcome>, ChainError> {
+        let mut outcomes = Vec::with_capacity(charges.len());
+        for charge in charges {
+            outcomes.push(match self.charge_subscription(charge).await {
+                Ok(tx_hash) => BatchChargeOutcome::Charged { tx_hash },
+                Err(ChainError::Reverted(reason) | ChainError::NotConfigured(reason)) => {
+                    BatchChargeOutcome::Failed { reason }
+                }
+                Err(ChainError::Unavailable(reason)) => BatchChargeOutcome::Unknown { reason },
+            });
+        }
+        Ok(outcomes)
+    }
 
     /// The manager's current period of `permission` (see [`PermissionPeriod`]).
     async fn permission_period(

@@ -2,14 +2,17 @@
 //! signs the platform's own transactions; reads need no key. Every call has a deadline, so a hung node turns
 //! into [`ChainError::Unavailable`] and the caller's retry, never a stuck worker.
 
+mod batch;
 mod history;
 mod redaction;
+mod sender;
 mod sent;
 mod spend;
 
 use redaction::without_urls;
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
@@ -22,7 +25,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, SPLIT_RUNTIME_CODE, Split, SplitRecipient, TokenAmount, Wallet};
 
 use crate::chain::bindings::{IDepositFactory, IPaymentToken, ISplit, ISplitFactory};
-use crate::chain::spend::{PermissionPeriod, SpendCharge};
+use crate::chain::spend::{BatchChargeOutcome, PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 
 /// How long a read may take before the node counts as unavailable.
@@ -63,6 +66,8 @@ impl std::fmt::Debug for RelayerKey {
 pub(crate) struct RpcChain {
     provider: DynProvider,
     relayer: Option<Address>,
+    /// The relayer's nonces (see `sender.rs`), shared by the clones of this chain.
+    nonces: Arc<sender::Nonces>,
 }
 
 impl RpcChain {
@@ -73,20 +78,19 @@ impl RpcChain {
             None => RpcChain {
                 provider: ProviderBuilder::new().connect_http(url.clone()).erased(),
                 relayer: None,
+                nonces: Arc::default(),
             },
             Some(key) => RpcChain {
-                // The recommended fillers, but with nonces read from the node for every transaction: alloy's
-                // default cache counts a nonce as used even when the node refused the transaction (a revert at
-                // gas estimation, e.g. a subscription charge over its allowance), and every later
-                // transaction then waits forever behind the gap.
+                // No nonce filler: every relayer transaction goes through `submit`, which gives it its nonce
+                // (`sender.rs`); gas and fees are filled there too, the chain id and signature here.
                 provider: ProviderBuilder::default()
                     .with_gas_estimation()
-                    .with_simple_nonce_management()
                     .fetch_chain_id()
                     .wallet(EthereumWallet::from(key.0.clone()))
                     .connect_http(url.clone())
                     .erased(),
                 relayer: Some(key.0.address()),
+                nonces: Arc::default(),
             },
         }
     }
@@ -95,11 +99,7 @@ impl RpcChain {
     pub(crate) async fn deploy_code(&self, creation_code: &[u8]) -> Result<Wallet, ChainError> {
         self.writer()?;
         let request = TransactionRequest::default().with_deploy_code(Bytes::copy_from_slice(creation_code));
-        let receipt = within(WRITE_DEADLINE, async {
-            let pending = self.provider.send_transaction(request).await.map_err(rpc_error)?;
-            pending.get_receipt().await.map_err(|error| unavailable(&error))
-        })
-        .await?;
+        let receipt = self.submit(request).await?;
         if !receipt.status() {
             return Err(ChainError::Reverted("the deployment reverted".to_owned()));
         }
@@ -115,34 +115,15 @@ impl RpcChain {
         })
     }
 
-    /// Waits for a sent call to be mined and checks that it succeeded.
-    async fn mined<F, P>(&self, send: F) -> Result<B256, ChainError>
-    where
-        F: Future<Output = Result<P, alloy::contract::Error>> + Send,
-        P: PendingReceipt,
-    {
-        within(WRITE_DEADLINE, async {
-            let pending = send.await.map_err(contract_error)?;
-            let (hash, succeeded) = pending.mined().await?;
-            if succeeded {
-                Ok(hash)
-            } else {
-                Err(ChainError::Reverted(format!("transaction {hash} reverted")))
-            }
-        })
-        .await
-    }
-}
-
-/// A sent transaction whose receipt can be awaited (alloy's pending-transaction builder).
-trait PendingReceipt: Send {
-    fn mined(self) -> impl Future<Output = Result<(B256, bool), ChainError>> + Send;
-}
-
-impl PendingReceipt for alloy::providers::PendingTransactionBuilder<alloy::network::Ethereum> {
-    async fn mined(self) -> Result<(B256, bool), ChainError> {
-        let receipt = self.get_receipt().await.map_err(|error| unavailable(&error))?;
-        Ok((receipt.transaction_hash, receipt.status()))
+    /// Sends a relayer call, waits for it to be mined and checks that it succeeded.
+    async fn mined(&self, request: TransactionRequest) -> Result<B256, ChainError> {
+        let receipt = self.submit(request).await?;
+        let hash = receipt.transaction_hash;
+        if receipt.status() {
+            Ok(hash)
+        } else {
+            Err(ChainError::Reverted(format!("transaction {hash} reverted")))
+        }
     }
 }
 
@@ -307,7 +288,7 @@ impl Chain for RpcChain {
         let factory = ISplitFactory::new(factory.address(), &self.provider);
         // `deploy` is also the generated instance's own method (deploying bytecode): build the call explicitly.
         let call = factory.call_builder(&ISplitFactory::deployCall { recipients, bps });
-        self.mined(call.send()).await
+        self.mined(call.into_transaction_request()).await
     }
 
     async fn forward_deposit(
@@ -320,14 +301,14 @@ impl Chain for RpcChain {
         self.writer()?;
         let factory = IDepositFactory::new(factory.address(), &self.provider);
         let call = factory.deployAndForward(B256::from(receipt.to_bytes()), split.address(), token.address());
-        self.mined(call.send()).await
+        self.mined(call.into_transaction_request()).await
     }
 
     async fn distribute(&self, split: Wallet, token: Wallet) -> Result<B256, ChainError> {
         self.writer()?;
         let contract = ISplit::new(split.address(), &self.provider);
         let call = contract.distribute(token.address());
-        self.mined(call.send()).await
+        self.mined(call.into_transaction_request()).await
     }
 
     async fn simulate_payment(
@@ -356,6 +337,10 @@ impl Chain for RpcChain {
 
     async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError> {
         self.send_charge(charge).await
+    }
+
+    async fn charge_batch(&self, charges: &[SpendCharge]) -> Result<Vec<BatchChargeOutcome>, ChainError> {
+        self.send_charge_batch(charges).await
     }
 
     async fn permission_period(

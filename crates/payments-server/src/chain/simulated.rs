@@ -20,7 +20,7 @@ use self::sent::sent_as_transfer;
 use self::spend::{SpendState, Undo};
 use crate::chain::spend::{PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
 pub(crate) const SIMULATED_BUYER: Wallet = Wallet::from_address(alloy_primitives::address!(

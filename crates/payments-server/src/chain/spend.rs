@@ -2,6 +2,7 @@
 //! (`contracts/src/SpendPermissionManager.sol`). The contract enforces the customer's signed allowance per
 //! period itself, so even a compromised server cannot take more than the customer signed.
 
+use alloy_primitives::B256;
 use payments_core::{SpendPermission, TokenAmount, Wallet};
 
 /// One subscription charge, sent as one transaction by the platform's spender (the relayer): the manager
@@ -40,4 +41,15 @@ pub(crate) struct PermissionPeriod {
     pub(crate) spent: TokenAmount,
     /// Whether the account revoked the permission (nothing more can be spent).
     pub(crate) revoked: bool,
+}
+
+/// What became of one charge of a batch ([`crate::chain::Chain::charge_batch`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum BatchChargeOutcome {
+    /// The charge went through in transaction `tx_hash`.
+    Charged { tx_hash: B256 },
+    /// The manager refused this charge alone (balance, allowance, revoked, signature): nothing moved for it.
+    Failed { reason: String },
+    /// The node did not tell (no answer, no receipt in time): the charge may or may not have happened.
+    Unknown { reason: String },
 }

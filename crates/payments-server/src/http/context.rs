@@ -14,7 +14,6 @@ use http_body_util::combinators::UnsyncBoxBody;
 use hyper::{HeaderMap, Request};
 use serde::de::DeserializeOwned;
 
-use crate::app::AppState;
 use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
 use crate::http::body;
@@ -22,6 +21,7 @@ use crate::http::credentials;
 use crate::http::error::{ApiError, BoxError};
 use crate::http::metrics_access::ListenerAddr;
 use crate::http::rate_limit::{PeerAddr, RateKey, RateLimits, RateStatus};
+use crate::http::state::AppState;
 use crate::secret::Secret;
 use crate::services::auth::{self, Credentials};
 

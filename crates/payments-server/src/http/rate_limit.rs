@@ -22,8 +22,8 @@ use hyper::HeaderMap;
 use hyper::header::{HeaderName, HeaderValue};
 use payments_core::Wallet;
 
-use crate::clock::Clock;
 use crate::domain::api_key::SubscriptionId;
+use crate::runtime::clock::Clock;
 
 const NANOS_PER_MS: u64 = 1_000_000;
 
@@ -174,7 +174,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::clock::ManualClock;
+    use crate::runtime::clock::ManualClock;
 
     #[test]
     fn idle_source_addresses_are_forgotten_once_their_quota_is_whole_again() {

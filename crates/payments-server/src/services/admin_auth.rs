@@ -6,10 +6,10 @@ use thiserror::Error;
 
 use std::sync::Arc;
 
-use crate::clock::Clock;
 use crate::domain::admin::{
     CsrfHash, NewAdminSession, Role, SessionId, StoredAdminSession, random_token, roles_of,
 };
+use crate::runtime::clock::Clock;
 use crate::secret::Secret;
 use crate::services::session_token::{self, SessionClaims};
 use crate::store::{SessionRepository, StoreError};

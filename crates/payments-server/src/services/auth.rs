@@ -5,10 +5,10 @@ use thiserror::Error;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::clock::Clock;
 use crate::domain::api_key::{KeyHash, SubscriptionId};
 use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
+use crate::runtime::clock::Clock;
 use crate::secret::Secret;
 use crate::services::recent_callers::RecentCallers;
 use crate::store::{KeyRepository, StoreError};

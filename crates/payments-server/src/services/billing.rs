@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use payments_core::{Cents, FeeBalance, MoneyError, Wallet, split_fee_balance};
+use payments_core::{Cents, FeeBalance, MoneyError, TokenAmount, Wallet, split_fee_balance};
 use thiserror::Error;
 
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 use crate::store::{BillingRepository, ReceiptFeeBase, StoreError};
 
 #[derive(Debug, Error)]
@@ -17,13 +17,16 @@ pub(crate) enum BillingError {
     Store(#[from] StoreError),
 }
 
-/// Fees of subscription charges. Subscriptions do not exist yet: every field is zero until the charge
-/// batch records billing events, which will fill them without changing the balance's shape.
+/// Fees of subscription charges, from their `charged` billing events. Each charge pays its fee to the
+/// platform in the same transaction, so what accrued is settled: nothing remains.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct SubscriptionFees {
     pub(crate) charges: u64,
     pub(crate) charged: Cents,
+    /// In cents (the exact fee rounded half up), to add to the receipts' fees.
     pub(crate) fees: FeeBalance,
+    /// The exact fees in token base units.
+    pub(crate) fee_units: TokenAmount,
 }
 
 /// A merchant's balance with the platform.
@@ -52,7 +55,18 @@ impl BillingService {
         let as_of_ms = self.clock.now_ms();
         let receipts = self.billing.receipt_fee_base(wallet).await?;
         let receipt_fees = split_fee_balance(receipts.paid, receipts.settled_paid, self.platform_share_bps)?;
-        let subscriptions = SubscriptionFees::default();
+        let base = self.billing.subscription_fee_base(wallet).await?;
+        let fee_cents = base.fees.to_cents_half_up()?;
+        let subscriptions = SubscriptionFees {
+            charges: base.charges,
+            charged: base.charged,
+            fees: FeeBalance {
+                accrued: fee_cents,
+                settled: fee_cents,
+                remaining: Cents::ZERO,
+            },
+            fee_units: base.fees,
+        };
         Ok(BillingBalance {
             wallet,
             platform_share_bps: self.platform_share_bps,

@@ -6,13 +6,13 @@ use thiserror::Error;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::clock::Clock;
 use crate::domain::inventory::{
     ContentHash, EMBEDDED_IMAGES_BUDGET, ImageDataUrl, ImageFetch, ImageKey, InventoryItem, InventoryQuery,
     ItemDraft, MAX_IMAGES, NewImage, ProductId, ShownItem, Sku, StoredImage, images_to_embed, show, show_one,
 };
 use crate::domain::page_cursor::InventoryKey;
 use crate::domain::subscription::Caller;
+use crate::runtime::clock::Clock;
 use crate::store::{AttachOutcome, InventoryRepository, ItemUpsert, StoreError, UpsertOutcome};
 
 #[derive(Debug, Error)]

@@ -5,11 +5,11 @@ use std::sync::Arc;
 use payments_core::{FeePct, Wallet};
 use thiserror::Error;
 
-use crate::clock::Clock;
 use crate::domain::api_key::{KeyMode, NewApiKey, SubscriptionId};
 use crate::domain::scope::Scopes;
 use crate::domain::shop::ShopConfig;
 use crate::domain::subscription::{NewSubscription, Subscription};
+use crate::runtime::clock::Clock;
 use crate::secret::Secret;
 use crate::store::{DatabaseLocation, KeyRepository, ShopRepository, StoreError};
 

@@ -8,7 +8,7 @@ use payments_core::{MoneyError, ReserveRecommendation, ReserveRule, ReserveVolum
 use thiserror::Error;
 
 use crate::chain::{Chain, ChainError};
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 use crate::store::{ReserveRepository, ShopRepository, StoreError};
 
 #[derive(Debug, Error)]

@@ -5,9 +5,9 @@ use thiserror::Error;
 
 use std::sync::Arc;
 
-use crate::clock::Clock;
 use crate::domain::shop::ShopConfig;
 use crate::domain::shop_settings::ShopConfigUpdate;
+use crate::runtime::clock::Clock;
 use crate::store::{ShopRepository, StoreError};
 
 #[derive(Debug, Error)]

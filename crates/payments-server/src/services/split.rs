@@ -7,8 +7,8 @@ use thiserror::Error;
 use std::sync::Arc;
 
 use crate::chain::Chain;
-use crate::clock::Clock;
 use crate::domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
+use crate::runtime::clock::Clock;
 use crate::store::{ShopRepository, StoreError};
 
 #[derive(Debug, Error)]

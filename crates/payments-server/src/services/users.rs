@@ -8,12 +8,12 @@ use std::sync::Arc;
 use payments_core::Wallet;
 use thiserror::Error;
 
-use crate::clock::Clock;
 use crate::domain::field_error::FieldError;
 use crate::domain::user::{
     FollowOutcome, FollowPage, FollowRequest, HeartbeatRequest, LiveQuery, ProfileRequest, User, UserPage,
     UserSearch,
 };
+use crate::runtime::clock::Clock;
 use crate::store::{StoreError, UserRepository};
 
 #[derive(Debug, Error)]

@@ -9,13 +9,12 @@ use tokio::sync::Notify;
 use crate::chain::Chain;
 use crate::chain::rpc::RpcChain;
 use crate::chain::simulated::SimulatedChain;
-use crate::clock::Clock;
-use crate::config::ServerConfig;
 use crate::domain::api_key::KeyMode;
 use crate::domain::chain::ChainContracts;
-use crate::graphql::GraphqlEndpoint;
-use crate::master_key::MasterKey;
-use crate::metrics::Metrics;
+use crate::runtime::clock::Clock;
+use crate::runtime::config::ServerConfig;
+use crate::runtime::master_key::MasterKey;
+use crate::runtime::metrics::Metrics;
 use crate::services::admin_auth::AdminAuthService;
 use crate::services::auth::Authenticator;
 use crate::services::billing::BillingService;
@@ -51,8 +50,6 @@ pub(crate) struct Services {
     pub(crate) users: UserService,
     pub(crate) billing: BillingService,
     pub(crate) recurring: RecurringService,
-    /// The read-only GraphQL schema over `users`.
-    pub(crate) graphql: GraphqlEndpoint,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
     /// The chain payments are taken on.
@@ -164,7 +161,6 @@ impl Services {
             },
             split_transactions,
             reserve,
-            graphql: GraphqlEndpoint::new(users.clone()),
             users,
             billing: BillingService {
                 billing: Arc::clone(&repos.billing),
@@ -222,16 +218,13 @@ fn recurring(
             fee_bps: config.subscription_fee_bps,
             platform_recipient: config.platform_recipient,
             policy: payments_core::FailurePolicy::DEFAULT,
-            lease: RECURRING_LEASE,
+            lease: config.subscription_lease,
             chunk: RECURRING_CHUNK,
             concurrency: RECURRING_CONCURRENCY,
         },
     }
 }
 
-/// How long a batch run holds a claim: far longer than one chunk's chain transactions take, far shorter
-/// than any billing period.
-const RECURRING_LEASE: std::time::Duration = std::time::Duration::from_secs(300);
 /// Subscriptions claimed and settled per transaction.
 const RECURRING_CHUNK: u32 = 500;
 /// Charge transactions in flight at once.

@@ -60,7 +60,7 @@ pub(crate) use use_case::{
     Committed, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision, SaleInputs, SalePlan, SaleTx,
     TransitionDecision, TransitionTx, Transitioned, TxError,
 };
-pub(crate) use user_repository::{BillingRepository, ReceiptFeeBase, UserRepository};
+pub(crate) use user_repository::{BillingRepository, ReceiptFeeBase, SubscriptionFeeBase, UserRepository};
 
 /// A failure of the datastore itself (never a business outcome).
 #[derive(Debug, Error)]

@@ -98,8 +98,8 @@ impl SubscriptionHook {
         let charge = SubscriptionChargeFacts {
             period_index: settlement.period_index,
             gross: WebhookAmount::of(settlement.gross),
-            fee: WebhookAmount::of(settlement.fee),
-            net: WebhookAmount::of(settlement.net),
+            fee: WebhookAmount::of_units(settlement.fee),
+            net: WebhookAmount::of_units(settlement.net),
             transaction_hash,
             failure_reason: failure_reason.clone(),
         };

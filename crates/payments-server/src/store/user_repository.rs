@@ -62,4 +62,16 @@ pub(crate) struct ReceiptFeeBase {
 #[async_trait]
 pub(crate) trait BillingRepository: Send + Sync + fmt::Debug {
     async fn receipt_fee_base(&self, merchant: Wallet) -> Result<ReceiptFeeBase, StoreError>;
+    /// The merchant's successful subscription charges, from their billing events.
+    async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError>;
+}
+
+/// What a merchant's subscription charges paid the platform: the `charged` billing events' sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct SubscriptionFeeBase {
+    pub(crate) charges: u64,
+    /// What the customers paid (the prices, whole cents).
+    pub(crate) charged: Cents,
+    /// The platform's fees, exact in token base units (moved to the platform by each charge itself).
+    pub(crate) fees: payments_core::TokenAmount,
 }

@@ -19,8 +19,8 @@ use k256::ecdsa::SigningKey;
 use payments_core::{AdminLogin, Wallet};
 use serde_json::{Value, json};
 
-use crate::clock::Clock;
 use crate::domain::scope::Scopes;
+use crate::runtime::clock::Clock;
 use crate::testing::{TestApp, TestKey};
 
 /// Private key of [`TestApp::merchant_admin`] (a well-known test key: never use it for real funds).

@@ -24,10 +24,10 @@ use tokio::task::JoinHandle;
 use url::Url;
 
 use crate::app::App;
-use crate::clock::{Clock, ManualClock};
-use crate::config::ServerConfig;
 use crate::domain::api_key::SubscriptionId;
 use crate::domain::scope::Scopes;
+use crate::runtime::clock::{Clock, ManualClock};
+use crate::runtime::config::ServerConfig;
 use crate::secret::Secret;
 use crate::services::keys::KeyAdmin;
 use crate::store::Availability;
@@ -82,6 +82,11 @@ pub struct TestOptions {
     pub subscription_spender: Option<Wallet>,
     /// `--subscription-fee-bps`.
     pub subscription_fee_bps: Option<u32>,
+    /// `--subscription-lease-secs` (default 300 s).
+    pub subscription_lease: Option<Duration>,
+    /// Use this PostgreSQL database (e.g. a [`PgTestDatabase`]'s URL, shared by several instances) instead
+    /// of a fresh SQLite file.
+    pub postgres_url: Option<String>,
 }
 
 /// An EVM node (anvil in tests) with the platform's contracts deployed.
@@ -180,6 +185,10 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.subscription_fee_bps = options
         .subscription_fee_bps
         .unwrap_or(config.subscription_fee_bps);
+    config.subscription_lease = options.subscription_lease.unwrap_or(config.subscription_lease);
+    if let Some(url) = options.postgres_url {
+        config.database = crate::store::DatabaseLocation::Postgres(url);
+    }
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
     let app = running.app.clone();

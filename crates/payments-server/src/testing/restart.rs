@@ -2,7 +2,7 @@
 
 use url::Url;
 
-use crate::master_key::MasterKey;
+use crate::runtime::master_key::MasterKey;
 use crate::testing::{TestApp, bind_loopback, start_server, test_wallet};
 
 impl TestApp {

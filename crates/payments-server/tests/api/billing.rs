@@ -38,7 +38,8 @@ async fn the_balance_counts_paid_receipts_and_what_their_splits_settled() {
             "accruedUsd": 0.09, "settledUsd": 0.04, "remainingUsd": 0.05,
             "receipts": {"paidCount": 2, "paidUsd": 17.75, "settledCount": 1, "settledPaidUsd": 7.75,
                          "accruedUsd": 0.09, "settledUsd": 0.04, "remainingUsd": 0.05},
-            "subscriptions": {"chargeCount": 0, "chargedUsd": 0, "accruedUsd": 0, "settledUsd": 0, "remainingUsd": 0},
+            "subscriptions": {"chargeCount": 0, "chargedUsd": 0, "accruedUsd": 0, "settledUsd": 0, "remainingUsd": 0,
+                              "feeBaseUnits": "0"},
             "asOf": payments_server::testing::TEST_START_MS,
         })
     );

@@ -62,6 +62,7 @@ mod subscription_vectors;
 mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_anvil;
+mod subscriptions_batch_anvil;
 mod user_helpers;
 mod users;
 mod users_live;

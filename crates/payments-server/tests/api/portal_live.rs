@@ -197,3 +197,33 @@ async fn a_test_mode_server_names_its_test_chain_never_mainnet() {
         Some("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")
     );
 }
+
+#[tokio::test]
+async fn the_pages_writes_are_rate_limited_per_client_address() {
+    let api = Api::spawn_with(payments_server::testing::TestOptions {
+        rate_limit_per_minute: std::num::NonZeroU32::new(2),
+        ..Default::default()
+    })
+    .await;
+    let merchant = merchant_with_split(&api).await;
+    receipt(&api, &merchant.key, "live-7").await;
+    let events = page(&merchant.key, "live-7", "/events");
+    let body = json!({"status": "buyer_logged_in", "wallet": BUYER});
+
+    for _ in 0..2 {
+        assert_eq!(post(&api, &events, body.clone()).await.status, 200);
+    }
+    let limited = post(
+        &api,
+        &page(&merchant.key, "live-7", "/payment"),
+        json!({"transactionHash": "0x00"}),
+    )
+    .await;
+
+    assert_eq!(limited.status, 429, "{}", limited.json);
+    assert_eq!(limited.json["error"], "rate_limited");
+    assert_eq!(
+        status(&api, &merchant.key, "live-7").await["status"],
+        "buyer_logged_in"
+    );
+}

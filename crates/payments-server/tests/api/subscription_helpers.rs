@@ -13,9 +13,9 @@ pub(crate) const OTHER_KEY: [u8; 32] = [0x43; 32];
 pub(crate) const WEEK_MS: i64 = 604_800_000;
 /// `$9.99` in token base units.
 pub(crate) const PRICE_UNITS: u128 = 9_990_000;
-/// 0.5% of $9.99, rounded half up to the cent: $0.05.
-pub(crate) const FEE_UNITS: u128 = 50_000;
-pub(crate) const NET_UNITS: u128 = 9_940_000;
+/// 0.5% of $9.99 in base units: 49,950 ($0.04995; the fee is computed in base units, not cents).
+pub(crate) const FEE_UNITS: u128 = 49_950;
+pub(crate) const NET_UNITS: u128 = 9_940_050;
 pub(crate) const PLATFORM_RECIPIENT: &str = "0x5050505050505050505050505050505050505050";
 
 pub(crate) fn customer() -> Wallet {

@@ -110,7 +110,7 @@ async fn a_subscriptions_life_sends_four_signed_webhooks_through_the_outbox() {
             charged["fee"]["usd"].as_str(),
             charged["net"]["baseUnits"].as_str()
         ),
-        (Some("9.99"), Some("0.05"), Some("9940000"))
+        (Some("9.99"), Some("0.04995"), Some("9940050"))
     );
     assert!(charged["transactionHash"].as_str().unwrap().starts_with("0x"));
     let failure = &bodies[2]["charge"];

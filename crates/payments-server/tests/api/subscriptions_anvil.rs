@@ -19,8 +19,8 @@ const POOR: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
 const RELAYER: &str = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
 const PRICE: u128 = 9_990_000;
-const FEE: u128 = 50_000;
-const NET: u128 = 9_940_000;
+const FEE: u128 = 49_950;
+const NET: u128 = 9_940_050;
 const WEEK: u64 = 604_800;
 
 struct Setup {

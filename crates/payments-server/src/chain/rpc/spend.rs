@@ -13,7 +13,7 @@ use crate::chain::spend::{PermissionPeriod, SpendCharge};
 const ERC1271_MAGIC: FixedBytes<4> = FixedBytes([0x16, 0x26, 0xba, 0x7e]);
 
 /// The permission as the contract's ABI takes it.
-fn abi_permission(permission: &SpendPermission) -> ISpendPermissionManager::SpendPermission {
+pub(super) fn abi_permission(permission: &SpendPermission) -> ISpendPermissionManager::SpendPermission {
     ISpendPermissionManager::SpendPermission {
         account: permission.account,
         spender: permission.spender,
@@ -41,7 +41,7 @@ impl RpcChain {
             U256::from(charge.net.base_units()),
             charge.merchant.address(),
         );
-        self.mined(call.send()).await
+        self.mined(call.into_transaction_request()).await
     }
 
     /// `getCurrentPeriod` and `isRevoked` of `permission` at the latest block.

@@ -11,7 +11,7 @@ use payments_core::{SpendPermission, SpendPermissionDomain, TokenAmount, Wallet}
 use crate::chain::Chain;
 use crate::chain::simulated::{SIMULATED_RELAYER, SimulatedChain};
 use crate::chain::spend::SpendCharge;
-use crate::clock::ManualClock;
+use crate::runtime::clock::ManualClock;
 
 const CHAIN_ID: u64 = 31_337;
 const T0_MS: i64 = 1_700_000_000_000;

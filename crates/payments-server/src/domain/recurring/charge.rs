@@ -1,7 +1,7 @@
 //! The batch's units of work: a claim on one (subscription, period), its outcome, the billing event and
 //! subscription change recorded with it, and the batch's report.
 
-use payments_core::{Cents, ScheduleAfter};
+use payments_core::{Cents, ScheduleAfter, TokenAmount};
 use serde::Serialize;
 
 use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId};
@@ -53,9 +53,11 @@ pub(crate) struct ChargeSettlement {
     pub(crate) period_index: u64,
     pub(crate) owner: String,
     pub(crate) outcome: ChargeOutcome,
+    /// The price, exact in cents.
     pub(crate) gross: Cents,
-    pub(crate) fee: Cents,
-    pub(crate) net: Cents,
+    /// The platform fee and the merchant's part, in token base units (exact; `fee + net` = the price).
+    pub(crate) fee: TokenAmount,
+    pub(crate) net: TokenAmount,
     pub(crate) schedule: ScheduleAfter,
     pub(crate) now_ms: i64,
 }
@@ -77,8 +79,20 @@ pub(crate) struct BillingEvent {
     pub(crate) period_index: u64,
     pub(crate) status: &'static str,
     pub(crate) gross_usd: Cents,
+    /// The fee rounded to the cent (half up); `feeBaseUnits` is exact.
     pub(crate) fee_usd: Cents,
+    /// `grossUsd - feeUsd`; `netBaseUnits` is exact.
     pub(crate) net_usd: Cents,
+    /// The exact amounts in token base units (6 decimals), as decimal text.
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub(crate) gross_base_units: TokenAmount,
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub(crate) fee_base_units: TokenAmount,
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub(crate) net_base_units: TokenAmount,
     pub(crate) transaction_hash: Option<String>,
     pub(crate) failure: Option<String>,
     pub(crate) created_at: i64,
@@ -94,18 +108,58 @@ impl BillingEvent {
             ChargeOutcome::Charged { tx_hash } => (Self::CHARGED, tx_hash.clone(), None),
             ChargeOutcome::Failed { reason } => (Self::CHARGE_FAILED, None, Some(reason.clone())),
         };
-        BillingEvent {
-            subscription_id: settlement.subscription_id.clone(),
-            period_index: settlement.period_index,
+        BillingEvent::with_units(
+            settlement.subscription_id.clone(),
+            settlement.period_index,
             status,
-            gross_usd: settlement.gross,
-            fee_usd: settlement.fee,
-            net_usd: settlement.net,
+            settlement.gross,
+            (settlement.fee, settlement.net),
             transaction_hash,
             failure,
-            created_at: settlement.now_ms,
+            settlement.now_ms,
+        )
+    }
+
+    /// An event whose fee and net are exact base units; the cent fields are derived from them.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn with_units(
+        subscription_id: CustomerSubscriptionId,
+        period_index: u64,
+        status: &'static str,
+        gross: Cents,
+        (fee, net): (TokenAmount, TokenAmount),
+        transaction_hash: Option<String>,
+        failure: Option<String>,
+        created_at: i64,
+    ) -> Self {
+        let fee_usd = fee.to_cents_half_up().unwrap_or(Cents::ZERO);
+        BillingEvent {
+            subscription_id,
+            period_index,
+            status,
+            gross_usd: gross,
+            fee_usd,
+            net_usd: Cents::new(gross.as_i64().saturating_sub(fee_usd.as_i64())),
+            gross_base_units: TokenAmount::from_base_units(fee.base_units().saturating_add(net.base_units())),
+            fee_base_units: fee,
+            net_base_units: net,
+            transaction_hash,
+            failure,
+            created_at,
         }
     }
+}
+
+/// What one claimed charge of a batch run came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ChargeResultStatus {
+    /// The period was charged (by this run, or found charged on chain).
+    Charged,
+    /// The charge was refused; nothing moved.
+    Failed,
+    /// The outcome is unknown (the node did not answer): left for a later run to reconcile.
+    Pending,
 }
 
 /// One line of the batch answer's `results`.
@@ -115,8 +169,7 @@ pub(crate) struct ChargeResult {
     #[schema(value_type = String)]
     pub(crate) subscription_id: CustomerSubscriptionId,
     pub(crate) period_index: u64,
-    /// `charged`, `failed`, or `pending` (outcome unknown: left for reconciliation).
-    pub(crate) status: &'static str,
+    pub(crate) status: ChargeResultStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) transaction_hash: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,4 +188,9 @@ pub(crate) struct BatchReport {
     pub(crate) failed: u64,
     pub(crate) duration_ms: u64,
     pub(crate) results: Vec<ChargeResult>,
+}
+
+/// A token amount as decimal text of base units (JSON numbers lose precision past 2^53).
+fn as_text<S: serde::Serializer>(amount: &TokenAmount, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(amount)
 }

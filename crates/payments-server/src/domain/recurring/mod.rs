@@ -11,8 +11,8 @@ mod plan_request;
 mod subscribe;
 
 pub(crate) use charge::{
-    BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeSettlement,
-    ClaimRequest, SettleOutcome,
+    BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeResultStatus,
+    ChargeSettlement, ClaimRequest, SettleOutcome,
 };
 pub(crate) use ids::{CustomerSubscriptionId, PlanId};
 pub(crate) use plan::{Plan, PlanUpdate, PlanWebhook};

@@ -12,8 +12,8 @@ use std::time::Duration;
 use payments_core::{ReceiptSalt, Split};
 
 use crate::chain::{Chain, ChainError};
-use crate::clock::Clock;
 use crate::domain::chain::ChainContracts;
+use crate::runtime::clock::Clock;
 use crate::services::chain::watcher::WatchError;
 use crate::services::receipts::ReceiptService;
 use crate::store::{ChainRepository, SettlementDue, SettlementFailure, ShopRepository};

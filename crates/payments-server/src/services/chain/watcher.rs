@@ -18,7 +18,7 @@ use std::sync::Arc;
 use payments_core::{DepositAssessment, TokenAmount, Wallet, assess_deposit};
 
 use crate::chain::{Chain, ChainError, TokenTransfer};
-use crate::clock::Clock;
+use crate::runtime::clock::Clock;
 use crate::services::receipts::{ConfirmedPayment, ReceiptService};
 use crate::store::{ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, StoreError};
 

@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use crate::master_key::MasterKeyError;
+use crate::runtime::master_key::MasterKeyError;
 
 /// One failed attempt: nothing reached the receiver, or it never answered.
 #[derive(Debug, Error)]

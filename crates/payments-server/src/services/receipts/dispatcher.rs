@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use payments_core::{StandardWebhooksSecret, x_service_signature};
 use tokio::task::JoinSet;
 
-use crate::clock::Clock;
 use crate::domain::receipt::TargetPolicy;
-use crate::master_key::MasterKey;
-use crate::metrics::{AttemptOutcome, Metrics};
+use crate::runtime::clock::Clock;
+use crate::runtime::master_key::MasterKey;
+use crate::runtime::metrics::{AttemptOutcome, Metrics};
 use crate::services::receipts::attempt_error::{AttemptError, Retry, Unsigned};
 use crate::services::receipts::delivery::{Outgoing, WebhookSender};
 use crate::services::receipts::in_flight::{self, InFlight, Slot};

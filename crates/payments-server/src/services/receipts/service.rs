@@ -8,10 +8,10 @@ use tokio::sync::Notify;
 use url::Url;
 
 use crate::chain::Chain;
-use crate::clock::Clock;
 use crate::domain::chain::ChainContracts;
 use crate::domain::receipt::{OrderError, PaymentTarget, Receipt, ReceiptError, ReceiptId};
-use crate::master_key::MasterKey;
+use crate::runtime::clock::Clock;
+use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::create::payment_url;
 use crate::store::{

@@ -2,9 +2,11 @@
 //!
 //! 1. claim a chunk of due subscriptions: each (subscription, period) row is written `pending` under this
 //!    run's lease BEFORE anything is sent (the unique row makes a second claimant find it taken);
-//! 2. send each charge (`chain.charge_subscription`), a few at a time; a claim whose earlier run's lease
-//!    ran out is first reconciled with `chain.permission_period` (spent in that period: it was charged),
-//!    never blindly re-sent;
+//! 2. send the chunk's charges as `chargeBatch` transactions of up to `CHARGES_PER_TRANSACTION` (50) each
+//!    (`chain.charge_batch`; one customer's refusal does not undo the others', each outcome read from the
+//!    receipt's events), a few transactions in flight at once with nonces given out by the chain's nonce
+//!    manager; a claim whose earlier run's lease ran out is first reconciled with `chain.permission_period`
+//!    (spent in that period: it was charged), never blindly re-sent;
 //! 3. settle the chunk in one transaction: each charge row, its billing event and the subscription's new
 //!    schedule together, only while this run still holds the lease.
 //!
@@ -14,19 +16,16 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use futures_util::{StreamExt, stream};
-use payments_core::{ChargeProgress, ScheduleAfter, SubscriptionCharge, SubscriptionStatus, Wallet, slot_at};
+use payments_core::{ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet};
 
-use crate::chain::ChainError;
-use crate::chain::spend::SpendCharge;
 use crate::domain::recurring::{
-    BatchReport, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeSettlement, ClaimRequest,
-    SettleOutcome,
+    BatchReport, ChargeClaim, ChargeOutcome, ChargeResult, ChargeResultStatus, ChargeSettlement,
+    ClaimRequest, SettleOutcome,
 };
 use crate::services::recurring::{RecurringError, RecurringService};
 
 /// What one claimed attempt came to before it is written.
-enum Attempt {
+pub(super) enum Attempt {
     Known {
         outcome: ChargeOutcome,
         schedule: ScheduleAfter,
@@ -36,10 +35,10 @@ enum Attempt {
 }
 
 /// Where a run sends money: the manager, the fee recipient, and each merchant's split (cached per run).
-struct Targets {
-    manager: Wallet,
-    fee_recipient: Wallet,
-    splits: HashMap<Wallet, Wallet>,
+pub(super) struct Targets {
+    pub(super) manager: Wallet,
+    pub(super) fee_recipient: Wallet,
+    pub(super) splits: HashMap<Wallet, Wallet>,
 }
 
 impl RecurringService {
@@ -84,12 +83,7 @@ impl RecurringService {
                 break;
             }
             self.resolve_splits(&claims, &mut targets).await?;
-            let targets_ref = &targets;
-            let attempts: Vec<Attempt> = stream::iter(claims.iter().cloned())
-                .map(|claim: ChargeClaim| async move { self.attempt(&claim, targets_ref).await })
-                .buffered(self.terms.concurrency.max(1))
-                .collect()
-                .await;
+            let attempts = self.attempt_all(&claims, &targets).await;
             self.settle(&owner, claims, attempts, &mut report).await?;
         }
         report.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -112,131 +106,6 @@ impl RecurringService {
         Ok(())
     }
 
-    async fn attempt(&self, claim: &ChargeClaim, targets: &Targets) -> Attempt {
-        let subscription = &claim.subscription;
-        let now_ms = self.now_ms();
-        let next_slot = slot_at(
-            subscription.anchor_ms,
-            subscription.period,
-            claim.period_index.saturating_add(1),
-        );
-        let progress = ChargeProgress {
-            period_index: claim.period_index,
-            attempts: claim.attempt,
-            failed_periods: subscription.failed_periods,
-        };
-        let policy = self.terms.policy;
-        let failed = |reason: String| Attempt::Known {
-            outcome: ChargeOutcome::Failed { reason },
-            schedule: policy.after_failure(progress, subscription.status, now_ms, next_slot),
-        };
-        let now_secs = u64::try_from(now_ms.div_euclid(1000)).unwrap_or_default();
-        if now_secs >= subscription.permission.end_secs() {
-            return Attempt::Known {
-                outcome: ChargeOutcome::Failed {
-                    reason: "the spend permission has ended".to_owned(),
-                },
-                schedule: ScheduleAfter {
-                    status: SubscriptionStatus::Canceled,
-                    next_period_index: claim.period_index,
-                    next_charge_at: now_ms,
-                    attempts: claim.attempt,
-                    failed_periods: subscription.failed_periods,
-                },
-            };
-        }
-        if claim.kind == ChargeClaimKind::Reconcile {
-            match self.reconcile(claim, targets.manager, next_slot).await {
-                Ok(Some(attempt)) => return attempt,
-                Ok(None) => {}
-                Err(error) => {
-                    return Attempt::Unknown {
-                        reason: format!("reconciliation: {error}"),
-                    };
-                }
-            }
-        }
-        let amounts = SubscriptionCharge::with_fee_bps(subscription.price, self.terms.fee_bps);
-        let (Ok(net), Ok(fee)) = (
-            amounts.merchant_net.to_token_amount(),
-            amounts.platform_fee.to_token_amount(),
-        ) else {
-            return failed("the charge amounts are negative".to_owned());
-        };
-        let charge = SpendCharge {
-            manager: targets.manager,
-            permission: subscription.permission.clone(),
-            signature: subscription.signature.clone(),
-            merchant: targets
-                .splits
-                .get(&subscription.merchant)
-                .copied()
-                .unwrap_or(subscription.merchant),
-            net,
-            fee_recipient: targets.fee_recipient,
-            fee,
-        };
-        match self.chain.charge_subscription(&charge).await {
-            Ok(hash) => Attempt::Known {
-                outcome: ChargeOutcome::Charged {
-                    tx_hash: Some(hash.to_string()),
-                },
-                schedule: policy.after_success(progress, next_slot),
-            },
-            Err(ChainError::Reverted(reason) | ChainError::NotConfigured(reason)) => failed(reason),
-            Err(ChainError::Unavailable(reason)) => Attempt::Unknown { reason },
-        }
-    }
-
-    /// A claim an earlier run may have sent: `Some` when the chain settles the question, `None` when nothing
-    /// was spent in the claimed period (safe to send).
-    async fn reconcile(
-        &self,
-        claim: &ChargeClaim,
-        manager: Wallet,
-        next_slot: i64,
-    ) -> Result<Option<Attempt>, ChainError> {
-        let subscription = &claim.subscription;
-        let period = self
-            .chain
-            .permission_period(manager, &subscription.permission)
-            .await?;
-        let slot_secs =
-            slot_at(subscription.anchor_ms, subscription.period, claim.period_index).div_euclid(1000);
-        let slot_secs = u64::try_from(slot_secs).unwrap_or_default();
-        let progress = ChargeProgress {
-            period_index: claim.period_index,
-            attempts: claim.attempt,
-            failed_periods: subscription.failed_periods,
-        };
-        let in_period = period.start <= slot_secs && slot_secs < period.end;
-        if in_period && period.spent.base_units() > 0 {
-            return Ok(Some(Attempt::Known {
-                outcome: ChargeOutcome::Charged { tx_hash: None },
-                schedule: self.terms.policy.after_success(progress, next_slot),
-            }));
-        }
-        if in_period && !period.revoked {
-            return Ok(None);
-        }
-        // The chain has moved past the claimed period (or the permission is revoked): whether the lost
-        // attempt went through cannot be told any more, and sending now would spend another period's
-        // allowance. The period is closed without charging again and without counting against the customer.
-        Ok(Some(Attempt::Known {
-            outcome: ChargeOutcome::Failed {
-                reason: "outcome of an interrupted attempt unknown; the period is not charged again"
-                    .to_owned(),
-            },
-            schedule: ScheduleAfter {
-                status: subscription.status,
-                next_period_index: claim.period_index.saturating_add(1),
-                next_charge_at: next_slot,
-                attempts: 0,
-                failed_periods: subscription.failed_periods,
-            },
-        }))
-    }
-
     async fn settle(
         &self,
         owner: &str,
@@ -250,16 +119,20 @@ impl RecurringService {
         for (claim, attempt) in claims.into_iter().zip(attempts) {
             match attempt {
                 Attempt::Known { outcome, schedule } => {
-                    let amounts =
-                        SubscriptionCharge::with_fee_bps(claim.subscription.price, self.terms.fee_bps);
+                    // A negative price never passes plan validation; it would record zero amounts.
+                    let (fee, net) =
+                        SubscriptionChargeUnits::with_fee_bps(claim.subscription.price, self.terms.fee_bps)
+                            .map_or((TokenAmount::default(), TokenAmount::default()), |amounts| {
+                                (amounts.platform_fee, amounts.merchant_net)
+                            });
                     settlements.push(ChargeSettlement {
                         subscription_id: claim.subscription.id.clone(),
                         period_index: claim.period_index,
                         owner: owner.to_owned(),
                         outcome,
-                        gross: amounts.price,
-                        fee: amounts.platform_fee,
-                        net: amounts.merchant_net,
+                        gross: claim.subscription.price,
+                        fee,
+                        net,
                         schedule,
                         now_ms,
                     });
@@ -278,11 +151,11 @@ impl RecurringService {
             let (status, transaction_hash, error) = match settlement.outcome {
                 ChargeOutcome::Charged { tx_hash } => {
                     report.succeeded += 1;
-                    ("charged", tx_hash, None)
+                    (ChargeResultStatus::Charged, tx_hash, None)
                 }
                 ChargeOutcome::Failed { reason } => {
                     report.failed += 1;
-                    ("failed", None, Some(reason))
+                    (ChargeResultStatus::Failed, None, Some(reason))
                 }
             };
             report.results.push(ChargeResult {
@@ -300,7 +173,7 @@ impl RecurringService {
             report.results.push(ChargeResult {
                 subscription_id: claim.subscription.id,
                 period_index: claim.period_index,
-                status: "pending",
+                status: ChargeResultStatus::Pending,
                 transaction_hash: None,
                 error: Some(reason),
                 subscription_status: claim.subscription.status.as_str(),

@@ -1,6 +1,7 @@
 //! Recurring billing: plans, customer subscriptions backed by signed spend permissions, and the batch that
 //! charges them on chain exactly once per period (see `docs/subscriptions.md`).
 
+mod attempt;
 mod batch;
 mod cancel;
 mod error;
@@ -15,11 +16,11 @@ use payments_core::{FailurePolicy, SpendPermissionDomain, Wallet};
 use tokio::sync::Notify;
 
 use crate::chain::Chain;
-use crate::clock::Clock;
 use crate::domain::recurring::{
     BillingEvent, CustomerSubscription, CustomerSubscriptionId, Plan, PlanUpdate, StatusQuery,
 };
-use crate::master_key::MasterKey;
+use crate::runtime::clock::Clock;
+use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::IdempotencyRequest;
 use crate::store::{Committed, RecurringRepository, Render, ShopRepository};

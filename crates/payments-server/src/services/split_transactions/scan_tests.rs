@@ -7,8 +7,8 @@ use payments_core::{Split, SplitRecipient, TokenAmount, Wallet};
 
 use super::*;
 use crate::chain::simulated::SimulatedChain;
-use crate::clock::ManualClock;
 use crate::domain::split::StoredSplit;
+use crate::runtime::clock::ManualClock;
 use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::{Availability, ChainCursor, RecordedTransfer, Repositories, SqliteStore};
 

@@ -103,8 +103,8 @@ pub(crate) fn charged(claim: &ChargeClaim, owner: &str, now_ms: i64) -> ChargeSe
             tx_hash: Some(format!("0x{:064x}", claim.period_index + 1)),
         },
         gross: Cents::new(999),
-        fee: Cents::new(5),
-        net: Cents::new(994),
+        fee: payments_core::TokenAmount::from_base_units(49_950),
+        net: payments_core::TokenAmount::from_base_units(9_940_050),
         schedule: FailurePolicy::DEFAULT.after_success(
             payments_core::ChargeProgress {
                 period_index: claim.period_index,

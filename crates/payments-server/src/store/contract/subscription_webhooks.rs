@@ -125,8 +125,9 @@ pub(crate) async fn a_settlement_enqueues_its_outcome_and_a_lost_lease_nothing(r
     assert_eq!(body["timestamp"], T0 + 3);
     assert_eq!(body["charge"]["periodIndex"], 0);
     assert_eq!(body["charge"]["gross"]["usd"], "9.99");
-    assert_eq!(body["charge"]["fee"]["baseUnits"], "50000");
-    assert_eq!(body["charge"]["net"]["usd"], "9.94");
+    assert_eq!(body["charge"]["fee"]["baseUnits"], "49950");
+    assert_eq!(body["charge"]["fee"]["usd"], "0.04995");
+    assert_eq!(body["charge"]["net"]["usd"], "9.94005");
     assert_eq!(body["charge"]["transactionHash"], format!("0x{:064x}", 1));
     assert_eq!(body["charge"]["failureReason"], Value::Null);
 }

@@ -5,7 +5,7 @@
 //! credit, in one transaction.
 
 use deadpool_postgres::{GenericClient, Object};
-use payments_core::{Cents, Wallet};
+use payments_core::{Cents, TokenAmount, Wallet};
 
 use crate::domain::recurring::{
     BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeSettlement, ClaimRequest,
@@ -46,8 +46,9 @@ const ADVANCE: &str = "UPDATE customer_subscriptions SET
     next_period_index = $3, next_charge_at = $4, attempts = $5, failed_periods = $6, updated_at = $7
     WHERE id = $1";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
-    fee_cents, net_cents, tx_hash, failure, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-const EVENTS: &str = "SELECT e.period_index, e.status, e.gross_cents, e.fee_cents, e.net_cents, e.tx_hash,
+    fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+const EVENTS: &str = "SELECT e.period_index, e.status, e.gross_cents, e.fee_units, e.net_units, e.tx_hash,
     e.failure, e.created_at FROM billing_events e JOIN customer_subscriptions s ON s.id = e.subscription_id
     WHERE s.public_id = $1 ORDER BY e.id";
 
@@ -227,6 +228,8 @@ async fn settle(
                 &event.transaction_hash,
                 &event.failure,
                 &event.created_at,
+                &units_column(event.fee_base_units),
+                &units_column(event.net_base_units),
             ],
         )
         .await?;
@@ -246,21 +249,32 @@ pub(super) async fn billing_events(
     rows.iter()
         .map(|row| {
             let status: String = rows::get(row, "status")?;
-            Ok(BillingEvent {
-                subscription_id: id.clone(),
-                period_index: rows::non_negative(rows::get(row, "period_index")?),
-                status: if status == BillingEvent::CHARGED {
+            Ok(BillingEvent::with_units(
+                id.clone(),
+                rows::non_negative(rows::get(row, "period_index")?),
+                if status == BillingEvent::CHARGED {
                     BillingEvent::CHARGED
                 } else {
                     BillingEvent::CHARGE_FAILED
                 },
-                gross_usd: Cents::new(rows::get(row, "gross_cents")?),
-                fee_usd: Cents::new(rows::get(row, "fee_cents")?),
-                net_usd: Cents::new(rows::get(row, "net_cents")?),
-                transaction_hash: rows::get(row, "tx_hash")?,
-                failure: rows::get(row, "failure")?,
-                created_at: rows::get(row, "created_at")?,
-            })
+                Cents::new(rows::get(row, "gross_cents")?),
+                (
+                    units_of(rows::get(row, "fee_units")?),
+                    units_of(rows::get(row, "net_units")?),
+                ),
+                rows::get(row, "tx_hash")?,
+                rows::get(row, "failure")?,
+                rows::get(row, "created_at")?,
+            ))
         })
         .collect()
+}
+
+/// Base units in a BIGINT column (a charge is far below 2^63 base units, 9.2 trillion USD).
+fn units_column(amount: TokenAmount) -> i64 {
+    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
+}
+
+fn units_of(column: i64) -> TokenAmount {
+    TokenAmount::from_base_units(u128::try_from(column).unwrap_or_default())
 }

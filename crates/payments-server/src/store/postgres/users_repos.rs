@@ -7,7 +7,7 @@ use crate::domain::user::{
     FollowOutcome, FollowPage, Heartbeat, LiveQuery, ProfileUpdate, User, UserPage, UserSearch,
 };
 use crate::store::postgres::{PgStore, billing, users, users_search};
-use crate::store::{BillingRepository, ReceiptFeeBase, StoreError, UserRepository};
+use crate::store::{BillingRepository, ReceiptFeeBase, StoreError, SubscriptionFeeBase, UserRepository};
 
 #[async_trait]
 impl UserRepository for PgStore {
@@ -65,6 +65,11 @@ impl UserRepository for PgStore {
 impl BillingRepository for PgStore {
     async fn receipt_fee_base(&self, merchant: Wallet) -> Result<ReceiptFeeBase, StoreError> {
         self.run(|client| Box::pin(billing::receipt_fee_base(client, merchant)))
+            .await
+    }
+
+    async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError> {
+        self.run(|client| Box::pin(billing::subscription_fee_base(client, merchant)))
             .await
     }
 }

@@ -12,6 +12,7 @@ use super::schema_v8;
 use super::schema_v9;
 use super::schema_v10;
 use super::schema_v11;
+use super::schema_v13;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -85,6 +86,8 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (9, schema_v9::SQL),
     (10, schema_v10::SQL),
     (11, schema_v11::SQL),
+    // 12 is the subscription lifecycle's (issue 24, part B).
+    (13, schema_v13::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
@@ -314,5 +317,36 @@ mod tests {
         assert!(insert(None, Some(1), "by-subscription").is_ok());
         assert!(insert(None, None, "orphan").is_err());
         assert!(insert(Some(1), Some(1), "both").is_err());
+    }
+
+    #[test]
+    fn version_13_gives_earlier_billing_events_their_amounts_in_base_units() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
+        schema_v8::register_functions(&conn).unwrap();
+        for (version, sql) in &MIGRATIONS[..11] {
+            conn.execute_batch(sql).unwrap();
+            conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO subscription_plans (public_id, merchant, name, price_cents, period, created_at, updated_at)
+             VALUES ('plan_1', '0xaa', 'Pro', 999, 'WEEKLY', 1, 1);
+             INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer, price_cents, period,
+                permission_json, signature, permission_hash, status, anchor_ms, next_charge_at, created_at,
+                updated_at)
+             VALUES ('csub_1', 1, '0xaa', '0xcc', 999, 'WEEKLY', '{}', x'00', '0x01', 'active', 1, 1, 1, 1);
+             INSERT INTO billing_events (subscription_id, period_index, status, gross_cents, fee_cents, net_cents,
+                tx_hash, failure, created_at) VALUES (1, 0, 'charged', 999, 5, 994, '0x01', NULL, 1);",
+        )
+        .unwrap();
+
+        apply(&mut conn, 2).unwrap();
+
+        let units: (i64, i64) = conn
+            .query_row("SELECT fee_units, net_units FROM billing_events", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(units, (50_000, 9_940_000));
     }
 }

@@ -29,6 +29,7 @@ mod reserve;
 mod rows;
 mod schema_v10;
 mod schema_v11;
+mod schema_v13;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;

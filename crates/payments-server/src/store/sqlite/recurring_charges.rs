@@ -2,7 +2,7 @@
 //! transaction is sent; settlements are applied only by the lease owner, with the billing event, the
 //! subscription's new schedule, its webhooks and the customer's xp credit, in the same writer transaction.
 
-use payments_core::{Cents, Wallet};
+use payments_core::{Cents, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::recurring::{
@@ -42,8 +42,9 @@ const ADVANCE: &str = "UPDATE customer_subscriptions SET
     next_period_index = ?3, next_charge_at = ?4, attempts = ?5, failed_periods = ?6, updated_at = ?7
     WHERE id = ?1";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
-    fee_cents, net_cents, tx_hash, failure, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
-const EVENTS: &str = "SELECT e.period_index, e.status, e.gross_cents, e.fee_cents, e.net_cents, e.tx_hash,
+    fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+const EVENTS: &str = "SELECT e.period_index, e.status, e.gross_cents, e.fee_units, e.net_units, e.tx_hash,
     e.failure, e.created_at FROM billing_events e JOIN customer_subscriptions s ON s.id = e.subscription_id
     WHERE s.public_id = ?1 ORDER BY e.id";
 
@@ -184,7 +185,9 @@ fn settle(
         event.net_usd.as_i64(),
         event.transaction_hash,
         event.failure,
-        event.created_at
+        event.created_at,
+        units_column(event.fee_base_units),
+        units_column(event.net_base_units)
     ])?;
     if let Some(hook) = hook {
         subscription_hooks::enqueue(conn, hook.settled(settlement), settlement.now_ms)?;
@@ -200,21 +203,29 @@ pub(super) fn billing_events(
     conn.prepare_cached(EVENTS)?
         .query_map([id.as_str()], |row| {
             let status: String = row.get(1)?;
-            Ok(BillingEvent {
-                subscription_id: id.clone(),
-                period_index: u64::try_from(row.get::<_, i64>(0)?).unwrap_or_default(),
-                status: if status == BillingEvent::CHARGED {
+            Ok(BillingEvent::with_units(
+                id.clone(),
+                u64::try_from(row.get::<_, i64>(0)?).unwrap_or_default(),
+                if status == BillingEvent::CHARGED {
                     BillingEvent::CHARGED
                 } else {
                     BillingEvent::CHARGE_FAILED
                 },
-                gross_usd: Cents::new(row.get(2)?),
-                fee_usd: Cents::new(row.get(3)?),
-                net_usd: Cents::new(row.get(4)?),
-                transaction_hash: row.get(5)?,
-                failure: row.get(6)?,
-                created_at: row.get(7)?,
-            })
+                Cents::new(row.get(2)?),
+                (units_of(row.get(3)?), units_of(row.get(4)?)),
+                row.get(5)?,
+                row.get(6)?,
+                row.get(7)?,
+            ))
         })?
         .collect()
+}
+
+/// Base units in an INTEGER column (a charge is far below 2^63 base units, 9.2 trillion USD).
+fn units_column(amount: TokenAmount) -> i64 {
+    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
+}
+
+fn units_of(column: i64) -> TokenAmount {
+    TokenAmount::from_base_units(u128::try_from(column).unwrap_or_default())
 }

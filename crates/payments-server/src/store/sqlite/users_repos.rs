@@ -7,7 +7,7 @@ use crate::domain::user::{
     FollowOutcome, FollowPage, Heartbeat, LiveQuery, ProfileUpdate, User, UserPage, UserSearch,
 };
 use crate::store::sqlite::{SqliteStore, billing, users, users_search};
-use crate::store::{BillingRepository, ReceiptFeeBase, StoreError, UserRepository};
+use crate::store::{BillingRepository, ReceiptFeeBase, StoreError, SubscriptionFeeBase, UserRepository};
 
 #[async_trait]
 impl UserRepository for SqliteStore {
@@ -64,6 +64,11 @@ impl UserRepository for SqliteStore {
 impl BillingRepository for SqliteStore {
     async fn receipt_fee_base(&self, merchant: Wallet) -> Result<ReceiptFeeBase, StoreError> {
         self.read(move |conn| billing::receipt_fee_base(conn, merchant))
+            .await
+    }
+
+    async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError> {
+        self.read(move |conn| billing::subscription_fee_base(conn, merchant))
             .await
     }
 }

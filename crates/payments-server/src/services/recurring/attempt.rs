@@ -1,0 +1,231 @@
+//! One chunk's attempts: each claim is first decided without the chain when it can be (an ended permission,
+//! a reconcile claim the chain's period state settles), and the rest are charged together in `chargeBatch`
+//! transactions of at most [`CHARGES_PER_TRANSACTION`].
+
+use futures_util::{StreamExt, stream};
+use payments_core::{
+    ChargeProgress, ScheduleAfter, SubscriptionChargeUnits, SubscriptionStatus, Wallet, slot_at,
+};
+
+use crate::chain::ChainError;
+use crate::chain::spend::{BatchChargeOutcome, SpendCharge};
+use crate::domain::recurring::{ChargeClaim, ChargeClaimKind, ChargeOutcome};
+use crate::services::recurring::RecurringService;
+use crate::services::recurring::batch::{Attempt, Targets};
+
+/// Charges per `chargeBatch` transaction: about 130k gas each for a first charge, so 50 stay near 7M gas,
+/// well inside a block, while 1,000 charges need only 20 transactions.
+pub(super) const CHARGES_PER_TRANSACTION: usize = 50;
+
+/// A claim before sending: decided already, or a charge to send.
+enum Prepared {
+    Decided(Attempt),
+    Send(Box<SpendCharge>),
+}
+
+impl RecurringService {
+    /// Every claim's attempt, in the claims' order.
+    pub(super) async fn attempt_all(&self, claims: &[ChargeClaim], targets: &Targets) -> Vec<Attempt> {
+        let prepared: Vec<Prepared> = stream::iter(claims.iter().cloned())
+            .map(|claim: ChargeClaim| async move { self.prepare(&claim, targets).await })
+            .buffered(self.terms.concurrency.max(1))
+            .collect()
+            .await;
+        let mut to_send = Vec::new();
+        let mut attempts: Vec<Option<Attempt>> = Vec::with_capacity(claims.len());
+        for (position, prepared) in prepared.into_iter().enumerate() {
+            match prepared {
+                Prepared::Decided(attempt) => attempts.push(Some(attempt)),
+                Prepared::Send(charge) => {
+                    attempts.push(None);
+                    to_send.push((position, *charge));
+                }
+            }
+        }
+        let groups: Vec<Vec<(usize, SpendCharge)>> = to_send
+            .chunks(CHARGES_PER_TRANSACTION)
+            .map(<[(usize, SpendCharge)]>::to_vec)
+            .collect();
+        let sent: Vec<Vec<(usize, BatchChargeOutcome)>> = stream::iter(groups)
+            .map(|group| async move {
+                let charges: Vec<SpendCharge> = group.iter().map(|(_, charge)| charge.clone()).collect();
+                let outcomes = self.charge_group(&charges).await;
+                group
+                    .into_iter()
+                    .map(|(position, _)| position)
+                    .zip(outcomes)
+                    .collect()
+            })
+            .buffered(self.terms.concurrency.max(1))
+            .collect()
+            .await;
+        for (position, outcome) in sent.into_iter().flatten() {
+            if let (Some(slot), Some(claim)) = (attempts.get_mut(position), claims.get(position)) {
+                *slot = Some(self.attempt_of(claim, outcome));
+            }
+        }
+        attempts
+            .into_iter()
+            .map(|attempt| {
+                attempt.unwrap_or_else(|| Attempt::Unknown {
+                    reason: "the charge was not sent".to_owned(),
+                })
+            })
+            .collect()
+    }
+
+    /// One `chargeBatch`; a batch the chain refuses as a whole (nothing moved) is split in halves until
+    /// each charge stands alone, so one odd charge cannot fail the others.
+    async fn charge_group(&self, charges: &[SpendCharge]) -> Vec<BatchChargeOutcome> {
+        match self.chain.charge_batch(charges).await {
+            Ok(outcomes) => outcomes,
+            Err(ChainError::Reverted(_)) if charges.len() > 1 => {
+                let (left, right) = charges.split_at(charges.len() / 2);
+                let mut outcomes = Box::pin(self.charge_group(left)).await;
+                outcomes.extend(Box::pin(self.charge_group(right)).await);
+                outcomes
+            }
+            Err(ChainError::Reverted(reason) | ChainError::NotConfigured(reason)) => {
+                vec![BatchChargeOutcome::Failed { reason }; charges.len()]
+            }
+            Err(ChainError::Unavailable(reason)) => {
+                vec![BatchChargeOutcome::Unknown { reason }; charges.len()]
+            }
+        }
+    }
+
+    fn progress(claim: &ChargeClaim) -> ChargeProgress {
+        ChargeProgress {
+            period_index: claim.period_index,
+            attempts: claim.attempt,
+            failed_periods: claim.subscription.failed_periods,
+        }
+    }
+
+    fn next_slot(claim: &ChargeClaim) -> i64 {
+        let subscription = &claim.subscription;
+        slot_at(
+            subscription.anchor_ms,
+            subscription.period,
+            claim.period_index.saturating_add(1),
+        )
+    }
+
+    fn failed(&self, claim: &ChargeClaim, reason: String) -> Attempt {
+        Attempt::Known {
+            outcome: ChargeOutcome::Failed { reason },
+            schedule: self.terms.policy.after_failure(
+                Self::progress(claim),
+                claim.subscription.status,
+                self.now_ms(),
+                Self::next_slot(claim),
+            ),
+        }
+    }
+
+    /// The attempt a sent charge's outcome makes.
+    fn attempt_of(&self, claim: &ChargeClaim, outcome: BatchChargeOutcome) -> Attempt {
+        match outcome {
+            BatchChargeOutcome::Charged { tx_hash } => Attempt::Known {
+                outcome: ChargeOutcome::Charged {
+                    tx_hash: Some(tx_hash.to_string()),
+                },
+                schedule: self
+                    .terms
+                    .policy
+                    .after_success(Self::progress(claim), Self::next_slot(claim)),
+            },
+            BatchChargeOutcome::Failed { reason } => self.failed(claim, reason),
+            BatchChargeOutcome::Unknown { reason } => Attempt::Unknown { reason },
+        }
+    }
+
+    async fn prepare(&self, claim: &ChargeClaim, targets: &Targets) -> Prepared {
+        let subscription = &claim.subscription;
+        let now_ms = self.now_ms();
+        let now_secs = u64::try_from(now_ms.div_euclid(1000)).unwrap_or_default();
+        if now_secs >= subscription.permission.end_secs() {
+            return Prepared::Decided(Attempt::Known {
+                outcome: ChargeOutcome::Failed {
+                    reason: "the spend permission has ended".to_owned(),
+                },
+                schedule: ScheduleAfter {
+                    status: SubscriptionStatus::Canceled,
+                    next_period_index: claim.period_index,
+                    next_charge_at: now_ms,
+                    attempts: claim.attempt,
+                    failed_periods: subscription.failed_periods,
+                },
+            });
+        }
+        if claim.kind == ChargeClaimKind::Reconcile {
+            match self.reconcile(claim, targets.manager).await {
+                Ok(Some(attempt)) => return Prepared::Decided(attempt),
+                Ok(None) => {}
+                Err(error) => {
+                    return Prepared::Decided(Attempt::Unknown {
+                        reason: format!("reconciliation: {error}"),
+                    });
+                }
+            }
+        }
+        let Ok(amounts) = SubscriptionChargeUnits::with_fee_bps(subscription.price, self.terms.fee_bps)
+        else {
+            return Prepared::Decided(self.failed(claim, "the charge amounts are negative".to_owned()));
+        };
+        let (net, fee) = (amounts.merchant_net, amounts.platform_fee);
+        Prepared::Send(Box::new(SpendCharge {
+            manager: targets.manager,
+            permission: subscription.permission.clone(),
+            signature: subscription.signature.clone(),
+            merchant: targets
+                .splits
+                .get(&subscription.merchant)
+                .copied()
+                .unwrap_or(subscription.merchant),
+            net,
+            fee_recipient: targets.fee_recipient,
+            fee,
+        }))
+    }
+
+    /// A claim an earlier run may have sent: `Some` when the chain settles the question, `None` when nothing
+    /// was spent in the claimed period (safe to send).
+    async fn reconcile(&self, claim: &ChargeClaim, manager: Wallet) -> Result<Option<Attempt>, ChainError> {
+        let subscription = &claim.subscription;
+        let period = self
+            .chain
+            .permission_period(manager, &subscription.permission)
+            .await?;
+        let slot_secs =
+            slot_at(subscription.anchor_ms, subscription.period, claim.period_index).div_euclid(1000);
+        let slot_secs = u64::try_from(slot_secs).unwrap_or_default();
+        let in_period = period.start <= slot_secs && slot_secs < period.end;
+        let next_slot = Self::next_slot(claim);
+        if in_period && period.spent.base_units() > 0 {
+            return Ok(Some(Attempt::Known {
+                outcome: ChargeOutcome::Charged { tx_hash: None },
+                schedule: self.terms.policy.after_success(Self::progress(claim), next_slot),
+            }));
+        }
+        if in_period && !period.revoked {
+            return Ok(None);
+        }
+        // The chain has moved past the claimed period (or the permission is revoked): whether the lost
+        // attempt went through cannot be told any more, and sending now would spend another period's
+        // allowance. The period is closed without charging again and without counting against the customer.
+        Ok(Some(Attempt::Known {
+            outcome: ChargeOutcome::Failed {
+                reason: "outcome of an interrupted attempt unknown; the period is not charged again"
+                    .to_owned(),
+            },
+            schedule: ScheduleAfter {
+                status: subscription.status,
+                next_period_index: claim.period_index.saturating_add(1),
+                next_charge_at: next_slot,
+                attempts: 0,
+                failed_periods: subscription.failed_periods,
+            },
+        }))
+    }
+}
