@@ -127,7 +127,16 @@ async fn server(env: &Env) -> TestApp {
         ..TestOptions::default()
     })
     .await;
-    app.clock.set(i64::try_from(chain_now(env).await).unwrap() * 1000);
+    // The chain's latest block may lag the wall clock (anvil mines only on demand); leases run on the later.
+    let wall_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+    app.clock
+        .set((i64::try_from(chain_now(env).await).unwrap() * 1000).max(wall_ms));
     app
 }
 

@@ -75,4 +75,15 @@ pub(crate) trait RecurringRepository: Send + Sync + fmt::Debug {
     ) -> Result<Vec<SettleOutcome>, StoreError>;
     /// A subscription's billing events, oldest first.
     async fn billing_events(&self, id: &CustomerSubscriptionId) -> Result<Vec<BillingEvent>, StoreError>;
+    /// Takes (or extends) the send lease of `relayer` for `owner` until `until_ms`: `false` while another
+    /// owner holds it unexpired. Instances sharing the database send a relayer's charge batches in turn.
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError>;
+    /// Gives the send lease back (nothing when `owner` no longer holds it).
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError>;
 }

@@ -1,24 +1,29 @@
 //! The OpenAPI 3.1 document of the HTTP API, generated from the code: each handler carries its
 //! `#[utoipa::path(...)]` (method, path, parameters, body, answers) and each wire type derives `ToSchema`;
-//! this module names the handlers and adds what routes share ([`shared`]: security schemes, the common error
-//! answers). Served at `GET /api/openapi.json` and committed as `docs/openapi.json` (a test keeps them equal).
+//! the route table names the operations and this module adds what routes share ([`shared`]: security
+//! schemes, the common error answers). Served at `GET /api/openapi.json` and committed as `docs/openapi.json` (a test keeps them equal).
 //!
-//! Documenting a new route: annotate its handler with `#[utoipa::path(...)]` (its own answers only) and name
-//! the handler in `paths(...)` below. The tests fail while a routed path has no operation, or while
-//! `docs/openapi.json` is not the generated document.
+//! Documenting a new route: annotate its handler with `#[utoipa::path(...)]` (its own answers only); its entry
+//! in the route table ([`crate::api::routes`]) names the generated operation, and the document's `paths` are
+//! built from the table. The tests fail while a route and the document disagree, or while `docs/openapi.json`
+//! is not the generated document.
 
 mod flattened;
 mod shared;
 #[cfg(test)]
 mod tests;
 
+use std::marker::PhantomData;
 use std::sync::LazyLock;
 
-use utoipa::OpenApi;
+use utoipa::openapi::path::{HttpMethod, PathsBuilder};
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::{Components, RefOr};
+use utoipa::{Modify as _, OpenApi};
 
 pub(crate) use flattened::FailureFields;
 
-use crate::api::handlers;
+use crate::api::routes::ROUTES;
 use shared::{SecuritySchemes, SharedAnswers};
 
 #[derive(OpenApi)]
@@ -28,73 +33,6 @@ use shared::{SecuritySchemes, SharedAnswers};
         description = "Inventory, orders, receipts, payment-status webhooks, splits, user discovery and read-only GraphQL of the merchant payments server. Amounts are USD numbers (fields ending Usd), times Unix milliseconds. Every refusal is the envelope { error, message } with a stable code.",
         license(name = "MIT OR Apache-2.0")
     ),
-    paths(
-        handlers::health::get,
-        handlers::metrics::get,
-        handlers::openapi::get,
-        handlers::portal::page,
-        handlers::portal::open,
-        handlers::portal::simulate,
-        handlers::portal_checkout::status,
-        handlers::portal_checkout::event,
-        handlers::portal_checkout::payment,
-        handlers::portal_checkout::script,
-        handlers::ping::get,
-        handlers::inventory::list,
-        handlers::inventory::upsert,
-        handlers::inventory::delete,
-        handlers::images::upload,
-        handlers::images::get,
-        handlers::shop::get_config,
-        handlers::shop::post_config,
-        handlers::platform_config::site_config,
-        handlers::platform_config::get_pricing,
-        handlers::platform_config::post_pricing,
-        handlers::platform_config::tax_catalog,
-        handlers::admin_auth::nonce,
-        handlers::admin_auth::login,
-        handlers::admin_auth::logout,
-        handlers::admin_auth::me,
-        handlers::admin_auth::revoke_sessions,
-        handlers::split::get,
-        handlers::split::deploy,
-        handlers::split::history,
-        handlers::split::withdraw,
-        handlers::split::transactions::list,
-        handlers::reserve::balances,
-        handlers::reserve::recommend,
-        handlers::orders::create,
-        handlers::receipts::list,
-        handlers::receipts::create,
-        handlers::receipts::get,
-        handlers::receipts::status,
-        handlers::receipts::status::post,
-        handlers::receipts::admin::refund,
-        handlers::receipts::admin::terminal,
-        handlers::receipts::webhooks::list,
-        handlers::receipts::transfers::list,
-        handlers::receipts::webhooks::redeliver,
-        handlers::users::search,
-        handlers::users::live,
-        handlers::users::get,
-        handlers::users::put_me,
-        handlers::users::heartbeat,
-        handlers::users::follow,
-        handlers::users::unfollow,
-        handlers::graphql::execute,
-        handlers::billing::balance,
-        handlers::subscriptions::plans::list,
-        handlers::subscriptions::plans::create,
-        handlers::subscriptions::plans::update,
-        handlers::subscriptions::plans::delete,
-        handlers::subscriptions::create,
-        handlers::subscriptions::status,
-        handlers::subscriptions::cancel,
-        handlers::subscriptions::cron::charge,
-        handlers::subscriptions::cron::charge_alias,
-        handlers::subscriptions::cron::advance_clock,
-    ),
-    modifiers(&SecuritySchemes, &SharedAnswers),
     tags(
         (name = "health", description = "Liveness and key diagnostics."),
         (name = "inventory", description = "The product catalog (docs/inventory.md)."),
@@ -116,7 +54,7 @@ struct ApiDoc;
 
 /// The document as pretty JSON with a final newline (the form committed as `docs/openapi.json`), built once.
 static DOCUMENT: LazyLock<Result<String, String>> = LazyLock::new(|| {
-    ApiDoc::openapi()
+    build()
         .to_pretty_json()
         .map(|json| json + "\n")
         .map_err(|error| error.to_string())
@@ -128,4 +66,58 @@ static DOCUMENT: LazyLock<Result<String, String>> = LazyLock::new(|| {
 /// The serializer's message if the document cannot be written as JSON (never expected: it is plain data).
 pub(crate) fn document_json() -> Result<&'static str, &'static str> {
     DOCUMENT.as_deref().map_err(String::as_str)
+}
+
+/// The schemas an operation names, gathered for the document's `components`.
+pub(crate) type Schemas = Vec<(String, RefOr<Schema>)>;
+
+/// Adds one handler's operation to the paths (and its schemas): a route table entry's `operation`.
+pub(crate) type Operation = fn(PathsBuilder, &mut Schemas) -> PathsBuilder;
+
+/// The [`Operation`] of the handler whose `#[utoipa::path]` generated `P`: what the `paths(...)` list of the
+/// derive does for each handler it names, done for each route of the table instead.
+pub(crate) fn operation<P>(paths: PathsBuilder, schemas: &mut Schemas) -> PathsBuilder
+where
+    P: utoipa::Path + for<'t> utoipa::__dev::Tags<'t> + utoipa::__dev::SchemaReferences,
+{
+    P::schemas(schemas);
+    paths.path_from::<Tagged<P>>()
+}
+
+/// `P`'s operation with the tags of its `tag = ...` (the derive adds them the same way).
+struct Tagged<P>(PhantomData<P>);
+
+impl<P> utoipa::__dev::PathConfig for Tagged<P>
+where
+    P: utoipa::Path + for<'t> utoipa::__dev::Tags<'t>,
+{
+    fn path() -> String {
+        P::path()
+    }
+
+    fn methods() -> Vec<HttpMethod> {
+        P::methods()
+    }
+
+    fn tags_and_operation() -> (Vec<&'static str>, utoipa::openapi::path::Operation) {
+        (<P as utoipa::__dev::Tags<'static>>::tags(), P::operation())
+    }
+}
+
+/// The document: the derive's info and tags, the paths of every route of the table, then the shared parts.
+fn build() -> utoipa::openapi::OpenApi {
+    let mut document = ApiDoc::openapi();
+    let mut schemas = Schemas::new();
+    let paths = ROUTES.iter().fold(PathsBuilder::new(), |paths, route| {
+        (route.operation)(paths, &mut schemas)
+    });
+    document.paths = paths.build();
+    document
+        .components
+        .get_or_insert_with(Components::new)
+        .schemas
+        .extend(schemas);
+    SecuritySchemes.modify(&mut document);
+    SharedAnswers.modify(&mut document);
+    document
 }

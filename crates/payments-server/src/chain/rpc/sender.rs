@@ -19,7 +19,7 @@
 //!   whose outcome the caller reconciles later.
 //!
 //! Several server instances share one relayer key (the customers' permissions name one spender). Their
-//! charge batches take turns through the database's relayer send lease (`services/recurring/batch.rs`), so
+//! charge batches take turns through the database's relayer send lease (`services/recurring/attempt.rs`), so
 //! two instances do not race for nonces; the rare other relayer write that meets another instance's
 //! transaction is re-synced as above.
 

@@ -42,8 +42,9 @@ pub(crate) enum ApiError {
     Conflict {
         message: String,
     },
+    /// `allow`: the methods the path answers, for the `Allow` header.
     MethodNotAllowed {
-        allow: &'static [Method],
+        allow: Vec<Method>,
     },
     /// `subject` says what was too large: the request body, or an uploaded image.
     PayloadTooLarge {
@@ -258,7 +259,7 @@ mod tests {
             ApiError::NotFound { message: message() },
             ApiError::Conflict { message: message() },
             ApiError::MethodNotAllowed {
-                allow: &[Method::GET],
+                allow: vec![Method::GET],
             },
             ApiError::PayloadTooLarge {
                 subject: "the body",

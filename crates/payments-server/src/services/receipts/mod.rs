@@ -9,6 +9,7 @@ mod create;
 mod delivery;
 mod deposit_transfers;
 mod dispatcher;
+mod error;
 mod in_flight;
 mod order;
 mod page_checkout;
@@ -18,9 +19,9 @@ mod service;
 mod transition;
 mod webhook_body;
 
-pub(crate) use crate::domain::receipt::{OrderError, ReceiptError};
 pub(crate) use chain_events::ConfirmedPayment;
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
+pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use page_checkout::PageStep;
 pub(crate) use read::PayableReceipt;
 pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};

@@ -10,8 +10,8 @@ use payments_core::{
 use crate::chain::ChainError;
 use crate::chain::spend::{BatchChargeOutcome, SpendCharge};
 use crate::domain::recurring::{ChargeClaim, ChargeClaimKind, ChargeOutcome};
-use crate::services::recurring::RecurringService;
 use crate::services::recurring::batch::{Attempt, Targets};
+use crate::services::recurring::{RecurringError, RecurringService};
 
 /// Charges per `chargeBatch` transaction: about 130k gas each for a first charge, so 50 stay near 7M gas,
 /// well inside a block, while 1,000 charges need only 20 transactions.
@@ -23,7 +23,46 @@ enum Prepared {
     Send(Box<SpendCharge>),
 }
 
+/// How often a run waiting for the relayer's send lease asks again.
+const SEND_LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl RecurringService {
+    /// Runs `sends` while holding the relayer's send lease, so instances sharing the database never race
+    /// for the relayer's nonces (within one instance the chain's nonce manager orders them). The lease lasts
+    /// as long as the claims' lease: a run that dies holding it blocks the others no longer than its claims.
+    /// On a chain without a relayer (the test-mode chain) there is nothing to share.
+    pub(super) async fn with_send_lease<T>(
+        &self,
+        owner: &str,
+        sends: impl std::future::Future<Output = T>,
+    ) -> Result<T, RecurringError> {
+        let Some(relayer) = self.chain.relayer() else {
+            return Ok(sends.await);
+        };
+        let lease_ms = i64::try_from(self.terms.lease.as_millis()).unwrap_or(i64::MAX);
+        let waiting = std::time::Instant::now();
+        loop {
+            let now_ms = self.now_ms();
+            if self
+                .recurring
+                .acquire_send_lease(relayer, owner, now_ms, now_ms.saturating_add(lease_ms))
+                .await?
+            {
+                break;
+            }
+            // Bounded in real time too (a test clock may stand still): past one lease, send anyway; the
+            // nonce manager re-syncs on a conflict and the claims keep every charge exactly once.
+            if waiting.elapsed() >= self.terms.lease {
+                tracing::warn!(%relayer, "the relayer's send lease stayed taken for a whole lease; sending anyway");
+                break;
+            }
+            tokio::time::sleep(SEND_LEASE_POLL).await;
+        }
+        let result = sends.await;
+        self.recurring.release_send_lease(relayer, owner).await?;
+        Ok(result)
+    }
+
     /// Every claim's attempt, in the claims' order.
     pub(super) async fn attempt_all(&self, claims: &[ChargeClaim], targets: &Targets) -> Vec<Attempt> {
         let prepared: Vec<Prepared> = stream::iter(claims.iter().cloned())

@@ -83,7 +83,9 @@ impl RecurringService {
                 break;
             }
             self.resolve_splits(&claims, &mut targets).await?;
-            let attempts = self.attempt_all(&claims, &targets).await;
+            let attempts = self
+                .with_send_lease(&owner, self.attempt_all(&claims, &targets))
+                .await?;
             self.settle(&owner, claims, attempts, &mut report).await?;
         }
         report.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);

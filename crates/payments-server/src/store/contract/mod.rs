@@ -120,6 +120,7 @@ macro_rules! contract_suite {
             recurring_charges::an_expired_lease_comes_back_for_reconciliation,
             recurring_charges::a_failed_attempt_is_claimed_again_when_its_retry_is_due,
             recurring_charges::a_subscription_canceled_mid_charge_stays_canceled,
+            recurring_charges::the_relayers_send_lease_is_held_by_one_owner_until_released_or_expired,
             subscription_webhooks::a_subscription_enqueues_created_with_its_plans_key_and_a_refused_one_nothing,
             subscription_webhooks::a_settlement_enqueues_its_outcome_and_a_lost_lease_nothing,
             subscription_webhooks::failures_enqueue_charge_failed_and_the_policys_cancel_enqueues_canceled,

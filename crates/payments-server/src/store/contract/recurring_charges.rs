@@ -220,3 +220,54 @@ pub(crate) async fn a_subscription_canceled_mid_charge_stays_canceled(repos: Rep
             .is_empty()
     );
 }
+
+pub(crate) async fn the_relayers_send_lease_is_held_by_one_owner_until_released_or_expired(
+    repos: Repositories,
+) {
+    let relayer = wallet('e');
+    let store = &repos.recurring;
+
+    let first = store
+        .acquire_send_lease(relayer, "one", T0, T0 + 100)
+        .await
+        .unwrap();
+    let second = store
+        .acquire_send_lease(relayer, "two", T0 + 50, T0 + 150)
+        .await
+        .unwrap();
+    let renewed = store
+        .acquire_send_lease(relayer, "one", T0 + 60, T0 + 160)
+        .await
+        .unwrap();
+    let other_relayer = store
+        .acquire_send_lease(wallet('f'), "two", T0 + 60, T0 + 160)
+        .await
+        .unwrap();
+    let after_expiry = store
+        .acquire_send_lease(relayer, "two", T0 + 160, T0 + 260)
+        .await
+        .unwrap();
+    store.release_send_lease(relayer, "one").await.unwrap();
+    let still_two = store
+        .acquire_send_lease(relayer, "one", T0 + 170, T0 + 270)
+        .await
+        .unwrap();
+    store.release_send_lease(relayer, "two").await.unwrap();
+    let released = store
+        .acquire_send_lease(relayer, "one", T0 + 171, T0 + 271)
+        .await
+        .unwrap();
+
+    assert_eq!(
+        (
+            first,
+            second,
+            renewed,
+            other_relayer,
+            after_expiry,
+            still_two,
+            released
+        ),
+        (true, false, true, true, true, false, true)
+    );
+}

@@ -26,6 +26,7 @@ mod recurring;
 mod recurring_charges;
 mod recurring_create;
 mod recurring_repos;
+mod relayer_lease;
 mod reserve;
 mod retry;
 mod rows;

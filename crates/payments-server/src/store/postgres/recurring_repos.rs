@@ -9,7 +9,9 @@ use crate::domain::recurring::{
     BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
     NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::postgres::{PgStore, idempotency, recurring, recurring_charges, recurring_create};
+use crate::store::postgres::{
+    PgStore, idempotency, recurring, recurring_charges, recurring_create, relayer_lease,
+};
 use crate::store::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
@@ -80,6 +82,24 @@ impl RecurringRepository for PgStore {
 
     async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError> {
         self.run(|client| Box::pin(recurring_charges::claim_due(client, request)))
+            .await
+    }
+
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let relayer = relayer.to_string();
+        self.run(|client| Box::pin(relayer_lease::acquire(client, &relayer, owner, now_ms, until_ms)))
+            .await
+    }
+
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError> {
+        let relayer = relayer.to_string();
+        self.run(|client| Box::pin(relayer_lease::release(client, &relayer, owner)))
             .await
     }
 

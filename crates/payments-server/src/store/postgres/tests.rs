@@ -118,6 +118,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "receipt_history",
         "receipt_refunds",
         "receipts",
+        "relayer_send_leases",
         "schema_migrations",
         "settlements",
         "shops",

@@ -24,6 +24,7 @@ mod receipts;
 mod recurring;
 mod recurring_charges;
 mod recurring_repos;
+mod relayer_lease;
 mod repos;
 mod reserve;
 mod rows;

@@ -11,7 +11,9 @@ use crate::domain::recurring::{
     BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
     NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
-use crate::store::sqlite::{SqliteStore, idempotency, recurring, recurring_charges, use_cases};
+use crate::store::sqlite::{
+    SqliteStore, idempotency, recurring, recurring_charges, relayer_lease, use_cases,
+};
 use crate::store::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
@@ -92,6 +94,24 @@ impl RecurringRepository for SqliteStore {
     async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError> {
         let request = request.clone();
         self.write(move |conn| recurring_charges::claim_due(conn, &request))
+            .await
+    }
+
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let owner = owner.to_owned();
+        self.write(move |conn| relayer_lease::acquire(conn, &relayer.to_string(), &owner, now_ms, until_ms))
+            .await
+    }
+
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError> {
+        let owner = owner.to_owned();
+        self.write(move |conn| relayer_lease::release(conn, &relayer.to_string(), &owner))
             .await
     }
 

@@ -1,0 +1,195 @@
+//! Bodies of the admin receipt routes: `POST /api/receipts/refund` and `POST /api/receipts/terminal`.
+
+use payments_core::{Cents, LineItem, TaxRate, Wallet};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::field_error::FieldError;
+use crate::receipt::id::ReceiptId;
+use crate::receipt::status_post::transaction_hash;
+
+const MAX_LABEL_CHARS: usize = 200;
+const MAX_REFUND_ITEMS: usize = 200;
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundRequest {
+    #[serde(alias = "receipt_id")]
+    receipt_id: Option<String>,
+    wallet: Option<String>,
+    buyer: Option<String>,
+    usd: Option<Value>,
+    #[serde(default)]
+    items: Vec<RefundItemRequest>,
+    #[serde(alias = "tx_hash", alias = "transactionHash")]
+    tx_hash: Option<String>,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct RefundItemRequest {
+    label: String,
+    #[serde(alias = "price_usd")]
+    price_usd: Cents,
+    qty: Option<u32>,
+}
+
+/// A validated refund.
+#[derive(Debug, Clone)]
+pub struct Refund {
+    pub receipt_id: ReceiptId,
+    pub wallet: Wallet,
+    pub buyer: Wallet,
+    pub amount: Cents,
+    pub items: Vec<LineItem>,
+    pub tx_hash: String,
+}
+
+/// Why an admin receipt body was refused, in the spec's codes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdminRequestError {
+    MissingReceiptId,
+    InvalidWallet(String),
+    InvalidBuyer(String),
+    InvalidUsd(String),
+    WalletRequired,
+    InvalidAmount(String),
+    Invalid(FieldError),
+}
+
+impl From<FieldError> for AdminRequestError {
+    fn from(error: FieldError) -> Self {
+        AdminRequestError::Invalid(error)
+    }
+}
+
+impl RefundRequest {
+    pub fn parse(self) -> Result<Refund, AdminRequestError> {
+        let receipt_id = present(self.receipt_id).ok_or(AdminRequestError::MissingReceiptId)?;
+        let receipt_id = ReceiptId::parse("receiptId", &receipt_id)?;
+        let wallet = present(self.wallet)
+            .ok_or_else(|| AdminRequestError::InvalidWallet("wallet is required".to_owned()))
+            .and_then(|text| {
+                Wallet::parse(&text)
+                    .map_err(|error| AdminRequestError::InvalidWallet(format!("wallet: {error}")))
+            })?;
+        let buyer = present(self.buyer)
+            .ok_or_else(|| AdminRequestError::InvalidBuyer("buyer is required".to_owned()))
+            .and_then(|text| {
+                Wallet::parse(&text)
+                    .map_err(|error| AdminRequestError::InvalidBuyer(format!("buyer: {error}")))
+            })?;
+        let amount = self
+            .usd
+            .ok_or_else(|| AdminRequestError::InvalidUsd("usd is required".to_owned()))
+            .and_then(|value| {
+                Cents::from_json_value(&value)
+                    .map_err(|error| AdminRequestError::InvalidUsd(format!("usd: {error}")))
+            })?;
+        if amount <= Cents::ZERO {
+            return Err(AdminRequestError::InvalidUsd(
+                "usd: must be greater than 0".to_owned(),
+            ));
+        }
+        if self.items.len() > MAX_REFUND_ITEMS {
+            return Err(FieldError::new("items", format!("at most {MAX_REFUND_ITEMS} items")).into());
+        }
+        let mut items = Vec::with_capacity(self.items.len());
+        for (index, item) in self.items.into_iter().enumerate() {
+            items.push(LineItem {
+                label: label(&format!("items[{index}].label"), &item.label)?,
+                price_usd: item.price_usd,
+                qty: item.qty,
+                unit_price_usd: None,
+                item_id: None,
+                sku: None,
+                thumb: None,
+            });
+        }
+        let tx_hash = present(self.tx_hash).ok_or_else(|| FieldError::new("txHash", "is required"))?;
+        let tx_hash = transaction_hash(&tx_hash).map_err(|error| FieldError::new("txHash", error.message))?;
+        Ok(Refund {
+            receipt_id,
+            wallet,
+            buyer,
+            amount,
+            items,
+            tx_hash,
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalRequest {
+    #[serde(alias = "amount_usd")]
+    amount_usd: Option<Value>,
+    label: Option<String>,
+    currency: Option<String>,
+    #[serde(alias = "jurisdiction_code")]
+    pub jurisdiction_code: Option<String>,
+    #[serde(alias = "tax_rate")]
+    pub tax_rate: Option<TaxRate>,
+    #[serde(alias = "tax_components")]
+    pub tax_components: Option<Vec<String>>,
+    pub wallet: Option<Wallet>,
+}
+
+/// A validated terminal sale (the merchant is decided with the session).
+#[derive(Debug, Clone)]
+pub struct TerminalSale {
+    pub amount: Cents,
+    pub label: String,
+    pub explicit_rate: Option<TaxRate>,
+    pub jurisdiction_code: Option<String>,
+    pub tax_components: Option<Vec<String>>,
+}
+
+impl TerminalRequest {
+    pub fn parse(self) -> Result<TerminalSale, AdminRequestError> {
+        let amount = self
+            .amount_usd
+            .ok_or_else(|| AdminRequestError::InvalidAmount("amountUsd is required".to_owned()))
+            .and_then(|value| {
+                Cents::from_json_value(&value)
+                    .map_err(|error| AdminRequestError::InvalidAmount(format!("amountUsd: {error}")))
+            })?;
+        if amount <= Cents::ZERO {
+            return Err(AdminRequestError::InvalidAmount(
+                "amountUsd: must be greater than 0".to_owned(),
+            ));
+        }
+        let currency = present(self.currency).unwrap_or_else(|| "USD".to_owned());
+        if !currency.eq_ignore_ascii_case("USD") {
+            return Err(FieldError::new("currency", "only USD is supported").into());
+        }
+        let label = match present(self.label) {
+            Some(text) => label("label", &text)?,
+            None => "Sale".to_owned(),
+        };
+        Ok(TerminalSale {
+            amount,
+            label,
+            explicit_rate: self.tax_rate,
+            jurisdiction_code: present(self.jurisdiction_code),
+            tax_components: self.tax_components,
+        })
+    }
+}
+
+fn label(field: &str, text: &str) -> Result<String, FieldError> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > MAX_LABEL_CHARS || text.chars().any(char::is_control) {
+        return Err(FieldError::new(
+            field,
+            format!("must be 1 to {MAX_LABEL_CHARS} printable characters"),
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+fn present(value: Option<String>) -> Option<String> {
+    value
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+}

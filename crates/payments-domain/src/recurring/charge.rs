@@ -1,0 +1,196 @@
+//! The batch's units of work: a claim on one (subscription, period), its outcome, the billing event and
+//! subscription change recorded with it, and the batch's report.
+
+use payments_core::{Cents, ScheduleAfter, TokenAmount};
+use serde::Serialize;
+
+use crate::recurring::{CustomerSubscription, CustomerSubscriptionId};
+
+/// Claim up to `limit` due subscriptions at `now_ms` for `owner` until `lease_until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimRequest {
+    pub now_ms: i64,
+    /// This batch run (random per run): only the lease owner may settle a claim.
+    pub owner: String,
+    pub lease_until: i64,
+    pub limit: u32,
+}
+
+/// Why a claim was handed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeClaimKind {
+    /// No transaction was sent for this attempt yet: send one.
+    Fresh,
+    /// An earlier run recorded the intent and its lease ran out without an outcome: it may or may not have
+    /// sent the transaction, so the chain is asked before anything is sent.
+    Reconcile,
+}
+
+/// One (subscription, period) leased to a batch run: its charge row is `pending` with this run's lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeClaim {
+    pub subscription: CustomerSubscription,
+    pub period_index: u64,
+    /// Attempts of this period including this one.
+    pub attempt: u32,
+    pub kind: ChargeClaimKind,
+}
+
+/// How a claimed attempt ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChargeOutcome {
+    /// The money moved; the hash is unknown when a crashed run's charge was found on chain.
+    Charged { tx_hash: Option<String> },
+    /// Nothing moved.
+    Failed { reason: String },
+}
+
+/// The outcome of a claim, written with the billing event and the subscription's new schedule in one
+/// transaction, provided `owner` still holds the lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeSettlement {
+    pub subscription_id: CustomerSubscriptionId,
+    pub period_index: u64,
+    pub owner: String,
+    pub outcome: ChargeOutcome,
+    /// The price, exact in cents.
+    pub gross: Cents,
+    /// The platform fee and the merchant's part, in token base units (exact; `fee + net` = the price).
+    pub fee: TokenAmount,
+    pub net: TokenAmount,
+    pub schedule: ScheduleAfter,
+    pub now_ms: i64,
+}
+
+/// What settling did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettleOutcome {
+    Settled,
+    /// The lease expired and another run took the claim over; nothing was written.
+    LeaseLost,
+}
+
+/// One recorded charge attempt (`charged` or `charge_failed`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BillingEvent {
+    #[schema(value_type = String)]
+    pub subscription_id: CustomerSubscriptionId,
+    pub period_index: u64,
+    pub status: &'static str,
+    pub gross_usd: Cents,
+    /// The fee rounded to the cent (half up); `feeBaseUnits` is exact.
+    pub fee_usd: Cents,
+    /// `grossUsd - feeUsd`; `netBaseUnits` is exact.
+    pub net_usd: Cents,
+    /// The exact amounts in token base units (6 decimals), as decimal text.
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub gross_base_units: TokenAmount,
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub fee_base_units: TokenAmount,
+    #[schema(value_type = String)]
+    #[serde(serialize_with = "as_text")]
+    pub net_base_units: TokenAmount,
+    pub transaction_hash: Option<String>,
+    pub failure: Option<String>,
+    pub created_at: i64,
+}
+
+impl BillingEvent {
+    pub const CHARGED: &'static str = "charged";
+    pub const CHARGE_FAILED: &'static str = "charge_failed";
+
+    /// The event a settlement records.
+    pub fn of(settlement: &ChargeSettlement) -> Self {
+        let (status, transaction_hash, failure) = match &settlement.outcome {
+            ChargeOutcome::Charged { tx_hash } => (Self::CHARGED, tx_hash.clone(), None),
+            ChargeOutcome::Failed { reason } => (Self::CHARGE_FAILED, None, Some(reason.clone())),
+        };
+        BillingEvent::with_units(
+            settlement.subscription_id.clone(),
+            settlement.period_index,
+            status,
+            settlement.gross,
+            (settlement.fee, settlement.net),
+            transaction_hash,
+            failure,
+            settlement.now_ms,
+        )
+    }
+
+    /// An event whose fee and net are exact base units; the cent fields are derived from them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_units(
+        subscription_id: CustomerSubscriptionId,
+        period_index: u64,
+        status: &'static str,
+        gross: Cents,
+        (fee, net): (TokenAmount, TokenAmount),
+        transaction_hash: Option<String>,
+        failure: Option<String>,
+        created_at: i64,
+    ) -> Self {
+        let fee_usd = fee.to_cents_half_up().unwrap_or(Cents::ZERO);
+        BillingEvent {
+            subscription_id,
+            period_index,
+            status,
+            gross_usd: gross,
+            fee_usd,
+            net_usd: Cents::new(gross.as_i64().saturating_sub(fee_usd.as_i64())),
+            gross_base_units: TokenAmount::from_base_units(fee.base_units().saturating_add(net.base_units())),
+            fee_base_units: fee,
+            net_base_units: net,
+            transaction_hash,
+            failure,
+            created_at,
+        }
+    }
+}
+
+/// What one claimed charge of a batch run came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ChargeResultStatus {
+    /// The period was charged (by this run, or found charged on chain).
+    Charged,
+    /// The charge was refused; nothing moved.
+    Failed,
+    /// The outcome is unknown (the node did not answer): left for a later run to reconcile.
+    Pending,
+}
+
+/// One line of the batch answer's `results`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChargeResult {
+    #[schema(value_type = String)]
+    pub subscription_id: CustomerSubscriptionId,
+    pub period_index: u64,
+    pub status: ChargeResultStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transaction_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The subscription's status afterwards.
+    pub subscription_status: &'static str,
+}
+
+/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchReport {
+    pub success: bool,
+    pub processed: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    pub duration_ms: u64,
+    pub results: Vec<ChargeResult>,
+}
+
+/// A token amount as decimal text of base units (JSON numbers lose precision past 2^53).
+fn as_text<S: serde::Serializer>(amount: &TokenAmount, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(amount)
+}

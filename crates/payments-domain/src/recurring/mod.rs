@@ -1,0 +1,23 @@
+//! Recurring billing: merchants' plans, customers' subscriptions to them (each backed by a signed spend
+//! permission), and the charges the batch makes, one per (subscription, period).
+//!
+//! Named `recurring` because `Subscription` in this crate is a gateway key record
+//! ([`crate::subscription`]); on the wire these are the spec's "subscriptions".
+
+mod charge;
+mod ids;
+mod plan;
+mod plan_request;
+mod subscribe;
+
+pub use charge::{
+    BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeResultStatus,
+    ChargeSettlement, ClaimRequest, SettleOutcome,
+};
+pub use ids::{CustomerSubscriptionId, PlanId};
+pub use plan::{Plan, PlanUpdate, PlanWebhook};
+pub use plan_request::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
+pub use subscribe::{
+    CancelRequest, CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription,
+    NewCustomerSubscription, StatusQuery, SubscriptionRefusal,
+};
