@@ -120,10 +120,13 @@ impl ReceiptEvent {
     /// The least authority that may ask for this event.
     pub const fn required_authority(&self) -> Authority {
         match self {
-            ReceiptEvent::Tracking(TrackingStatus::LinkOpened) => Authority::Buyer,
-            ReceiptEvent::PaymentInitiated
-            | ReceiptEvent::Tracking(TrackingStatus::BuyerLoggedIn | TrackingStatus::CheckoutInitialized)
-            | ReceiptEvent::Failed(_) => Authority::MerchantKey,
+            // The buyer's own steps on the payment page: opening it, connecting a wallet, pressing Pay.
+            ReceiptEvent::Tracking(
+                TrackingStatus::LinkOpened
+                | TrackingStatus::BuyerLoggedIn
+                | TrackingStatus::CheckoutInitialized,
+            ) => Authority::Buyer,
+            ReceiptEvent::PaymentInitiated | ReceiptEvent::Failed(_) => Authority::MerchantKey,
             ReceiptEvent::PaymentConfirmed {
                 proof: PaymentProof::OnChain { .. },
                 ..

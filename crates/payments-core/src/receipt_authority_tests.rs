@@ -58,8 +58,8 @@ fn event(name: &str) -> ReceiptEvent {
 const MAY_REQUEST: &str = "
 pending              n y y y
 link_opened          y y y y
-buyer_logged_in      n y y y
-checkout_initialized n y y y
+buyer_logged_in      y y y y
+checkout_initialized y y y y
 failed               n y y y
 checkout_success     n n y y
 tx_mined             n n y y

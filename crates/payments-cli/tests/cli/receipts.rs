@@ -101,7 +101,7 @@ async fn orders_create_prints_the_priced_receipt_once_the_merchant_has_a_split()
          Processing Fee       0.22\n\
          Total                44.22\n\
          payment url: {link}\n\
-         pay: 44220000 base units of token 0x833589fcd6edb6e08f4c7c32d4f71b54bda02913 to {deposit} on chain 8453\n"
+         pay: 44220000 base units of token 0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0 to {deposit} on chain 31337\n"
     );
     assert!(
         link.starts_with(&format!("{}/portal/{id}?recipient=0x", app.base_url)),

@@ -73,8 +73,8 @@ async fn a_login_signed_by_another_key_or_with_a_used_nonce_is_401() {
         nonce: client.admin_nonce(wallet).await.unwrap(),
         issued_at_secs: START_SECS,
     };
-    let forged = LoginRequest::sign(&login, 8453, &impostor).unwrap();
-    let genuine = LoginRequest::sign(&login, 8453, &admin_key()).unwrap();
+    let forged = LoginRequest::sign(&login, 31337, &impostor).unwrap();
+    let genuine = LoginRequest::sign(&login, 31337, &admin_key()).unwrap();
 
     let refused = client.admin_login(&forged).await;
     let first = client.admin_login(&genuine).await;

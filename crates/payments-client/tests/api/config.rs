@@ -48,7 +48,7 @@ async fn site_config_needs_no_key() {
 
     let site = anonymous.site_config().await.unwrap();
 
-    assert_eq!(site.chain_id, 8453);
+    assert_eq!(site.chain_id, 31337, "the test-mode chain");
     assert_eq!(site.token.symbol, "USDC");
     assert_eq!(site.token.decimals, 6);
     assert_eq!(site.split_platform_share_bps, 50);

@@ -20,7 +20,7 @@ use crate::api::handlers::split::transactions as split_transactions;
 use crate::api::handlers::subscriptions::{cron as subscription_cron, plans as subscription_plans};
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, receipts, reserve, shop, split, subscriptions, users,
+    ping, platform_config, portal, portal_checkout, receipts, reserve, shop, split, subscriptions, users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -85,6 +85,10 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(GET_HEAD "/portal/{id}", |ctx, p| portal::page(ctx, p.at(0)), portal::__path_page),
     route!(POST "/portal/{id}", |ctx, p| portal::open(ctx, p.at(0)), portal::__path_open),
     route!(POST "/portal/{id}/simulate", |ctx, p| portal::simulate(ctx, p.at(0)), portal::__path_simulate),
+    route!(GET "/portal/assets/checkout.js", |_, _| async { Ok(portal_checkout::script()) }, portal_checkout::__path_script),
+    route!(GET "/portal/{id}/status", |ctx, p| portal_checkout::status(ctx, p.at(0)), portal_checkout::__path_status),
+    route!(POST "/portal/{id}/events", |ctx, p| portal_checkout::event(ctx, p.at(0)), portal_checkout::__path_event),
+    route!(POST "/portal/{id}/payment", |ctx, p| portal_checkout::payment(ctx, p.at(0)), portal_checkout::__path_payment),
     route!(GET "/api/status/ping", |ctx, _| ping::get(ctx), ping::__path_get),
     route!(GET "/api/openapi.json", |ctx, _| openapi_handler::get(ctx), openapi_handler::__path_get),
     route!(GET "/api/inventory", |ctx, _| inventory::list(ctx), inventory::__path_list),

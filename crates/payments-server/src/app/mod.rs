@@ -59,6 +59,7 @@ impl App {
     ) -> App {
         let rate_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
+        let portal_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let metrics = Arc::new(Metrics::new());
         repositories.timing.attach(Arc::clone(&metrics));
         let services = Services::new(&config, &repositories, &clock, simulated, &metrics);
@@ -68,6 +69,7 @@ impl App {
             clock,
             rate_limits,
             sign_in_limits,
+            portal_limits,
             metrics,
             receipt_bodies: ReceiptBodies::default(),
             graphql: ApiSlot::default(),

@@ -50,6 +50,18 @@ pub(crate) struct MinedTransaction {
     pub(crate) transfers: Vec<TokenTransfer>,
 }
 
+/// A transaction as the node knows it, pending or mined: who signed it, which contract it calls and with what.
+/// The payment page verifies a buyer's posted hash against this before recording `checkout_success`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SentTransaction {
+    pub(crate) from: Wallet,
+    /// `None` for a contract creation.
+    pub(crate) to: Option<Wallet>,
+    pub(crate) input: Vec<u8>,
+    /// Whether it is in a block yet.
+    pub(crate) mined: bool,
+}
+
 /// Why a chain call failed.
 #[derive(Debug, Error)]
 pub enum ChainError {
@@ -101,6 +113,9 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
 
     /// A transaction by hash, `None` when it is not mined (unknown or still pending).
     async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError>;
+
+    /// A transaction by hash whether pending or mined, `None` when the node does not know it.
+    async fn sent_transaction(&self, hash: B256) -> Result<Option<SentTransaction>, ChainError>;
 
     /// Whether `address` holds contract code.
     async fn has_code(&self, address: Wallet) -> Result<bool, ChainError>;

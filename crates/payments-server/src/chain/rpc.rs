@@ -6,6 +6,7 @@ mod batch;
 mod history;
 mod redaction;
 mod sender;
+mod sent;
 mod spend;
 
 use redaction::without_urls;
@@ -25,7 +26,7 @@ use payments_core::{ReceiptSalt, SPLIT_RUNTIME_CODE, Split, SplitRecipient, Toke
 
 use crate::chain::bindings::{IDepositFactory, IPaymentToken, ISplit, ISplitFactory};
 use crate::chain::spend::{BatchChargeOutcome, PermissionPeriod, SpendCharge};
-use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
+use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 
 /// How long a read may take before the node counts as unavailable.
 const READ_DEADLINE: Duration = Duration::from_secs(15);
@@ -212,6 +213,17 @@ impl Chain for RpcChain {
             },
             transfers: receipt.inner.logs().iter().filter_map(transfer_of).collect(),
         }))
+    }
+
+    async fn sent_transaction(&self, hash: B256) -> Result<Option<SentTransaction>, ChainError> {
+        let found = within(READ_DEADLINE, async {
+            self.provider
+                .get_transaction_by_hash(hash)
+                .await
+                .map_err(rpc_error)
+        })
+        .await?;
+        Ok(found.map(|transaction| sent::sent_transaction(&transaction)))
     }
 
     async fn has_code(&self, address: Wallet) -> Result<bool, ChainError> {

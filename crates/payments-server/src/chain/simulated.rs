@@ -6,6 +6,7 @@
 //! page says so.
 
 mod history;
+mod sent;
 mod spend;
 
 use std::collections::{HashMap, HashSet};
@@ -15,9 +16,10 @@ use alloy_primitives::{Address, B256, keccak256};
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
+use self::sent::sent_as_transfer;
 use self::spend::{SpendState, Undo};
 use crate::chain::spend::{PermissionPeriod, SpendCharge};
-use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, TokenTransfer};
+use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 use crate::runtime::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
@@ -335,6 +337,15 @@ impl Chain for SimulatedChain {
 
     async fn mined_transaction(&self, hash: B256) -> Result<Option<MinedTransaction>, ChainError> {
         Ok(self.lock().transaction(hash))
+    }
+
+    /// The simulated chain keeps no calldata: every transaction it records that moved one token is shown as
+    /// the `transfer` that did it (what a buyer's payment is), others as calls without input.
+    async fn sent_transaction(&self, hash: B256) -> Result<Option<SentTransaction>, ChainError> {
+        Ok(self
+            .lock()
+            .transaction(hash)
+            .map(|mined| sent_as_transfer(&mined)))
     }
 
     async fn token_transfers_of(

@@ -49,6 +49,12 @@ pub(crate) fn apply_chain_args(config: &mut ServerConfig, args: &ChainArgs) -> a
         config.token_address = contracts.token;
         config.chain_contracts = Some(contracts);
     }
+    if config.is_test_mode() && config.chain_contracts.is_none() {
+        // The test-mode chain is not a real one: payment instructions name the local test chain and token,
+        // never a mainnet (the --chain-id/--token-address defaults) a tester's wallet could really pay on.
+        config.chain_id = ChainContracts::DEVELOPMENT.chain_id;
+        config.token_address = ChainContracts::DEVELOPMENT.token;
+    }
     Ok(())
 }
 

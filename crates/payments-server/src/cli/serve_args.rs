@@ -109,7 +109,8 @@ pub(crate) struct AdminArgs {
         default_value_t = payments_server::DEFAULT_SIGN_IN_RATE_LIMIT_PER_MINUTE
     )]
     sign_in_rate_limit_per_minute: NonZeroU32,
-    /// Chain id of the admin sign-in's EIP-712 domain.
+    /// Chain id of the admin sign-in's EIP-712 domain and of payments (on the test-mode chain, without
+    /// --chain-rpc-url, always the local test chain 31337 and its test token).
     #[arg(long, env = "PAYMENTS_CHAIN_ID", default_value_t = payments_core::BASE_MAINNET_CHAIN_ID)]
     chain_id: u64,
     /// HS256 secret of admin session cookies. Required outside development mode; in development mode a

@@ -23,6 +23,9 @@ pub(crate) struct AppState {
     pub(crate) rate_limits: RateLimits<RateKey>,
     /// The unauthenticated sign-in routes, per client address.
     pub(crate) sign_in_limits: RateLimits<IpAddr>,
+    /// The payment page script's writes (buyer steps, posted hashes: each may ask the chain node), per client
+    /// address, at the general per-minute quota.
+    pub(crate) portal_limits: RateLimits<IpAddr>,
     /// Rendered by `GET /metrics`.
     pub(crate) metrics: Arc<Metrics>,
     /// Rendered receipt bodies, reused while their receipt is unchanged.

@@ -4,7 +4,7 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use alloy_primitives::address;
-use payments_core::{BASE_MAINNET_CHAIN_ID, Wallet};
+use payments_core::Wallet;
 use url::Url;
 
 use crate::chain::rpc::RelayerKey;
@@ -21,7 +21,7 @@ pub const DEFAULT_WEBHOOK_RETRY_DELAY: Duration = Duration::from_secs(5);
 
 /// The platform's share of every split when not configured: 0.50 %.
 pub const DEFAULT_PLATFORM_SHARE_BPS: u32 = 50;
-/// USDC on Base mainnet, the default payment token.
+/// USDC on Base mainnet, the default payment token of `serve --chain-rpc-url` without `--chain-contracts`.
 pub const BASE_USDC: Wallet = Wallet::from_address(address!("833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"));
 /// Platform split recipient used in development mode when none is configured (no one holds its key).
 pub const DEV_PLATFORM_RECIPIENT: Wallet =
@@ -164,12 +164,14 @@ impl ServerConfig {
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,
             webhook_retry_delays: vec![DEFAULT_WEBHOOK_RETRY_DELAY],
-            chain_id: BASE_MAINNET_CHAIN_ID,
+            // No RPC URL: the test-mode chain, which names the local test chain and token (never a mainnet a
+            // tester's wallet could pay on); a node's chain and token come from its contracts.
+            chain_id: ChainContracts::DEVELOPMENT.chain_id,
             jwt_secret: Secret::new(hex::encode(rand::random::<[u8; 32]>())),
             platform_admins: Vec::new(),
             platform_recipient: None,
             platform_share_bps: DEFAULT_PLATFORM_SHARE_BPS,
-            token_address: BASE_USDC,
+            token_address: ChainContracts::DEVELOPMENT.token,
             chain_contracts: None,
             chain_rpc_url: None,
             relayer_key: None,

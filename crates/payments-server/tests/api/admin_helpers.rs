@@ -42,6 +42,9 @@ pub(crate) async fn login_with(
     nonce: &str,
     issued_at_secs: u64,
 ) -> Reply {
+    // The sign-in domain's chain is the server's (the test-mode chain's, or a node's).
+    let site = send(api.anonymous(Method::GET, "/api/site/config")).await;
+    let chain_id = site.json["chainId"].as_u64().unwrap();
     let login = AdminLogin {
         wallet: wallet_of_key(claimed_key),
         nonce: nonce.to_owned(),
@@ -51,7 +54,7 @@ pub(crate) async fn login_with(
         "wallet": login.wallet,
         "nonce": nonce,
         "issuedAt": issued_at_secs,
-        "signature": sign_login(signing_key, &login, 8453),
+        "signature": sign_login(signing_key, &login, chain_id),
     });
     send(api.anonymous(Method::POST, "/api/auth/login").json(&body)).await
 }

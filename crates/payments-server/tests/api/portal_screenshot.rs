@@ -76,7 +76,7 @@ async fn the_payment_page_renders_in_headless_chromium() {
     assert!(dom.contains("$58.83"), "{dom}");
     assert!(dom.contains("58830000"), "{dom}");
     assert!(
-        dom.contains("href=\"ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address="),
+        dom.contains("href=\"ethereum:0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0@31337/transfer?address="),
         "{dom}"
     );
     assert!(dom.contains("Ceramic mug &lt;handmade&gt;"), "{dom}");

@@ -300,10 +300,11 @@ async fn the_creating_key_is_stored_sealed_never_in_plaintext() {
 }
 
 /// `cast compute-address` of the development DepositFactory (0xe7f1…0512) for merchant 0x2c75…5c23, receipt
-/// salts keccak(merchant ‖ "first") and keccak(merchant ‖ "second"), split 0x5FfB…ff2e and the token (USDC on
-/// Base, the default), with Deposit.bytecode ‖ abi.encode(split, token) (docs/contracts.md).
-const DEPOSIT_OF_FIRST: &str = "0xf8c89cad1df9b85e2c04ad1bfab7d9f25765076f";
-const DEPOSIT_OF_SECOND: &str = "0x6e83d8cb6ab67b318898eacd78854a414e5f1902";
+/// salts keccak(merchant ‖ "first") and keccak(merchant ‖ "second"), split 0x5FfB…ff2e and the token (the
+/// test-mode chain's test token 0x9fE4…a6e0), with Deposit.bytecode ‖ abi.encode(split, token)
+/// (docs/contracts.md).
+const DEPOSIT_OF_FIRST: &str = "0xc6727be9df6113ea217c4124b7eacd0d2e675811";
+const DEPOSIT_OF_SECOND: &str = "0x8b99205bbbe71af64c9ac684e9b478705bad2129";
 
 #[tokio::test]
 async fn a_receipt_is_paid_to_its_own_deposit_address_which_the_payment_link_names() {
@@ -339,10 +340,13 @@ async fn a_receipt_is_paid_to_its_own_deposit_address_which_the_payment_link_nam
         Some(DEPOSIT_OF_FIRST)
     );
     assert_eq!(payment["amount"], "7750000", "7.75 USD in 6-decimal base units");
-    assert_eq!(payment["chainId"], 8453);
+    assert_eq!(
+        payment["chainId"], 31337,
+        "the test-mode chain names the local test chain"
+    );
     assert_eq!(
         payment["token"].as_str().map(str::to_lowercase).as_deref(),
-        Some("0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")
+        Some("0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0")
     );
     let link = first.json["paymentUrl"].as_str().unwrap().to_lowercase();
     assert!(

@@ -242,8 +242,8 @@ async fn site_config_is_public_and_reflects_the_server_config() {
     assert_eq!(
         reply.json,
         json!({"platformFeePct": 0.5, "subscriptionFeePct": 0.5,
-               "token": {"symbol": "USDC", "decimals": 6, "address": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"},
-               "chainId": 8453, "splitPlatformShareBps": 50,
+               "token": {"symbol": "USDC", "decimals": 6, "address": "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0"},
+               "chainId": 31337, "splitPlatformShareBps": 50,
                "platformRecipient": "0x5050505050505050505050505050505050505050"})
     );
 }

@@ -13,6 +13,7 @@ pub(crate) mod orders;
 pub(crate) mod ping;
 pub(crate) mod platform_config;
 pub(crate) mod portal;
+pub(crate) mod portal_checkout;
 pub(crate) mod receipts;
 pub(crate) mod reserve;
 pub(crate) mod shop;

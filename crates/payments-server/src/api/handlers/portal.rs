@@ -100,7 +100,7 @@ fn page_again(ctx: &Ctx<'_>, id: &str) -> HttpResponse {
 
 /// The receipt and merchant a payment link names; `None` when either is malformed, which the page answers
 /// like an unknown receipt (a link is a capability: it tells nothing about why it does not work).
-fn link(ctx: &Ctx<'_>, id: &str) -> Option<(ReceiptId, Option<Wallet>)> {
+pub(super) fn link(ctx: &Ctx<'_>, id: &str) -> Option<(ReceiptId, Option<Wallet>)> {
     let merchant = ctx.query("merchant").map(Wallet::parse).transpose().ok()?;
     Some((ReceiptId::parse("receiptId", id).ok()?, merchant))
 }

@@ -2,6 +2,7 @@
 //! asset. [`render_page`] is a pure function of a [`PortalView`]; [`html`] adds the security headers.
 
 mod escape;
+mod live;
 mod open;
 mod page;
 mod qr;
@@ -18,6 +19,7 @@ use hyper::{Response, StatusCode};
 
 use crate::http::response::HttpResponse;
 
+pub(crate) use live::{LiveStatus, live_status};
 pub(crate) use open::{record_opened, simulate_payment, view};
 pub(crate) use page::{render_not_found, render_page};
 
@@ -35,6 +37,24 @@ pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+/// The page's script (`/portal/assets/checkout.js`): first-party, same origin, so the page's CSP allows it by
+/// `'self'` with no CDN and no inline code.
+pub(crate) const CHECKOUT_SCRIPT: &str = include_str!("checkout.js");
+
+/// The script with headers that keep it from being sniffed as anything else; browsers revalidate it, so a
+/// new server version's script is picked up.
+pub(crate) fn script() -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from_static(CHECKOUT_SCRIPT.as_bytes())));
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/javascript; charset=utf-8"),
+    );
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 

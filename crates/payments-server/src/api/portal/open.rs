@@ -5,7 +5,7 @@
 
 use payments_core::{Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
 
-use crate::api::portal::view::{PortalLine, PortalView};
+use crate::api::portal::view::{PortalLine, PortalView, https_only};
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::http::state::AppState;
 use crate::services::receipts::ReceiptError;
@@ -138,6 +138,8 @@ pub(crate) fn view_of(
         transaction_hash: receipt.transaction_hash.clone(),
         merchant: receipt.wallet,
         test_mode,
+        wallet_checkout: receipt.payment.is_some_and(|target| target.to == recipient),
+        redirect_url: https_only(receipt.options.redirect_url.as_deref()),
     }
 }
 

@@ -7,7 +7,7 @@ use payments_core::{Cents, PaymentRequest};
 use super::escape::Html;
 use super::qr::qr_svg;
 use super::style::CSS;
-use super::view::{PortalView, Stage, TOKEN_SYMBOL, chain_name, status_label, usd};
+use super::view::{PortalView, Stage, TOKEN_SYMBOL, chain_name, settled_message, status_label, usd};
 
 /// The payment page of one receipt.
 pub(crate) fn render_page(view: &PortalView) -> String {
@@ -15,6 +15,7 @@ pub(crate) fn render_page(view: &PortalView) -> String {
     Document {
         title: &title,
         body: &ReceiptBody(view),
+        script: SCRIPT,
     }
     .to_string()
 }
@@ -24,6 +25,7 @@ pub(crate) fn render_not_found() -> String {
     Document {
         title: "Payment link not found",
         body: &NotFoundBody,
+        script: "",
     }
     .to_string()
 }
@@ -31,7 +33,12 @@ pub(crate) fn render_not_found() -> String {
 struct Document<'a> {
     title: &'a str,
     body: &'a dyn Display,
+    /// The script element of a receipt's page; the not-found page runs nothing.
+    script: &'a str,
 }
+
+/// The page's script, relative to `/portal/{id}` (so it resolves under whatever prefix serves the page).
+const SCRIPT: &str = "<script src=\"assets/checkout.js\" defer></script>\n";
 
 impl Display for Document<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -40,9 +47,10 @@ impl Display for Document<'_> {
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
              <meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"robots\" content=\"noindex\">\n\
-             <title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n{}</main>\n</body>\n</html>\n",
+             <title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n{}</main>\n{}</body>\n</html>\n",
             Html(self.title),
-            self.body
+            self.body,
+            self.script
         )
     }
 }
@@ -82,10 +90,11 @@ impl Display for ReceiptBody<'_> {
         }
         write_summary(f, view)?;
         let stage = Stage::of(view.status);
-        f.write_str("<section class=\"card\" aria-labelledby=\"pay-heading\">\n")?;
+        write_live_endpoints(f, view)?;
+        f.write_str("<section class=\"card\" id=\"pay-section\" aria-labelledby=\"pay-heading\">\n")?;
         write_stage_notice(f, view, stage)?;
         if stage.shows_instructions() {
-            write_instructions(f, view.payment.as_ref(), view.total)?;
+            write_instructions(f, view)?;
             if view.test_mode && view.payment.is_some() {
                 write_simulate_button(f, view)?;
             }
@@ -134,16 +143,25 @@ fn write_total_row(f: &mut Formatter<'_>, label: &str, amount: Cents, class: &st
 fn write_stage_notice(f: &mut Formatter<'_>, view: &PortalView, stage: Stage) -> fmt::Result {
     match stage {
         Stage::Settled => {
+            let (label, tone) = status_label(view.status);
             write!(
                 f,
-                "<div class=\"notice good\">\n<h2 id=\"pay-heading\">Paid</h2>\n\
-                 <p>Your payment of {} was received. Thank you.</p>\n",
-                usd(view.total)
+                "<div class=\"notice {tone}\">\n<h2 id=\"pay-heading\">{}</h2>\n<p>{}</p>\n",
+                Html(label),
+                Html(&settled_message(view.status, view.total))
             )?;
             if let Some(hash) = &view.transaction_hash {
                 writeln!(f, "<p>Transaction <code>{}</code></p>", Html(hash))?;
             }
-            f.write_str("</div>\n")
+            f.write_str("</div>\n")?;
+            match &view.redirect_url {
+                Some(url) => writeln!(
+                    f,
+                    "<a class=\"button\" href=\"{}\" rel=\"noreferrer\">Return to shop</a>",
+                    Html(url)
+                ),
+                None => Ok(()),
+            }
         }
         Stage::Confirming => f.write_str(
             "<div class=\"notice info\">\n<h2 id=\"pay-heading\">Payment submitted</h2>\n\
@@ -179,9 +197,24 @@ fn write_stage_notice(f: &mut Formatter<'_>, view: &PortalView, stage: Stage) ->
     }
 }
 
-fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, total: Cents) -> fmt::Result {
+/// Where the script reads the receipt's status and posts the buyer's actions (relative to the page, with the
+/// payment link's `merchant`). Hidden: it is data, not content.
+fn write_live_endpoints(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
+    let base = format!("{}/", view.receipt_id);
+    let query = format!("?merchant={}", view.merchant);
+    writeln!(
+        f,
+        "<div id=\"portal-live\" hidden data-status-url=\"{0}status{1}\" data-events-url=\"{0}events{1}\" \
+         data-payment-url=\"{0}payment{1}\"></div>",
+        Html(&base),
+        Html(&query)
+    )
+}
+
+fn write_instructions(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
+    let total = view.total;
     f.write_str("<h2 id=\"pay-heading\">How to pay</h2>\n")?;
-    let Some(payment) = payment else {
+    let Some(payment) = view.payment.as_ref() else {
         return f.write_str(
             "<p>This receipt cannot be paid yet: the merchant has not set up a payout address. \
              Please contact the merchant.</p>\n",
@@ -199,6 +232,9 @@ fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, t
         usd(total),
         Html(&chain)
     )?;
+    if view.wallet_checkout {
+        write_wallet_checkout(f, payment, &chain)?;
+    }
     if let Some(svg) = qr_svg(&uri, "QR code of the payment request; scan it with your wallet") {
         writeln!(f, "<div class=\"qr\">{svg}</div>")?;
     }
@@ -207,8 +243,8 @@ fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, t
         "<a class=\"button\" href=\"{}\">Pay with a wallet app</a>\n<dl>\n\
          <dt>Token</dt><dd>{TOKEN_SYMBOL} <code>{}</code></dd>\n\
          <dt>Network</dt><dd>{} (chain id {})</dd>\n\
-         <dt>Amount</dt><dd><code>{units}</code> base units (6 decimals) = {}</dd>\n\
-         <dt>Recipient</dt><dd><code>{}</code></dd>\n</dl>\n\
+         <dt>Amount</dt><dd><code>{units}</code> base units (6 decimals) = {}{}</dd>\n\
+         <dt>Recipient</dt><dd><code>{}</code>{}</dd>\n</dl>\n\
          <p class=\"uri\">Payment request: <a href=\"{0}\"><code>{0}</code></a></p>\n\
          <p class=\"note\">Send exactly this amount of {TOKEN_SYMBOL} on {2}. Another token, network or \
          amount will not settle this receipt.</p>\n",
@@ -217,8 +253,44 @@ fn write_instructions(f: &mut Formatter<'_>, payment: Option<&PaymentRequest>, t
         Html(&chain),
         payment.chain_id,
         usd(total),
-        Html(&recipient)
+        CopyButton(&TokenDecimal(units.base_units()).to_string(), "Copy amount"),
+        Html(&recipient),
+        CopyButton(&recipient, "Copy address"),
     )
+}
+
+/// Connect wallet / Pay, hidden until the script shows them (without JavaScript they would do nothing). The
+/// script reads what to send from the data attributes; nothing else on the page is executable.
+fn write_wallet_checkout(f: &mut Formatter<'_>, payment: &PaymentRequest, chain: &str) -> fmt::Result {
+    let amount = TokenDecimal(payment.amount.base_units());
+    write!(
+        f,
+        "<div id=\"wallet-checkout\" class=\"checkout\" hidden data-chain-id=\"{}\" data-chain-name=\"{}\" \
+         data-token=\"{}\" data-deposit=\"{}\" data-amount=\"{}\">\n\
+         <p class=\"checkout-account\"></p>\n<ul class=\"wallet-list\" hidden></ul>\n\
+         <button type=\"button\" class=\"button\" data-action=\"connect\">Connect wallet</button>\n\
+         <button type=\"button\" class=\"button\" data-action=\"pay\" hidden>Pay {amount} {TOKEN_SYMBOL}</button>\n\
+         <p class=\"checkout-message\" role=\"status\" aria-live=\"polite\"></p>\n</div>\n",
+        payment.chain_id,
+        Html(chain),
+        payment.token.to_checksum(),
+        payment.recipient.to_checksum(),
+        payment.amount.base_units(),
+    )
+}
+
+/// A button that copies `value`; hidden until the script enables it.
+struct CopyButton<'a>(&'a str, &'a str);
+
+impl Display for CopyButton<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            " <button type=\"button\" class=\"copy\" hidden data-copy=\"{}\">{}</button>",
+            Html(self.0),
+            Html(self.1)
+        )
+    }
 }
 
 /// Test mode: a button that pays the receipt on the simulated chain, through the same detection path as a real

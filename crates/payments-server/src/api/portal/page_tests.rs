@@ -33,6 +33,8 @@ fn view(status: ReceiptStatus) -> PortalView {
         transaction_hash: None,
         merchant: recipient,
         test_mode: false,
+        wallet_checkout: true,
+        redirect_url: None,
     }
 }
 
@@ -42,7 +44,7 @@ fn a_script_in_a_label_or_brand_is_shown_as_text() {
     view.lines[0].label = "<script>alert(1)</script>".to_owned();
     view.brand_name = "\"><img src=x onerror=alert(1)>".to_owned();
     let html = render_page(&view);
-    assert!(!html.contains("<script"), "{html}");
+    assert!(!html.contains("<script>"), "{html}");
     assert!(!html.contains("<img"), "{html}");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
@@ -174,4 +176,60 @@ fn a_live_page_has_no_test_banner_and_no_simulation() {
     let html = render_page(&view(ReceiptStatus::LinkOpened));
     assert!(!html.contains("Test mode."), "{html}");
     assert!(!html.contains("Simulate payment"), "{html}");
+}
+
+#[test]
+fn an_unpaid_page_has_hidden_connect_and_pay_buttons_with_what_to_send() {
+    let html = render_page(&view(ReceiptStatus::LinkOpened));
+    assert!(
+        html.contains(
+            "<div id=\"wallet-checkout\" class=\"checkout\" hidden data-chain-id=\"8453\" data-chain-name=\"Base\" \
+             data-token=\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\" \
+             data-deposit=\"0x2c7536E3605D9C16a7a3D7b1898e529396a65c23\" data-amount=\"44680000\">"
+        ),
+        "{html}"
+    );
+    assert!(html.contains(">Connect wallet</button>"));
+    assert!(html.contains("data-action=\"pay\" hidden>Pay 44.68 USDC</button>"));
+    assert!(html.contains("data-copy=\"44.68\">Copy amount</button>"));
+    assert!(html.contains("data-copy=\"0x2c7536E3605D9C16a7a3D7b1898e529396a65c23\">Copy address</button>"));
+    assert!(html.contains("<script src=\"assets/checkout.js\" defer></script>"));
+    assert!(html.contains(&format!(
+        "data-status-url=\"order-42/status?merchant={}\"",
+        RECIPIENT.to_lowercase()
+    )));
+}
+
+#[test]
+fn a_receipt_paid_to_a_split_directly_offers_no_wallet_checkout() {
+    let mut view = view(ReceiptStatus::LinkOpened);
+    view.wallet_checkout = false;
+    let html = render_page(&view);
+    assert!(!html.contains("wallet-checkout"), "{html}");
+    assert!(html.contains("ethereum:"));
+}
+
+#[test]
+fn refunded_receipts_say_refunded_not_paid() {
+    let html = render_page(&view(ReceiptStatus::Refunded));
+    assert!(html.contains("<h2 id=\"pay-heading\">Refunded</h2>"), "{html}");
+    assert!(html.contains("Your payment of $44.68 was refunded."));
+    let partial = render_page(&view(ReceiptStatus::RefundPartial));
+    assert!(
+        partial.contains("<h2 id=\"pay-heading\">Partially refunded</h2>"),
+        "{partial}"
+    );
+}
+
+#[test]
+fn a_paid_receipt_with_a_redirect_url_offers_return_to_shop() {
+    let mut view = view(ReceiptStatus::Paid);
+    view.redirect_url = Some("https://shop.example/thanks?o=1&x=2".to_owned());
+    let html = render_page(&view);
+    assert!(
+        html.contains("<a class=\"button\" href=\"https://shop.example/thanks?o=1&amp;x=2\" rel=\"noreferrer\">Return to shop</a>"),
+        "{html}"
+    );
+    view.status = ReceiptStatus::LinkOpened;
+    assert!(!render_page(&view).contains("Return to shop"));
 }

@@ -60,16 +60,27 @@ word-break:break-all}
 .notice.warn{background:var(--warn-bg);color:var(--warn)}
 .notice.info{background:var(--info-bg);color:var(--info)}
 footer{text-align:center;color:var(--muted);font-size:.8rem;padding:0 1rem 2rem}
+.checkout{margin-bottom:1rem}
+.checkout-account{font-size:.85rem;color:var(--muted);overflow-wrap:anywhere;margin:0 0 .5rem}
+.checkout-message{margin:0 0 1rem}
+.checkout-message:empty{display:none}
+.checkout-message.good{color:var(--good)}.checkout-message.warn{color:var(--warn)}.checkout-message.bad{color:var(--bad)}
+.wallet-list{list-style:none;margin:0;padding:0}
+.button.secondary{background:var(--card);color:var(--accent);border:1px solid var(--accent)}
+button.copy{margin-left:.5rem;padding:.1rem .5rem;font-size:.8rem;border:1px solid var(--line);border-radius:6px;
+background:var(--card);color:var(--accent);cursor:pointer}
+[hidden]{display:none!important}
 @media (max-width:380px){dl{grid-template-columns:1fr}dt{margin-top:.4rem}}
 "#;
 
-/// `Content-Security-Policy` of the portal's pages: nothing loads, nothing runs; only [`CSS`] and data-URL
-/// images apply; no framing, no form posts, no `<base>`.
+/// `Content-Security-Policy` of the portal's pages: only [`CSS`] (by hash), data-URL images and the server's own
+/// script (`/portal/assets/checkout.js`, same origin) apply; the script may talk to this origin alone; no inline
+/// script, no framing, no form posts elsewhere, no `<base>`.
 pub(crate) static CONTENT_SECURITY_POLICY: LazyLock<String> = LazyLock::new(|| {
     let hash = STANDARD.encode(Sha256::digest(CSS.as_bytes()));
     format!(
-        "default-src 'none'; style-src 'sha256-{hash}'; img-src data:; base-uri 'none'; \
-         form-action 'self'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'sha256-{hash}'; img-src data:; script-src 'self'; \
+         connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )
 });
 
@@ -78,13 +89,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_policy_allows_the_stylesheet_by_hash_and_nothing_else() {
+    fn the_policy_allows_the_stylesheet_by_hash_and_only_same_origin_script() {
         let policy = CONTENT_SECURITY_POLICY.as_str();
         assert!(
             policy.starts_with("default-src 'none'; style-src 'sha256-"),
             "{policy}"
         );
         assert!(!policy.contains("unsafe"));
-        assert!(!policy.contains("script-src"));
+        assert!(
+            policy.contains("; script-src 'self'; connect-src 'self';"),
+            "{policy}"
+        );
     }
 }

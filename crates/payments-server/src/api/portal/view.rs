@@ -33,6 +33,11 @@ pub(crate) struct PortalView {
     pub(crate) merchant: Wallet,
     /// The server runs the test-mode chain: a banner says so, and the page offers a simulated payment.
     pub(crate) test_mode: bool,
+    /// `payment` names the receipt's own deposit address, so a transfer from a browser wallet can be
+    /// verified against it: the page's script offers Connect wallet and Pay.
+    pub(crate) wallet_checkout: bool,
+    /// Where "Return to shop" leads once paid: the receipt's redirect URL, HTTPS only.
+    pub(crate) redirect_url: Option<String>,
 }
 
 impl PortalView {
@@ -45,6 +50,33 @@ impl PortalView {
             brand
         }
     }
+}
+
+/// What a settled receipt's notice says, by status: refunded receipts say so instead of "Paid".
+pub(crate) fn settled_message(status: ReceiptStatus, total: Cents) -> String {
+    let total = usd(total);
+    match status {
+        ReceiptStatus::RefundPartial => {
+            format!("Your payment of {total} was received; part of it was refunded.")
+        }
+        ReceiptStatus::Refunded => format!("Your payment of {total} was refunded."),
+        ReceiptStatus::RefundRequested => {
+            format!("Your payment of {total} was received; a refund was requested.")
+        }
+        _ => format!("Your payment of {total} was received. Thank you."),
+    }
+}
+
+/// Only an `https:` URL becomes a link back to the shop: a page must never send a buyer to `javascript:`
+/// or a plain-HTTP address it cannot vouch for.
+pub(crate) fn https_only(url: Option<&str>) -> Option<String> {
+    url.filter(|url| {
+        url.len() > "https://".len()
+            && url
+                .get(..8)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    })
+    .map(str::to_owned)
 }
 
 /// What the page offers the buyer, decided by the status alone.
@@ -197,6 +229,31 @@ mod tests {
             assert!(Stage::classified(status).is_some(), "{status} has no stage");
             assert!(labelled(status).is_some(), "{status} has no label");
         }
+    }
+
+    #[test]
+    fn only_https_redirects_become_links() {
+        assert_eq!(
+            https_only(Some("https://shop.example/thanks")).as_deref(),
+            Some("https://shop.example/thanks")
+        );
+        assert_eq!(https_only(Some("http://shop.example/")), None);
+        assert_eq!(https_only(Some("javascript:alert(1)")), None);
+        assert_eq!(https_only(Some("https://")), None);
+        assert_eq!(https_only(None), None);
+    }
+
+    #[test]
+    fn refunded_receipts_say_so() {
+        assert_eq!(
+            settled_message(ReceiptStatus::Refunded, Cents::new(1250)),
+            "Your payment of $12.50 was refunded."
+        );
+        assert!(
+            settled_message(ReceiptStatus::RefundPartial, Cents::new(1250))
+                .contains("part of it was refunded")
+        );
+        assert!(settled_message(ReceiptStatus::Paid, Cents::new(1250)).ends_with("Thank you."));
     }
 
     #[test]

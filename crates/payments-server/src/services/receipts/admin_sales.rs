@@ -85,7 +85,7 @@ impl ReceiptService {
                 items: refund.items,
                 tx_hash: refund.tx_hash,
             }),
-            actor: Actor::Admin(admin),
+            ..StatusChange::by(Actor::Admin(admin))
         };
         let amount = refund.amount;
         let claim =

@@ -36,6 +36,9 @@ pub(crate) struct StatusChange {
     /// A chain field: only an admin or the chain may set it.
     pub(crate) buyer_wallet: Option<Wallet>,
     pub(crate) refund: Option<NewRefund>,
+    /// The wallet a buyer connected on the payment page: its own word, so the webhook names it, but it is
+    /// never stored as the receipt's buyer (that is a chain field, and users' spend totals are keyed by it).
+    pub(crate) connected_wallet: Option<Wallet>,
     /// Who asks: its authority decides, its identity goes in the history.
     pub(crate) actor: Actor,
 }
@@ -47,6 +50,7 @@ impl StatusChange {
             transaction_hash: None,
             buyer_wallet: None,
             refund: None,
+            connected_wallet: None,
             actor,
         }
     }
@@ -220,7 +224,13 @@ fn commit_for(
         endpoint: endpoint_of(&url),
         url,
         event: RECEIPT_STATUS_UPDATED,
-        body: webhook_body::body(&after, from, change.buyer_wallet, now_ms, brand_key),
+        body: webhook_body::body(
+            &after,
+            from,
+            change.buyer_wallet.or(change.connected_wallet),
+            now_ms,
+            brand_key,
+        ),
     });
     TransitionCommit {
         receipt_id: after.id,

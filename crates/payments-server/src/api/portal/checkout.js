@@ -1,0 +1,317 @@
+// The payment page's one script (served from /portal/assets/checkout.js, allowed by `script-src 'self'`).
+// Progressive enhancement: without it the page still shows the QR code and the EIP-681 link. With it the
+// buyer connects a browser wallet (EIP-6963 discovery, window.ethereum as a fallback), pays with one
+// ERC-20 transfer, and sees the receipt's status change without reloading. Only same-origin requests.
+(function () {
+  "use strict";
+
+  var TRANSFER = "0xa9059cbb"; // transfer(address,uint256)
+  var BALANCE_OF = "0x70a08231"; // balanceOf(address)
+  var POLL_MS = 2000;
+  var SUBMIT_TRIES = 10;
+  var KNOWN_CHAINS = {
+    8453: { name: "Base", rpc: "https://mainnet.base.org", explorer: "https://basescan.org" },
+    84532: { name: "Base Sepolia", rpc: "https://sepolia.base.org", explorer: "https://sepolia.basescan.org" }
+  };
+
+  var live = document.getElementById("portal-live");
+  if (!live) return;
+  var statusUrl = live.getAttribute("data-status-url");
+  var eventsUrl = live.getAttribute("data-events-url");
+  var paymentUrl = live.getAttribute("data-payment-url");
+  var checkout = document.getElementById("wallet-checkout");
+  var wallets = []; // EIP-6963 announcements: { info, provider }
+  var provider = null;
+  var account = null;
+  var busy = false;
+
+  window.addEventListener("eip6963:announceProvider", function (event) {
+    var detail = event.detail;
+    if (!detail || !detail.provider || !detail.info) return;
+    for (var i = 0; i < wallets.length; i++) {
+      if (wallets[i].info.uuid === detail.info.uuid) return;
+    }
+    wallets.push(detail);
+  });
+  window.dispatchEvent(new Event("eip6963:requestProvider"));
+
+  enableCopyButtons();
+  if (checkout) startCheckout();
+  poll();
+
+  function $(selector) {
+    return checkout.querySelector(selector);
+  }
+
+  function say(text, kind) {
+    var message = $(".checkout-message");
+    message.textContent = text;
+    message.className = "checkout-message" + (kind ? " " + kind : "");
+  }
+
+  function startCheckout() {
+    checkout.hidden = false;
+    $("[data-action=connect]").addEventListener("click", connect);
+    $("[data-action=pay]").addEventListener("click", pay);
+  }
+
+  // Several wallets: the buyer picks one from a list; one: it is used; none announced: window.ethereum.
+  function connect() {
+    if (busy) return;
+    if (wallets.length > 1 && !provider) {
+      var list = $(".wallet-list");
+      list.textContent = "";
+      wallets.forEach(function (wallet) {
+        var item = document.createElement("li");
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "button secondary";
+        button.textContent = wallet.info.name;
+        button.addEventListener("click", function () {
+          provider = wallet.provider;
+          list.hidden = true;
+          requestAccounts();
+        });
+        item.appendChild(button);
+        list.appendChild(item);
+      });
+      list.hidden = false;
+      say("Choose a wallet.");
+      return;
+    }
+    provider = provider || (wallets[0] && wallets[0].provider) || window.ethereum || null;
+    if (!provider) {
+      say("No browser wallet found. Scan the QR code with a wallet app, or open this page in a wallet's browser.", "warn");
+      return;
+    }
+    requestAccounts();
+  }
+
+  function requestAccounts() {
+    busy = true;
+    say("Waiting for your wallet…");
+    provider
+      .request({ method: "eth_requestAccounts" })
+      .then(function (accounts) {
+        if (!accounts || !accounts.length) throw { code: 4001 };
+        account = accounts[0];
+        return postJson(eventsUrl, { status: "buyer_logged_in", wallet: account });
+      })
+      .then(function () {
+        // Pay appears only once connecting is over, so a press is never swallowed by the busy guard.
+        busy = false;
+        $("[data-action=connect]").hidden = true;
+        $("[data-action=pay]").hidden = false;
+        $(".checkout-account").textContent = "Connected: " + account;
+        say("");
+      })
+      .catch(function (error) {
+        busy = false;
+        say(isRefusal(error) ? "The wallet did not connect. You can try again." : walletError(error), "warn");
+      });
+  }
+
+  function pay() {
+    if (busy || !account) return;
+    busy = true;
+    var chainId = Number(checkout.getAttribute("data-chain-id"));
+    var token = checkout.getAttribute("data-token");
+    var deposit = checkout.getAttribute("data-deposit");
+    var amount = BigInt(checkout.getAttribute("data-amount"));
+    postJson(eventsUrl, { status: "checkout_initialized", wallet: account })
+      .then(function () {
+        return ensureChain(chainId);
+      })
+      .then(function () {
+        say("Checking your balance…");
+        return provider.request({
+          method: "eth_call",
+          params: [{ to: token, data: BALANCE_OF + word(account) }, "latest"]
+        });
+      })
+      .then(function (balance) {
+        var held = BigInt(balance && balance !== "0x" ? balance : "0x0");
+        if (held < amount) {
+          throw {
+            shortfall: "This wallet holds " + units(held) + " USDC; " + units(amount - held) +
+              " USDC is missing to pay " + units(amount) + " USDC. Nothing was sent."
+          };
+        }
+        say("Confirm the payment in your wallet…");
+        return provider.request({
+          method: "eth_sendTransaction",
+          params: [{ from: account, to: token, data: TRANSFER + word(deposit) + word(amount.toString(16)) }]
+        });
+      })
+      .then(function (hash) {
+        say("Payment sent. Waiting for the network to see it…");
+        return submit(hash, SUBMIT_TRIES);
+      })
+      .then(function () {
+        $("[data-action=pay]").hidden = true;
+        say("Payment submitted. This page shows Paid as soon as it is confirmed; no need to pay again.", "good");
+      })
+      .catch(function (error) {
+        busy = false;
+        if (error && error.shortfall) return say(error.shortfall, "warn");
+        if (isRefusal(error)) return say("You declined in your wallet. Nothing was sent; you can press Pay again.", "warn");
+        say(walletError(error) + " Nothing was paid; you can press Pay again.", "bad");
+      });
+  }
+
+  // wallet_switchEthereumChain, and wallet_addEthereumChain when the wallet does not know the chain (4902).
+  function ensureChain(chainId) {
+    var hex = "0x" + chainId.toString(16);
+    return provider.request({ method: "eth_chainId" }).then(function (current) {
+      if (Number(current) === chainId) return null;
+      say("Switch your wallet to the payment network…");
+      return provider
+        .request({ method: "wallet_switchEthereumChain", params: [{ chainId: hex }] })
+        .catch(function (error) {
+          if (!error || error.code !== 4902) throw error;
+          var known = KNOWN_CHAINS[chainId] || {};
+          return provider
+            .request({
+              method: "wallet_addEthereumChain",
+              params: [{
+                chainId: hex,
+                chainName: known.name || checkout.getAttribute("data-chain-name"),
+                nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+                rpcUrls: known.rpc ? [known.rpc] : [],
+                blockExplorerUrls: known.explorer ? [known.explorer] : []
+              }]
+            })
+            .then(function () {
+              return provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: hex }] });
+            });
+        });
+    });
+  }
+
+  // The server verifies the hash on chain before recording it; a node may see the transaction a little
+  // after the wallet returns it, so a "not on chain yet" answer is retried a few times.
+  function submit(hash, tries) {
+    return postJson(paymentUrl, { transactionHash: hash }).then(function (answer) {
+      if (answer.ok) return answer;
+      if (tries <= 1 || answer.status >= 500 && answer.status !== 503) {
+        throw { message: (answer.body && answer.body.message) || "The payment could not be verified." };
+      }
+      return delay(3000).then(function () {
+        return submit(hash, tries - 1);
+      });
+    });
+  }
+
+  function poll() {
+    fetch(statusUrl, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (status) {
+        if (status) show(status);
+        if (!status || !status.settled) setTimeout(poll, POLL_MS);
+      })
+      .catch(function () {
+        setTimeout(poll, POLL_MS * 2);
+      });
+  }
+
+  function show(status) {
+    var badge = document.querySelector(".badge");
+    if (badge && badge.textContent !== status.label) {
+      badge.textContent = status.label;
+      badge.className = "badge " + status.tone;
+    }
+    if (!status.settled && !status.submitted) return;
+    var section = document.getElementById("pay-section");
+    if (!section || section.getAttribute("data-shown") === status.status) return;
+    section.setAttribute("data-shown", status.status);
+    section.textContent = "";
+    var notice = element("div", "notice " + (status.settled ? status.tone : "info"));
+    notice.appendChild(element("h2", "", status.settled ? status.label : "Payment submitted")).id = "pay-heading";
+    notice.appendChild(element("p", "", status.message));
+    if (status.transactionHash) {
+      var line = element("p", "", "Transaction ");
+      line.appendChild(element("code", "", status.transactionHash));
+      notice.appendChild(line);
+    }
+    section.appendChild(notice);
+    if (status.settled && status.redirectUrl && /^https:\/\//.test(status.redirectUrl)) {
+      var back = element("a", "button", "Return to shop");
+      back.href = status.redirectUrl;
+      back.rel = "noreferrer";
+      section.appendChild(back);
+    }
+  }
+
+  function enableCopyButtons() {
+    var buttons = document.querySelectorAll("button[data-copy]");
+    Array.prototype.forEach.call(buttons, function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        if (!navigator.clipboard) return;
+        navigator.clipboard.writeText(button.getAttribute("data-copy")).then(function () {
+          var label = button.textContent;
+          button.textContent = "Copied";
+          setTimeout(function () {
+            button.textContent = label;
+          }, 1500);
+        });
+      });
+    });
+  }
+
+  function postJson(url, body) {
+    return fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+      cache: "no-store"
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return null;
+        })
+        .then(function (json) {
+          return { ok: response.ok, status: response.status, body: json };
+        });
+    });
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  // One 32-byte ABI word from an address or a hex number.
+  function word(hex) {
+    var digits = String(hex).replace(/^0x/, "").toLowerCase();
+    return "0".repeat(64 - digits.length) + digits;
+  }
+
+  // Token base units (6 decimals) as a decimal, at least two fraction digits: 12500000n -> "12.50".
+  function units(value) {
+    var text = value.toString().padStart(7, "0");
+    var whole = text.slice(0, -6);
+    var fraction = text.slice(-6).replace(/0+$/, "");
+    return whole + "." + (fraction.length < 2 ? (fraction + "00").slice(0, 2) : fraction);
+  }
+
+  function isRefusal(error) {
+    return !!error && (error.code === 4001 || error.code === "ACTION_REJECTED");
+  }
+
+  function walletError(error) {
+    var text = error && (error.message || (error.data && error.data.message));
+    return text ? "The wallet answered: " + text + "." : "The wallet could not complete the request.";
+  }
+
+  function delay(ms) {
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
+  }
+})();
