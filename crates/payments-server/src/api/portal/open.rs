@@ -8,7 +8,7 @@ use payments_core::{Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LA
 use crate::api::portal::view::{PortalLine, PortalView, https_only};
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::http::state::AppState;
-use crate::services::receipts::ReceiptError;
+use crate::services::receipts::{ReceiptError, accepted_or_refused};
 
 /// The page of receipt `id` of `merchant` (the payment link's `merchant` parameter; without it the id must
 /// name a single merchant's receipt) as it stands, or `None` when there is no such receipt.
@@ -49,24 +49,12 @@ pub(crate) async fn record_opened(
     let Some(found) = receipts.fetch_for_portal(merchant, id.clone()).await? else {
         return Ok(false);
     };
-    match receipts.record_link_opened(found.receipt.wallet, id).await {
-        Ok(_) | Err(ReceiptError::Transition(_)) => Ok(true),
-        Err(ReceiptError::NotFound(_)) => Ok(false),
-        Err(
-            error @ (ReceiptError::IdTaken(_)
-            | ReceiptError::WalletMismatch
-            | ReceiptError::NotPostable(_)
-            | ReceiptError::ChainOnly(_)
-            | ReceiptError::UnverifiedPayment(_)
-            | ReceiptError::ChainUnavailable(_)
-            | ReceiptError::DeliveryNotFound { .. }
-            | ReceiptError::NoMasterKey
-            | ReceiptError::WebhookWithoutKey
-            | ReceiptError::IdempotencyConflict
-            | ReceiptError::Unexpected(_)
-            | ReceiptError::Store(_)),
-        ) => Err(error),
-    }
+    accepted_or_refused(
+        receipts
+            .record_link_opened(found.receipt.wallet, id)
+            .await
+            .map(|_| ()),
+    )
 }
 
 /// Test mode: the buyer's "Simulate payment" button pays the receipt's deposit on the simulated chain and wakes

@@ -22,7 +22,7 @@ mod webhook_body;
 pub(crate) use chain_events::ConfirmedPayment;
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
 pub(crate) use error::{OrderError, ReceiptError};
-pub(crate) use page_checkout::PageStep;
+pub(crate) use page_checkout::{PageStep, accepted_or_refused};
 pub(crate) use read::PayableReceipt;
 pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};
 pub(crate) use transition::StatusOutcome;

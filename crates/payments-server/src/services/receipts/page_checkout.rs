@@ -151,7 +151,7 @@ fn chain_error(error: ChainError) -> ReceiptError {
 
 /// A change the state machine or the authorities refuse leaves the receipt as it is and is no error for
 /// the page: it shows the receipt as it stands.
-fn accepted_or_refused(applied: Result<(), ReceiptError>) -> Result<bool, ReceiptError> {
+pub(crate) fn accepted_or_refused(applied: Result<(), ReceiptError>) -> Result<bool, ReceiptError> {
     match applied {
         Ok(()) | Err(ReceiptError::Transition(_)) => Ok(true),
         Err(ReceiptError::NotFound(_)) => Ok(false),
