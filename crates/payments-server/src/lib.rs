@@ -18,10 +18,6 @@ mod secret;
 mod services;
 mod store;
 
-// The store still names these by their old paths; it is becoming its own crate (issue 22), which will take
-// its own observer trait instead.
-use runtime::metrics;
-
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -35,6 +31,7 @@ pub use domain::api_key::{KeyMode, SubscriptionId};
 pub use domain::chain::ChainContracts;
 pub use domain::scope::{Scope, ScopeError, Scopes};
 pub use domain::subscription::Subscription;
+pub use payments_store::{DatabaseLocation, DatabaseState, StoreError, backup_sqlite, check_database};
 pub use runtime::clock::{Clock, ClockRefusal, ManualClock, OffsetClock, SystemClock};
 pub use runtime::config::{
     BASE_USDC, DEFAULT_CHAIN_POLL, DEFAULT_CONFIRMATIONS, DEFAULT_INVENTORY_LIST_BUDGET,
@@ -53,4 +50,3 @@ pub use runtime::master_key::{MasterKey, MasterKeyError};
 pub use runtime::telemetry::{LogFormat, LogGuard, init_tracing};
 pub use secret::Secret;
 pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
-pub use store::{DatabaseLocation, DatabaseState, StoreError, backup_sqlite, check_database};

@@ -6,8 +6,10 @@
 //! ```
 //!
 //! A file's layer is its first folder under `src/` (or its own name for a top-level file); a path's layer is its
-//! first segment after `crate::`. `store/`, `domain/` and `secret.rs` are the lowest layer and are not read here:
-//! they are becoming their own crates (issue 22), where Cargo enforces the direction.
+//! first segment after `crate::`. The store and the domain are their own crates (`payments-store`,
+//! `payments-domain`), where Cargo enforces the direction; `store.rs`, `domain.rs` and `secret.rs` are only
+//! their re-export modules, which bind the store's receipt use cases and `domain::receipt` to the services'
+//! refusal types, so they are not read here.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -26,8 +28,7 @@ fn rank(layer: &str) -> Option<u8> {
         "api" => 3,
         "http" => 4,
         "services" => 5,
-        // `metrics` is the crate-root alias of `runtime::metrics` the store still uses.
-        "chain" | "runtime" | "metrics" => 6,
+        "chain" | "runtime" => 6,
         "store" | "domain" | "secret" => 7,
         // The library's public re-exports at the crate root (types, and the functions below).
         "serve" | "shutdown_signal" | "init_tracing" | "raise_open_file_limit" | "decide_dev_mode" => 0,
@@ -99,7 +100,7 @@ fn violations(src: &Path) -> BTreeSet<String> {
             None if relative == "main.rs" || relative == "lib.rs" => relative.clone(),
             None => relative.trim_end_matches(".rs").to_owned(),
         };
-        if matches!(layer.as_str(), "store" | "domain" | "secret") {
+        if matches!(relative.as_str(), "store.rs" | "domain.rs" | "secret.rs") {
             continue;
         }
         let Some(own) = rank(&layer) else {
@@ -185,4 +186,66 @@ fn an_arrow_up_a_layer_is_reported_with_its_file_and_layers() {
             "src/services/users.rs:1: services uses hyper::",
         ]
     );
+}
+
+/// What `payments-store` must not depend on: the server, metrics, HTTP or the API's documentation.
+const STORE_FORBIDDEN_DEPENDENCIES: &[&str] = &[
+    "payments-server",
+    "metrics",
+    "metrics-exporter-prometheus",
+    "hyper",
+    "hyper-util",
+    "http",
+    "http-body-util",
+    "utoipa",
+    "async-graphql",
+];
+
+/// The names in the `[dependencies]` table of a manifest (`name = …` or `name.workspace = true`).
+fn dependency_names(manifest: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap_or_default().trim();
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
+#[test]
+fn the_store_crate_depends_on_no_server_metrics_or_http_and_builds_no_service_error() {
+    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("../payments-store");
+    let manifest = fs::read_to_string(store.join("Cargo.toml")).unwrap();
+    let names = dependency_names(&manifest);
+    assert!(names.iter().any(|name| name == "payments-domain"), "{names:?}");
+    let forbidden: Vec<&String> = names
+        .iter()
+        .filter(|name| STORE_FORBIDDEN_DEPENDENCIES.contains(&name.as_str()))
+        .collect();
+    assert!(forbidden.is_empty(), "payments-store depends on {forbidden:?}");
+
+    let mut files = Vec::new();
+    rust_files(&store.join("src"), &mut files);
+    let named: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            let text = fs::read_to_string(file).unwrap();
+            ["ReceiptError", "OrderError", "metrics::", "hyper::"]
+                .into_iter()
+                .filter(move |word| text.contains(word))
+                .map(move |word| format!("{}: {word}", file.display()))
+        })
+        .collect();
+    assert!(named.is_empty(), "the store names {named:?}");
+}
+
+#[test]
+fn dependency_names_are_read_from_the_dependencies_table_only() {
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\n# why\nhyper.workspace = true\nserde = { workspace = true }\n\n[dev-dependencies]\nmetrics = \"1\"\n";
+
+    assert_eq!(dependency_names(manifest), ["hyper", "serde"]);
 }

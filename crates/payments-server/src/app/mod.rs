@@ -32,7 +32,7 @@ use crate::services::Services;
 use crate::services::keys::KeyAdmin;
 use crate::services::receipts;
 use crate::services::worker::WorkerHandle;
-use crate::store::{self, Repositories, StoreError};
+use crate::store::{self, Repositories, StoreError, StoreObserver};
 
 /// The HTTP application; cheap to clone (one shared state).
 #[derive(Debug, Clone)]
@@ -61,7 +61,9 @@ impl App {
         let sign_in_limits = RateLimits::per_minute(config.sign_in_rate_limit_per_minute, Arc::clone(&clock));
         let portal_limits = RateLimits::per_minute(config.rate_limit_per_minute, Arc::clone(&clock));
         let metrics = Arc::new(Metrics::new());
-        repositories.timing.attach(Arc::clone(&metrics));
+        repositories
+            .timing
+            .attach(Arc::clone(&metrics) as Arc<dyn StoreObserver>);
         let services = Services::new(&config, &repositories, &clock, simulated, &metrics);
         let state = Arc::new(AppState {
             config,

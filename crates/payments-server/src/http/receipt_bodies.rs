@@ -82,7 +82,7 @@ impl ReceiptBodies {
 mod tests {
     use super::*;
     use crate::store::SettlementState;
-    use crate::store::contract::fixtures::{new_receipt, wallet};
+    use payments_store::testing::fixtures::{new_receipt, wallet};
 
     fn payable(version: i64, recipient: char) -> PayableReceipt {
         let mut receipt = new_receipt(wallet('a'), "r1", 1_000).into_stored();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use metrics::{SharedString, counter, gauge, histogram, with_local_recorder};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
 
-use crate::store::OutboxDepth;
+use crate::store::{OutboxDepth, StoreObserver};
 
 /// Upper bounds (seconds) of the latency histograms: 0.5 ms to 10 s, about x2.5 apart.
 const LATENCY_BUCKETS: &[f64] = &[
@@ -100,15 +100,6 @@ impl Metrics {
         });
     }
 
-    /// One datastore operation of `backend` (`sqlite`, `postgres`); `kind` is `read` or `write` on SQLite,
-    /// `query`, `sale` or `transition` on PostgreSQL.
-    pub(crate) fn store_operation(&self, backend: &'static str, kind: &'static str, elapsed: Duration) {
-        with_local_recorder(&self.recorder, || {
-            histogram!("payments_store_operation_duration_seconds", "backend" => backend, "kind" => kind)
-                .record(elapsed.as_secs_f64());
-        });
-    }
-
     /// Folds histogram samples into their buckets.
     pub(crate) fn run_upkeep(&self) {
         self.handle.run_upkeep();
@@ -153,6 +144,18 @@ fn status_label(status: u16) -> SharedString {
             || SharedString::from(status.to_string()),
             |(_, text)| SharedString::const_str(text),
         )
+}
+
+/// The store reports the time of each of its operations here, once the app attached these metrics.
+impl StoreObserver for Metrics {
+    /// One datastore operation of `backend` (`sqlite`, `postgres`); `kind` is `read` or `write` on SQLite,
+    /// `query`, `sale` or `transition` on PostgreSQL.
+    fn operation(&self, backend: &'static str, kind: &'static str, elapsed: Duration) {
+        with_local_recorder(&self.recorder, || {
+            histogram!("payments_store_operation_duration_seconds", "backend" => backend, "kind" => kind)
+                .record(elapsed.as_secs_f64());
+        });
+    }
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::create::payment_url;
 use crate::store::{
-    ChainRepository, IdempotencyClaim, MerchantSnapshot, OutboxRepository, ReceiptRepository, Sale,
-    ShopRepository, TxError,
+    ChainRepository, IdempotencyClaim, MerchantSnapshot, OutboxRepository, Receipts, Sale, SaleRefused,
+    ShopRepository, TransitionRefused, TxError,
 };
 
 /// An `Idempotency-Key` as the HTTP layer read it: the key and the SHA-256 of the request body.
@@ -41,7 +41,7 @@ impl IdempotencyRequest {
 
 #[derive(Debug, Clone)]
 pub(crate) struct ReceiptService {
-    pub(crate) receipts: Arc<dyn ReceiptRepository>,
+    pub(crate) receipts: Arc<Receipts>,
     pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) clock: Arc<dyn Clock>,
@@ -167,19 +167,25 @@ pub(super) fn brand_name_of(merchant: &MerchantSnapshot) -> String {
         .unwrap_or_default()
 }
 
-/// A sale's transaction error as the use case's error.
-pub(super) fn sale_error(error: TxError<OrderError>) -> OrderError {
+/// A sale's transaction error as the use case's error: the decision's own refusal as it was, the store's
+/// refusals as the receipt errors the API answers.
+pub(super) fn sale_error(error: TxError<SaleRefused<OrderError>>) -> OrderError {
     match error {
-        TxError::Refused(error) => error,
+        TxError::Refused(SaleRefused::Decision(error)) => error,
+        TxError::Refused(SaleRefused::IdTaken(id)) => OrderError::Receipt(ReceiptError::IdTaken(id)),
+        TxError::Refused(SaleRefused::OutOfStock { sku, available }) => {
+            OrderError::OutOfStock { sku, available }
+        }
         TxError::IdempotencyConflict => OrderError::Receipt(ReceiptError::IdempotencyConflict),
         TxError::Store(error) => error.into(),
     }
 }
 
 /// A transition's transaction error as the use case's error.
-pub(super) fn transition_error(error: TxError<ReceiptError>) -> ReceiptError {
+pub(super) fn transition_error(error: TxError<TransitionRefused<ReceiptError>>) -> ReceiptError {
     match error {
-        TxError::Refused(error) => error,
+        TxError::Refused(TransitionRefused::Decision(error)) => error,
+        TxError::Refused(TransitionRefused::NotFound(id)) => ReceiptError::NotFound(id),
         TxError::IdempotencyConflict => ReceiptError::IdempotencyConflict,
         TxError::Store(error) => error.into(),
     }

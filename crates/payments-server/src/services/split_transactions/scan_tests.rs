@@ -9,8 +9,8 @@ use super::*;
 use crate::chain::simulated::SimulatedChain;
 use crate::domain::split::StoredSplit;
 use crate::runtime::clock::ManualClock;
-use crate::store::contract::fixtures::{self, T0, wallet};
 use crate::store::{Availability, ChainCursor, RecordedTransfer, Repositories, SqliteStore};
+use payments_store::testing::fixtures::{self, T0, wallet};
 
 const CHAIN_ID: u64 = 31_337;
 

@@ -1,0 +1,104 @@
+//! What the chain workers keep: the deposit watcher's cursor, the transfers it saw, and settlement attempts.
+
+use std::fmt;
+
+use async_trait::async_trait;
+use payments_core::{Cents, Wallet};
+
+use crate::StoreError;
+use payments_domain::receipt::ReceiptId;
+
+/// The deposit watcher's and the settlement worker's records.
+#[async_trait]
+pub trait ChainRepository: Send + Sync + fmt::Debug {
+    /// Where the watcher of `chain_id` resumes; `None` before its first scan.
+    async fn fetch_cursor(&self, chain_id: u64) -> Result<Option<ChainCursor>, StoreError>;
+    /// In one transaction: records `transfers` (each at most once, by chain, transaction and log index) and
+    /// moves the cursor, so a crash leaves either both or neither.
+    async fn record_scan(
+        &self,
+        chain_id: u64,
+        transfers: &[RecordedTransfer],
+        cursor: &ChainCursor,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// Deposit addresses of unpaid receipts created at or after `since_ms` (what the watcher looks for).
+    async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError>;
+    /// Every recorded transfer (of any token) to the deposit address `to` on `chain_id`, in chain order: what
+    /// a merchant is shown of a receipt's payments, counted or not.
+    async fn deposit_transfers(&self, chain_id: u64, to: Wallet)
+    -> Result<Vec<RecordedTransfer>, StoreError>;
+    /// Unpaid receipts whose deposit received at least one recorded transfer, with those transfers.
+    async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError>;
+    /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.
+    async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
+    /// Records a failed settlement attempt.
+    async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError>;
+    /// The failed settlement attempts of `merchant`'s receipt `id`, if any.
+    async fn fetch_settlement(
+        &self,
+        merchant: Wallet,
+        id: &ReceiptId,
+    ) -> Result<Option<SettlementState>, StoreError>;
+}
+
+/// Where the deposit watcher resumes: the next block to scan, and the hash it saw for the block before it
+/// (a different hash there now means the chain reorganised below the confirmation depth).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainCursor {
+    pub next_block: u64,
+    pub last_block_hash: Option<String>,
+}
+
+/// A confirmed `Transfer` to a deposit address, as recorded (any token; amounts as decimal base units, `None`
+/// when they do not fit in 128 bits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedTransfer {
+    pub transaction_hash: String,
+    pub log_index: u64,
+    pub block_number: u64,
+    pub block_hash: String,
+    pub token: Wallet,
+    pub from: Wallet,
+    pub to: Wallet,
+    pub amount: Option<u128>,
+}
+
+/// An unpaid receipt whose deposit address received something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FundedDeposit {
+    pub merchant: Wallet,
+    pub receipt_id: ReceiptId,
+    pub total: Cents,
+    pub transfers: Vec<RecordedTransfer>,
+}
+
+/// A paid receipt whose deposit still has to be forwarded to its split and distributed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettlementDue {
+    pub merchant: Wallet,
+    pub receipt_id: ReceiptId,
+    pub split: Wallet,
+    /// Failed attempts so far.
+    pub attempts: u32,
+}
+
+/// A failed settlement attempt, with when to try again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettlementFailure {
+    pub merchant: Wallet,
+    pub receipt_id: ReceiptId,
+    pub attempts: u32,
+    pub next_attempt_at: i64,
+    /// Bounded and free of secrets (a chain error message).
+    pub error: String,
+    pub now_ms: i64,
+}
+
+/// Where a receipt's settlement stands after failed attempts (shown on the receipt while it is `paid`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettlementState {
+    pub attempts: u32,
+    pub last_error: Option<String>,
+    pub next_attempt_at: i64,
+}

@@ -1,0 +1,101 @@
+//! Turning a connection URL into the pool's connection settings.
+//!
+//! TLS follows libpq's `sslmode` and certificate parameters (see [`super::tls`]).
+
+use std::time::Duration;
+
+use super::tls::{TlsParameters, split_tls_parameters};
+use crate::StoreError;
+
+/// How long a statement waits for a row or table lock before failing with `lock_not_available` (then
+/// retried as a whole transaction, see [`super::retry`]).
+const LOCK_TIMEOUT_MS: u64 = 5_000;
+const APPLICATION_NAME: &str = "payments-server";
+
+/// Pool settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PgPoolOptions {
+    /// Most connections held at once (each request holds one for its transaction).
+    pub(crate) max_size: usize,
+    /// How long a request waits for a free connection, or a new one to open, before the datastore
+    /// counts as unavailable.
+    pub(crate) wait_timeout: Duration,
+}
+
+impl Default for PgPoolOptions {
+    fn default() -> Self {
+        PgPoolOptions {
+            max_size: 16,
+            wait_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Parses `url` (`postgres://user@host:port/db?...` or `host=... user=...`) into the driver's settings and
+/// the TLS parameters, and adds our session settings. The error never repeats the URL (it may hold a password).
+pub(super) fn connection_config(
+    url: &str,
+    options: PgPoolOptions,
+) -> Result<(tokio_postgres::Config, TlsParameters), StoreError> {
+    let (rest, tls) = split_tls_parameters(url)?;
+    let mut config: tokio_postgres::Config = rest
+        .parse()
+        .map_err(|error| StoreError::Unavailable(format!("invalid PostgreSQL URL: {error}")))?;
+    config.ssl_mode(tls.mode.negotiation());
+    // Ours first, so a `-c lock_timeout=...` in the URL's own options still wins.
+    let session = match config.get_options() {
+        Some(theirs) => format!("-c lock_timeout={LOCK_TIMEOUT_MS} {theirs}"),
+        None => format!("-c lock_timeout={LOCK_TIMEOUT_MS}"),
+    };
+    config.options(&session);
+    if config.get_application_name().is_none() {
+        config.application_name(APPLICATION_NAME);
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(options.wait_timeout);
+    }
+    Ok((config, tls))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_full_asks_the_driver_to_insist_on_tls() {
+        let (config, tls) = connection_config(
+            "postgres://payments:hunter2@db.internal/payments?sslmode=verify-full",
+            PgPoolOptions::default(),
+        )
+        .unwrap();
+
+        assert_eq!(config.get_ssl_mode(), tokio_postgres::config::SslMode::Require);
+        assert_eq!(tls.mode, super::super::tls::TlsMode::VerifyFull);
+    }
+
+    #[test]
+    fn an_invalid_url_error_does_not_carry_the_password() {
+        let error = connection_config(
+            "postgres://payments:hunter2@db.internal:notaport/payments",
+            PgPoolOptions::default(),
+        )
+        .unwrap_err();
+
+        assert!(!error.to_string().contains("hunter2"), "{error}");
+    }
+
+    #[test]
+    fn our_lock_timeout_comes_before_the_urls_own_options() {
+        let (config, _) = connection_config(
+            "postgres://postgres@127.0.0.1/test?options=-c%20statement_timeout%3D1000",
+            PgPoolOptions::default(),
+        )
+        .unwrap();
+
+        assert_eq!(
+            config.get_options(),
+            Some("-c lock_timeout=5000 -c statement_timeout=1000")
+        );
+        assert_eq!(config.get_application_name(), Some("payments-server"));
+    }
+}

@@ -1,0 +1,131 @@
+//! Idempotency keys claimed inside a use case's transaction: the first request with a key inserts a pending
+//! row, which holds the key's unique-index entry until its transaction ends. A concurrent duplicate's insert
+//! waits on that entry, then finds the committed response and replays it, so a key has one effect.
+
+use deadpool_postgres::GenericClient;
+
+use crate::postgres::error::PgError;
+use crate::postgres::rows;
+use crate::{IdempotencyClaim, IdempotentResponse};
+
+/// Keys past their retention go first, so an expired key can be used again. Rows another transaction is
+/// purging right now are skipped rather than waited for: that transaction deletes them anyway.
+const PURGE: &str = "DELETE FROM idempotency_keys WHERE id IN (
+    SELECT id FROM idempotency_keys WHERE created_at < $1 FOR UPDATE SKIP LOCKED)";
+/// `status = 0` and an empty body: claimed, response not yet known.
+const CLAIM: &str =
+    "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
+    VALUES ($1, $2, $3, $4, 0, ''::bytea, $5) ON CONFLICT (wallet, scope, key) DO NOTHING RETURNING id";
+const FETCH: &str = "SELECT request_hash, status, body FROM idempotency_keys
+    WHERE wallet = $1 AND scope = $2 AND key = $3 AND created_at >= $4";
+const KEEP: &str = "UPDATE idempotency_keys SET status = $2, body = $3 WHERE id = $1";
+
+/// The status of a claimed key whose response is not yet written.
+const PENDING: i32 = 0;
+
+/// What claiming a key found.
+#[derive(Debug)]
+pub(super) enum Claimed {
+    /// This transaction holds the key (row id); the use case goes ahead.
+    Fresh(i64),
+    /// An earlier request with the same body committed this response.
+    Replay(IdempotentResponse),
+    /// The key was used with another body.
+    Conflict,
+    /// The stored row has no response yet.
+    Pending,
+}
+
+pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> Result<Claimed, PgError> {
+    let wallet = claim.wallet.to_string();
+    let purge = tx.prepare_cached(PURGE).await?;
+    tx.execute(&purge, &[&claim.not_before_ms()]).await?;
+    let insert = tx.prepare_cached(CLAIM).await?;
+    let inserted = tx
+        .query_opt(
+            &insert,
+            &[
+                &wallet,
+                &claim.scope,
+                &claim.key,
+                &claim.request_hash,
+                &claim.now_ms,
+            ],
+        )
+        .await?;
+    if let Some(row) = inserted {
+        return Ok(Claimed::Fresh(rows::get(&row, "id")?));
+    }
+    let fetch = tx.prepare_cached(FETCH).await?;
+    let Some(row) = tx
+        .query_opt(
+            &fetch,
+            &[&wallet, &claim.scope, &claim.key, &claim.not_before_ms()],
+        )
+        .await?
+    else {
+        // The conflicting row went away (or expired) between the insert and this read: start again.
+        return Err(PgError::Contended("idempotency key changed hands"));
+    };
+    let request_hash: String = rows::get(&row, "request_hash")?;
+    let status: i32 = rows::get(&row, "status")?;
+    if request_hash != claim.request_hash {
+        return Ok(Claimed::Conflict);
+    }
+    if status == PENDING {
+        return Ok(Claimed::Pending);
+    }
+    Ok(Claimed::Replay(IdempotentResponse {
+        request_hash,
+        status: u16::try_from(status).map_err(|error| PgError::corrupt("column status", error))?,
+        body: rows::get(&row, "body")?,
+    }))
+}
+
+/// The response committed under the claimed key within its retention (whatever the body it was kept for);
+/// `None` when there is none yet.
+pub(super) async fn kept(
+    client: &impl GenericClient,
+    claim: &IdempotencyClaim,
+) -> Result<Option<IdempotentResponse>, PgError> {
+    let fetch = client.prepare_cached(FETCH).await?;
+    let wallet = claim.wallet.to_string();
+    let row = client
+        .query_opt(
+            &fetch,
+            &[&wallet, &claim.scope, &claim.key, &claim.not_before_ms()],
+        )
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let status: i32 = rows::get(&row, "status")?;
+    if status == PENDING {
+        return Ok(None);
+    }
+    Ok(Some(IdempotentResponse {
+        request_hash: rows::get(&row, "request_hash")?,
+        status: u16::try_from(status).map_err(|error| PgError::corrupt("column status", error))?,
+        body: rows::get(&row, "body")?,
+    }))
+}
+
+/// Fills in the response of the key this transaction claimed.
+pub(super) async fn keep(
+    tx: &impl GenericClient,
+    claim_id: i64,
+    response: &IdempotentResponse,
+) -> Result<(), PgError> {
+    let keep = tx.prepare_cached(KEEP).await?;
+    tx.execute(&keep, &[&claim_id, &i32::from(response.status), &response.body])
+        .await?;
+    Ok(())
+}
+
+/// Why a use case stops at a key whose response is not written yet.
+pub(super) fn pending(claim: &IdempotencyClaim) -> String {
+    format!(
+        "idempotency key {} ({}) is still being processed",
+        claim.key, claim.scope
+    )
+}

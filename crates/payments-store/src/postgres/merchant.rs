@@ -1,0 +1,15 @@
+//! The merchant's configuration a use case's decision reads, inside its transaction.
+
+use deadpool_postgres::GenericClient;
+use payments_core::Wallet;
+
+use crate::MerchantSnapshot;
+use crate::postgres::error::PgError;
+use crate::postgres::{shops, splits};
+
+pub(super) async fn snapshot(tx: &impl GenericClient, wallet: Wallet) -> Result<MerchantSnapshot, PgError> {
+    Ok(MerchantSnapshot {
+        split: splits::fetch(tx, wallet).await?,
+        shop: shops::fetch(tx, wallet).await?,
+    })
+}

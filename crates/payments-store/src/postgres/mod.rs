@@ -1,0 +1,215 @@
+//! PostgreSQL backend: a `deadpool` pool of `tokio-postgres` connections, READ COMMITTED transactions, and
+//! concurrency handled by the database rather than by a single writer: row locks (`FOR UPDATE`), atomic
+//! conditional updates (stock), `ON CONFLICT` on unique constraints (receipt ids, idempotency keys, one
+//! split per merchant) and `SKIP LOCKED` leases (outbox), so several server instances can share a database.
+//!
+//! Every operation checks [`Availability`] first, then runs as one transaction; transient failures
+//! (serialization failures, deadlocks, lock timeouts) run it again, see [`retry`].
+
+mod admin_sessions;
+mod billing;
+mod chain;
+mod config;
+mod error;
+mod idempotency;
+mod inventory;
+mod inventory_images;
+mod inventory_list;
+mod maintenance;
+mod merchant;
+#[cfg(test)]
+mod migration_tests;
+mod migrations;
+mod outbox;
+mod receipts;
+mod recurring;
+mod recurring_charges;
+mod recurring_create;
+mod recurring_repos;
+mod relayer_lease;
+mod reserve;
+mod retry;
+mod rows;
+mod sale;
+mod schema_v1;
+mod schema_v10;
+mod schema_v11;
+mod schema_v13;
+mod schema_v2;
+mod schema_v3;
+mod schema_v4;
+mod schema_v5;
+mod schema_v6;
+mod schema_v7;
+mod schema_v8;
+mod schema_v9;
+mod shops;
+mod splits;
+mod stock;
+mod subscription_hooks;
+mod subscriptions;
+#[cfg(any(test, feature = "testing"))]
+mod test_support;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod throwaway_cluster;
+mod tls;
+#[cfg(test)]
+mod tls_tests;
+mod transition;
+mod users;
+mod users_repos;
+mod users_search;
+
+use std::fmt;
+
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use futures_util::future::BoxFuture;
+
+use crate::{Availability, HealthRepository, StoreError, StoreTiming};
+use error::PgError;
+
+pub(crate) use config::PgPoolOptions;
+pub(crate) use maintenance::check;
+#[cfg(any(test, feature = "testing"))]
+pub use test_support::PgTestDatabase;
+
+const HEALTH_CHECK: &str = "SELECT 1";
+/// The `backend` label of this store's operation times.
+const BACKEND: &str = "postgres";
+
+/// The PostgreSQL store.
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool,
+    availability: Availability,
+    timing: StoreTiming,
+}
+
+impl fmt::Debug for PgStore {
+    /// The pool's numbers only: the connection settings hold the password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let status = self.pool.status();
+        f.debug_struct("PgStore")
+            .field("max_size", &status.max_size)
+            .field("size", &status.size)
+            .field("available", &status.available)
+            .field("availability", &self.availability)
+            .finish()
+    }
+}
+
+impl PgStore {
+    /// Connects with the default pool (16 connections) and applies pending migrations.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] when the URL is invalid, TLS cannot be set up as it asks (said in the
+    /// operator's terms: no TLS on the server, a certificate for another host, an untrusted chain), or the
+    /// server does not answer;
+    /// another [`StoreError`] when a migration fails.
+    pub async fn open(url: &str, now_ms: i64) -> Result<Self, StoreError> {
+        Self::open_with(url, now_ms, PgPoolOptions::default(), Availability::default()).await
+    }
+
+    /// Like [`PgStore::open`], with pool settings and an [`Availability`] switch shared with the server.
+    ///
+    /// # Errors
+    /// As [`PgStore::open`].
+    pub(crate) async fn open_with(
+        url: &str,
+        now_ms: i64,
+        options: PgPoolOptions,
+        availability: Availability,
+    ) -> Result<Self, StoreError> {
+        let (config, tls) = config::connection_config(url, options)?;
+        let manager = Manager::from_config(
+            config,
+            tls.connector()?,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(options.max_size)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(options.wait_timeout))
+            .create_timeout(Some(options.wait_timeout))
+            .recycle_timeout(Some(options.wait_timeout))
+            .build()
+            .map_err(|error| StoreError::Unavailable(error.to_string()))?;
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|error| tls.connect_failure(error.into()))?;
+        let applied = migrations::apply(&mut client, now_ms)
+            .await
+            .map_err(PgError::into_store)?;
+        if !applied.is_empty() {
+            tracing::info!(?applied, "applied PostgreSQL migrations");
+        }
+        Ok(PgStore {
+            pool,
+            availability,
+            timing: StoreTiming::default(),
+        })
+    }
+
+    /// Reports each operation's time to `timing` (`query` for one repository call, `sale` and
+    /// `transition` for the use-case transactions).
+    pub(crate) fn timed(mut self, timing: StoreTiming) -> Self {
+        self.timing = timing;
+        self
+    }
+
+    /// The switch checked by every operation.
+    pub fn availability(&self) -> &Availability {
+        &self.availability
+    }
+
+    /// Runs `operation` (one transaction on its own pooled connection) until it succeeds, fails for good,
+    /// or has been tried [`retry::MAX_ATTEMPTS`] times ([`StoreError::Busy`]).
+    async fn run<'a, T: Send>(
+        &self,
+        operation: impl Fn(Object) -> BoxFuture<'a, Result<T, PgError>> + Send,
+    ) -> Result<T, StoreError> {
+        self.availability.check()?;
+        let attempts = async {
+            let mut attempt = 0;
+            loop {
+                let client = self.client().await?;
+                match operation(client).await {
+                    Ok(value) => return Ok(value),
+                    Err(error) => {
+                        let pause = retry::pause_after(error, attempt, false)?;
+                        tokio::time::sleep(pause).await;
+                        attempt += 1;
+                    }
+                }
+            }
+        };
+        self.timing.time(BACKEND, "query", attempts).await
+    }
+
+    /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`].
+    async fn client(&self) -> Result<Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|error| PgError::from(error).into_store())
+    }
+}
+
+#[async_trait]
+impl HealthRepository for PgStore {
+    async fn check_health(&self) -> Result<(), StoreError> {
+        self.run(|client| {
+            Box::pin(async move {
+                client.execute(HEALTH_CHECK, &[]).await?;
+                Ok(())
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,324 @@
+//! The webhook outbox and [`OutboxRepository`]: claiming due deliveries, recording attempts, the delivery
+//! log and redelivery.
+
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::Wallet;
+use tokio_postgres::Row;
+
+use crate::postgres::error::PgError;
+use crate::postgres::{PgStore, rows};
+use crate::{
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
+    OutboxDepth, OutboxRepository, OwnerRow, StoreError,
+};
+use payments_domain::receipt::{DeliveryId, ReceiptId};
+use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+
+/// The one insert of a new delivery, due at once, whichever row it belongs to.
+const INSERT_DELIVERY: &str =
+    "INSERT INTO webhook_deliveries (public_id, receipt_id, subscription_id, url, event,
+    body, state, next_attempt_at, created_at, updated_at, origin)
+    VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7, $7, $8)";
+
+/// Leases due deliveries until `$2`. `SKIP LOCKED` lets two dispatchers (of two instances) claim at once
+/// without waiting for or sharing rows; a row another claimer leased and committed meanwhile is re-checked
+/// by the lock and no longer due. A process that dies mid-attempt leaves the delivery to be retried once
+/// its lease runs out. Returned in due order (the order before the lease).
+///
+/// At most `$6` per endpoint, counting the attempts this dispatcher already has in flight there (`$4`
+/// endpoints, `$5` counts), so one slow endpoint's backlog never fills a claim others are waiting for. The
+/// ranking cannot lock rows (no `FOR UPDATE` with window functions), so the picked rows are locked after
+/// and re-checked; `leased_until` marks them in flight.
+///
+/// A delivery belongs to a receipt (signed with its key) or to a subscription (signed with its plan's).
+const CLAIM_DUE: &str = "WITH ranked AS (
+        SELECT id, origin, next_attempt_at,
+            row_number() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
+        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1),
+    picked AS (
+        SELECT k.id FROM ranked k
+        LEFT JOIN unnest($4::text[], $5::bigint[]) AS busy(endpoint, used) ON busy.endpoint = k.origin
+        WHERE k.rank_in_endpoint + COALESCE(busy.used, 0) <= $6
+        ORDER BY k.next_attempt_at, k.id LIMIT $3),
+    due AS (
+        SELECT d.id, d.next_attempt_at FROM webhook_deliveries d JOIN picked p ON p.id = d.id
+        WHERE d.state = 'pending' AND d.next_attempt_at <= $1
+        FOR UPDATE OF d SKIP LOCKED),
+    leased AS (
+        UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2 FROM due WHERE d.id = due.id
+        RETURNING d.id, d.public_id, d.receipt_id, d.subscription_id, d.url, d.event, d.body, d.attempts,
+            d.round_attempts, d.origin, due.next_attempt_at AS due_at)
+    SELECT l.id, l.public_id, r.public_id AS receipt_public_id, s.public_id AS subscription_public_id,
+        p.public_id AS plan_public_id, l.url, l.event, l.body,
+        COALESCE(r.signing_key, p.signing_key) AS signing_key, l.attempts, l.round_attempts, l.origin
+    FROM leased l
+    LEFT JOIN receipts r ON r.id = l.receipt_id
+    LEFT JOIN customer_subscriptions s ON s.id = l.subscription_id
+    LEFT JOIN subscription_plans p ON p.id = s.plan_id
+    ORDER BY l.due_at, l.id";
+const INSERT_ATTEMPT: &str = "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error,
+    started_at, finished_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+/// A redelivery asked for during the attempt (`redeliver_queued`) starts its new round now.
+const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
+    state = CASE WHEN redeliver_queued = 1 THEN 'pending' ELSE $2::text END, attempts = attempts + 1,
+    round_attempts = CASE WHEN redeliver_queued = 1 THEN 0 ELSE round_attempts + 1 END,
+    next_attempt_at = CASE WHEN redeliver_queued = 1 THEN $4::bigint ELSE $3::bigint END,
+    leased_until = NULL, redeliver_queued = 0, updated_at = $4 WHERE id = $1";
+const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = $1 AND wallet = $2";
+/// Pending deliveries, and those leased (in flight) at `$1`.
+const DEPTH: &str = "SELECT COUNT(*) AS pending, COUNT(*) FILTER (WHERE leased_until > $1) AS in_flight
+    FROM webhook_deliveries WHERE state = 'pending'";
+const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
+    FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
+const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+    FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
+/// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
+/// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
+const REDELIVER: &str = "UPDATE webhook_deliveries SET
+    redeliver_queued = CASE WHEN leased_until > $3::bigint THEN 1 ELSE 0 END,
+    state = CASE WHEN leased_until > $3::bigint THEN state ELSE 'pending' END,
+    round_attempts = CASE WHEN leased_until > $3::bigint THEN round_attempts ELSE 0 END,
+    next_attempt_at = CASE WHEN leased_until > $3::bigint THEN next_attempt_at ELSE $3::bigint END,
+    updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
+
+fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
+    let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
+    let subscription: Option<String> = rows::get(row, "subscription_public_id")?;
+    let plan: Option<String> = rows::get(row, "plan_public_id")?;
+    match (receipt, subscription, plan) {
+        (Some(receipt), None, _) => Ok(DeliveryOwner::Receipt(ReceiptId::from_stored(receipt))),
+        (None, Some(subscription), Some(plan)) => Ok(DeliveryOwner::Subscription {
+            subscription: CustomerSubscriptionId::from_stored(subscription),
+            plan: PlanId::from_stored(plan),
+        }),
+        _ => Err(PgError::corrupt(
+            "column receipt_id",
+            "a delivery must belong to one receipt or one subscription",
+        )),
+    }
+}
+
+fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
+    let round: i64 = rows::get(row, "round_attempts")?;
+    Ok(DueDelivery {
+        rowid: rows::get(row, "id")?,
+        id: DeliveryId::from_stored(rows::get(row, "public_id")?),
+        owner: owner_from_row(row)?,
+        url: rows::get(row, "url")?,
+        event: rows::get(row, "event")?,
+        body: rows::get(row, "body")?,
+        sealed_signing_key: rows::get(row, "signing_key")?,
+        attempt: rows::get::<i64>(row, "attempts")? + 1,
+        round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
+        endpoint: rows::get(row, "origin")?,
+    })
+}
+
+fn status_code(row: &Row) -> Result<Option<u16>, PgError> {
+    let code: Option<i32> = rows::get(row, "status_code")?;
+    code.map(u16::try_from)
+        .transpose()
+        .map_err(|error| PgError::corrupt("column status_code", error))
+}
+
+fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
+    Ok(AttemptLog {
+        attempt: rows::get(row, "attempt")?,
+        status_code: status_code(row)?,
+        error: rows::get(row, "error")?,
+        started_at: rows::get(row, "started_at")?,
+        finished_at: rows::get(row, "finished_at")?,
+        duration_ms: rows::get(row, "duration_ms")?,
+    })
+}
+
+async fn claim_due(client: Object, claim: &Claim) -> Result<Vec<DueDelivery>, PgError> {
+    let statement = client.prepare_cached(CLAIM_DUE).await?;
+    let endpoints: Vec<&str> = claim.busy.iter().map(|(endpoint, _)| endpoint.as_str()).collect();
+    let used: Vec<i64> = claim.busy.iter().map(|(_, used)| i64::from(*used)).collect();
+    let found = client
+        .query(
+            &statement,
+            &[
+                &claim.now_ms,
+                &claim.lease_until_ms,
+                &i64::from(claim.limit),
+                &endpoints,
+                &used,
+                &i64::from(claim.per_endpoint),
+            ],
+        )
+        .await?;
+    found.iter().map(due_from_row).collect()
+}
+
+async fn record_attempt(mut client: Object, record: &AttemptRecord) -> Result<(), PgError> {
+    let tx = client.transaction().await?;
+    let insert = tx.prepare_cached(INSERT_ATTEMPT).await?;
+    tx.execute(
+        &insert,
+        &[
+            &record.delivery_rowid,
+            &record.attempt,
+            &record.status_code.map(i32::from),
+            &record.error,
+            &record.started_at,
+            &record.finished_at,
+            &record.duration_ms,
+        ],
+    )
+    .await?;
+    let (state, next_attempt_at) = match record.next {
+        DeliveryNext::Delivered => ("delivered", None),
+        DeliveryNext::RetryAt(at) => ("pending", Some(at)),
+        DeliveryNext::Failed => ("failed", None),
+    };
+    let after = tx.prepare_cached(AFTER_ATTEMPT).await?;
+    tx.execute(
+        &after,
+        &[
+            &record.delivery_rowid,
+            &state,
+            &next_attempt_at,
+            &record.finished_at,
+        ],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn receipt_rowid(
+    client: &impl GenericClient,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<i64>, PgError> {
+    let statement = client.prepare_cached(RECEIPT_ROWID).await?;
+    let row = client
+        .query_opt(&statement, &[&receipt_id.as_str(), &wallet.to_string()])
+        .await?;
+    row.map(|row| rows::get(&row, "id")).transpose()
+}
+
+/// `None` when the merchant has no such receipt.
+async fn list(
+    client: Object,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+) -> Result<Option<Vec<DeliveryLog>>, PgError> {
+    let Some(rowid) = receipt_rowid(&client, wallet, receipt_id).await? else {
+        return Ok(None);
+    };
+    let deliveries = client.prepare_cached(LIST_DELIVERIES).await?;
+    let attempts = client.prepare_cached(LIST_ATTEMPTS).await?;
+    let mut logs = Vec::new();
+    for row in client.query(&deliveries, &[&rowid]).await? {
+        let delivery_rowid: i64 = rows::get(&row, "id")?;
+        let attempts = client
+            .query(&attempts, &[&delivery_rowid])
+            .await?
+            .iter()
+            .map(attempt_from_row)
+            .collect::<Result<_, _>>()?;
+        logs.push(DeliveryLog {
+            id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
+            event: rows::get(&row, "event")?,
+            url: rows::get(&row, "url")?,
+            state: rows::get(&row, "state")?,
+            next_attempt_at: rows::get(&row, "next_attempt_at")?,
+            created_at: rows::get(&row, "created_at")?,
+            attempts,
+        });
+    }
+    Ok(Some(logs))
+}
+
+/// False when the merchant has no such receipt or the receipt no such delivery.
+async fn redeliver(
+    client: Object,
+    wallet: Wallet,
+    receipt_id: &ReceiptId,
+    delivery_id: &str,
+    now_ms: i64,
+) -> Result<bool, PgError> {
+    let Some(rowid) = receipt_rowid(&client, wallet, receipt_id).await? else {
+        return Ok(false);
+    };
+    let statement = client.prepare_cached(REDELIVER).await?;
+    let changed = client
+        .execute(&statement, &[&rowid, &delivery_id, &now_ms])
+        .await?;
+    Ok(changed == 1)
+}
+
+async fn depth(client: Object, now_ms: i64) -> Result<OutboxDepth, PgError> {
+    let statement = client.prepare_cached(DEPTH).await?;
+    let row = client.query_one(&statement, &[&now_ms]).await?;
+    Ok(OutboxDepth {
+        pending: rows::non_negative(rows::get(&row, "pending")?),
+        in_flight: rows::non_negative(rows::get(&row, "in_flight")?),
+    })
+}
+
+#[async_trait]
+impl OutboxRepository for PgStore {
+    async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError> {
+        self.run(|client| Box::pin(claim_due(client, claim))).await
+    }
+
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+        self.run(|client| Box::pin(record_attempt(client, record))).await
+    }
+
+    async fn list_deliveries(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.run(|client| Box::pin(list(client, wallet, receipt_id)))
+            .await
+    }
+
+    async fn redeliver(
+        &self,
+        wallet: Wallet,
+        receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(redeliver(client, wallet, receipt_id, delivery_id, now_ms)))
+            .await
+    }
+
+    async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {
+        self.run(|client| Box::pin(depth(client, now_ms))).await
+    }
+}
+
+/// Queues `delivery` for `owner`, due at once, in the caller's transaction.
+pub(super) async fn insert_delivery(
+    client: &impl GenericClient,
+    owner: OwnerRow,
+    delivery: &NewDelivery,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let (receipt, subscription) = owner.columns();
+    let statement = client.prepare_cached(INSERT_DELIVERY).await?;
+    client
+        .execute(
+            &statement,
+            &[
+                &delivery.id.as_str(),
+                &receipt,
+                &subscription,
+                &delivery.url,
+                &delivery.event,
+                &delivery.body,
+                &now_ms,
+                &delivery.endpoint,
+            ],
+        )
+        .await?;
+    Ok(())
+}

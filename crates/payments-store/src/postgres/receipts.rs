@@ -1,0 +1,234 @@
+//! Receipt rows: the mapper, the reads (always by merchant wallet, except the payment page's lookup by
+//! id), the insert, and [`ReceiptRepository`] (whose use cases live in [`super::sale`] and
+//! [`super::transition`]).
+
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
+use tokio_postgres::Row;
+
+use crate::postgres::error::PgError;
+use crate::postgres::{BACKEND, PgStore, rows, sale, splits, transition};
+use crate::{
+    Committed, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError, TransitionRefused,
+    TransitionTx, Transitioned, TxError,
+};
+use payments_domain::page_cursor::ReceiptKey;
+use payments_domain::receipt::{
+    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+};
+use payments_domain::split::StoredSplit;
+
+/// `$2` NULL: the payment page's lookup by id alone, which names a receipt only when exactly one merchant
+/// has that id (two rows at most are read to tell).
+const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
+/// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
+/// run one after the other, each deciding on the previous one's result.
+pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
+    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
+    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
+/// Newest first; the row id breaks ties between receipts created in the same millisecond.
+const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+/// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
+const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
+    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
+    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
+    ORDER BY created_at DESC, id DESC LIMIT $2";
+/// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
+/// when the other insert is still uncommitted (this one waits for it).
+pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
+    subtotal_cents, tax_cents, fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19, $20)
+    ON CONFLICT (wallet, public_id) DO NOTHING RETURNING id";
+
+/// The row id and the receipt.
+pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
+    let cents = |name: &str| rows::get::<i64>(row, name).map(Cents::new);
+    let receipt = Receipt {
+        id: ReceiptId::from_stored(rows::get(row, "public_id")?),
+        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
+        source: rows::parsed(row, "source", |text| {
+            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
+        })?,
+        status: rows::parsed(row, "status", str::parse::<ReceiptStatus>)?,
+        version: rows::get(row, "version")?,
+        currency: rows::get(row, "currency")?,
+        amounts: ReceiptAmounts {
+            subtotal: cents("subtotal_cents")?,
+            tax: cents("tax_cents")?,
+            fee: cents("fee_cents")?,
+            total: cents("total_cents")?,
+        },
+        paid: cents("paid_cents")?,
+        refunded: cents("refunded_cents")?,
+        line_items: rows::json(row, "line_items_json")?,
+        brand_name: rows::get(row, "brand_name")?,
+        tax: ReceiptTax {
+            jurisdiction_code: rows::get(row, "jurisdiction_code")?,
+            rate: rows::parsed(row, "tax_rate", TaxRate::parse)?,
+            components: rows::json(row, "tax_components_json")?,
+        },
+        options: rows::json(row, "options_json")?,
+        webhook_url: rows::get(row, "webhook_url")?,
+        transaction_hash: rows::get(row, "transaction_hash")?,
+        transaction_timestamp: rows::get(row, "transaction_timestamp")?,
+        buyer_wallet: rows::parsed_opt(row, "buyer_wallet", Wallet::parse)?,
+        failure: rows::parsed_opt(row, "failure_json", |text| serde_json::from_str(text))?,
+        created_at: rows::get(row, "created_at")?,
+        updated_at: rows::get(row, "updated_at")?,
+        status_authority: rows::parsed(row, "status_authority", str::parse::<Authority>)?,
+        payment: PaymentTarget::from_stored(
+            rows::get::<Option<String>>(row, "pay_to")?,
+            rows::get::<Option<String>>(row, "pay_split")?,
+        )
+        .map_err(|error| PgError::Corrupt(format!("receipt payment target: {error}")))?,
+    };
+    Ok((rows::get(row, "id")?, receipt))
+}
+
+/// Inserts the receipt; `None` when this merchant already has its id.
+pub(super) async fn insert(
+    client: &impl GenericClient,
+    receipt: &NewReceipt,
+) -> Result<Option<i64>, PgError> {
+    let statement = client.prepare_cached(INSERT).await?;
+    let row = client
+        .query_opt(
+            &statement,
+            &[
+                &receipt.id.as_str(),
+                &receipt.wallet.to_string(),
+                &receipt.source.as_str(),
+                &receipt.source.initial_status().as_str(),
+                &receipt.currency,
+                &receipt.amounts.subtotal.as_i64(),
+                &receipt.amounts.tax.as_i64(),
+                &receipt.amounts.fee.as_i64(),
+                &receipt.amounts.total.as_i64(),
+                &rows::to_json(&receipt.line_items)?,
+                &receipt.brand_name,
+                &receipt.tax.jurisdiction_code,
+                &receipt.tax.rate.to_string(),
+                &rows::to_json(&receipt.tax.components)?,
+                &rows::to_json(&receipt.options)?,
+                &receipt.webhook_url,
+                &receipt.sealed_signing_key,
+                &receipt.now_ms,
+                &receipt.payment.map(|target| target.to.to_string()),
+                &receipt.payment.map(|target| target.split.to_string()),
+            ],
+        )
+        .await?;
+    row.map(|row| rows::get(&row, "id")).transpose()
+}
+
+/// The one row of a lookup by id; none when there is none or (the payment page's lookup by id alone)
+/// several merchants have that id, which then names no receipt.
+pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
+    if rows.len() == 1 { rows.pop() } else { None }
+}
+
+async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
+    let statement = client.prepare_cached(FETCH).await?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
+    only_row(rows)
+        .map(|row| receipt_from_row(&row).map(|(_, receipt)| receipt))
+        .transpose()
+}
+
+async fn fetch_with_split(
+    client: Object,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
+    let statement = client.prepare_cached(FETCH).await?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
+    let Some(row) = only_row(rows) else {
+        return Ok(None);
+    };
+    let (_, receipt) = receipt_from_row(&row)?;
+    let split = splits::fetch(&client, receipt.wallet).await?;
+    Ok(Some((receipt, split)))
+}
+
+/// One page (one row more is read to learn whether another page follows).
+async fn list(
+    client: Object,
+    wallet: Wallet,
+    limit: u32,
+    after: Option<ReceiptKey>,
+) -> Result<ReceiptPage, PgError> {
+    let wallet = wallet.to_string();
+    let read_limit = i64::from(limit) + 1;
+    let rows = match after {
+        None => {
+            let statement = client.prepare_cached(LIST).await?;
+            client.query(&statement, &[&wallet, &read_limit]).await?
+        }
+        Some(key) => {
+            let statement = client.prepare_cached(LIST_AFTER).await?;
+            client
+                .query(&statement, &[&wallet, &read_limit, &key.created_at, &key.row_id])
+                .await?
+        }
+    };
+    let found = rows
+        .iter()
+        .map(|row| receipt_from_row(row).map(|(row_id, receipt)| (receipt, row_id)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ReceiptPage::of_rows(found, limit))
+}
+
+#[async_trait]
+impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
+    async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
+        self.run(|client| Box::pin(fetch(client, wallet, id))).await
+    }
+
+    async fn fetch_with_split(
+        &self,
+        wallet: Option<Wallet>,
+        id: &ReceiptId,
+    ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError> {
+        self.run(|client| Box::pin(fetch_with_split(client, wallet, id)))
+            .await
+    }
+
+    async fn list_page(
+        &self,
+        wallet: Wallet,
+        limit: u32,
+        after: Option<ReceiptKey>,
+    ) -> Result<ReceiptPage, StoreError> {
+        self.run(|client| Box::pin(list(client, wallet, limit, after)))
+            .await
+    }
+
+    async fn create(&self, sale: SaleTx<S>) -> Result<Committed<Sale>, TxError<SaleRefused<S>>> {
+        self.timing.time(BACKEND, "sale", sale::create(self, sale)).await
+    }
+
+    async fn transition(
+        &self,
+        change: TransitionTx<T>,
+    ) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>> {
+        self.timing
+            .time(BACKEND, "transition", transition::apply(self, change))
+            .await
+    }
+}

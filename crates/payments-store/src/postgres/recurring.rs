@@ -1,0 +1,300 @@
+//! Plans and customer subscriptions over PostgreSQL (the charge ledger is in `recurring_charges`).
+
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::{Cents, RecoverableSignature, SpendPermissionData, Wallet};
+use tokio_postgres::Row;
+
+use crate::postgres::error::PgError;
+use crate::postgres::{rows, subscription_hooks};
+use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
+use payments_domain::recurring::{
+    CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
+    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
+};
+
+macro_rules! plan_columns {
+    () => {
+        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
+        webhook_url, signing_key"
+    };
+}
+
+/// The columns every subscription read selects, read by name in [`subscription_from_row`].
+macro_rules! subscription_columns {
+    () => {
+        "s.id AS row_id, s.public_id, p.public_id AS plan_public_id, s.merchant, s.customer, s.price_cents,
+        s.period, s.permission_json, s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at,
+        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+    };
+}
+pub(super) use subscription_columns;
+
+const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+const FETCH_PLAN: &str = concat!(
+    "SELECT ",
+    plan_columns!(),
+    " FROM subscription_plans WHERE public_id = $1"
+);
+const LOCK_PLAN: &str = concat!(
+    "SELECT ",
+    plan_columns!(),
+    " FROM subscription_plans WHERE public_id = $1 FOR UPDATE"
+);
+const ACTIVE_PLANS: &str = concat!(
+    "SELECT ",
+    plan_columns!(),
+    " FROM subscription_plans WHERE merchant = $1 AND active ORDER BY created_at, id"
+);
+const SAVE_PLAN: &str = "UPDATE subscription_plans SET name = $2, description = $3, price_cents = $4,
+    period = $5, active = $6, updated_at = $7, webhook_url = $8, signing_key = $9 WHERE public_id = $1";
+/// Locks the plan (shared), so a deactivation (or a webhook change) cannot slip between this check and the
+/// insert.
+const PLAN_ROW: &str =
+    "SELECT id, webhook_url FROM subscription_plans WHERE public_id = $1 AND active FOR SHARE";
+const INSERT_SUBSCRIPTION: &str =
+    "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
+    price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
+    next_charge_at, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10, 0, $10, $11, $11)
+    ON CONFLICT (permission_hash) DO NOTHING
+    RETURNING id";
+const FETCH_SUBSCRIPTION: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id WHERE s.public_id = $1"
+);
+const BY_CUSTOMER: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id
+    WHERE s.customer = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT $2"
+);
+const BY_MERCHANT: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id
+    WHERE s.merchant = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT $2"
+);
+const CANCEL: &str =
+    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = $2, canceled_at = $2
+    WHERE public_id = $1 AND status <> 'canceled'";
+
+fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
+    let webhook = match rows::get::<Option<String>>(row, "webhook_url")? {
+        Some(url) => Some(PlanWebhook {
+            url,
+            sealed_key: rows::get(row, "signing_key")?,
+        }),
+        None => None,
+    };
+    Ok(Plan {
+        id: PlanId::from_stored(rows::get(row, "public_id")?),
+        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
+        name: rows::get(row, "name")?,
+        description: rows::get(row, "description")?,
+        price: Cents::new(rows::get(row, "price_cents")?),
+        period: rows::parsed(row, "period", str::parse)?,
+        active: rows::get(row, "active")?,
+        webhook,
+        created_at: rows::get(row, "created_at")?,
+        updated_at: rows::get(row, "updated_at")?,
+    })
+}
+
+pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, PgError> {
+    let permission: SpendPermissionData = rows::json(row, "permission_json")?;
+    let signature: Vec<u8> = rows::get(row, "signature")?;
+    RecoverableSignature::from_bytes(&signature)
+        .map_err(|error| PgError::corrupt("column signature", error))?;
+    let count =
+        |name: &str| rows::get::<i64>(row, name).map(|value| u32::try_from(value).unwrap_or(u32::MAX));
+    Ok(CustomerSubscription {
+        id: CustomerSubscriptionId::from_stored(rows::get(row, "public_id")?),
+        plan_id: PlanId::from_stored(rows::get(row, "plan_public_id")?),
+        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
+        customer: rows::parsed(row, "customer", Wallet::parse)?,
+        price: Cents::new(rows::get(row, "price_cents")?),
+        period: rows::parsed(row, "period", str::parse)?,
+        permission: permission
+            .parse()
+            .map_err(|error| PgError::corrupt("column permission_json", error))?,
+        signature,
+        status: rows::parsed(row, "status", str::parse)?,
+        anchor_ms: rows::get(row, "anchor_ms")?,
+        next_period_index: rows::non_negative(rows::get(row, "next_period_index")?),
+        next_charge_at: rows::get(row, "next_charge_at")?,
+        attempts: count("attempts")?,
+        failed_periods: count("failed_periods")?,
+        created_at: rows::get(row, "created_at")?,
+        updated_at: rows::get(row, "updated_at")?,
+        canceled_at: rows::get(row, "canceled_at")?,
+    })
+}
+
+/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
+fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
+    plan.webhook.as_ref().map_or((None, None), |webhook| {
+        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
+    })
+}
+
+pub(super) async fn create_plan(client: &impl GenericClient, plan: &Plan) -> Result<(), PgError> {
+    let (webhook_url, signing_key) = webhook_columns(plan);
+    let statement = client.prepare_cached(INSERT_PLAN).await?;
+    client
+        .execute(
+            &statement,
+            &[
+                &plan.id.as_str(),
+                &plan.merchant.to_string(),
+                &plan.name,
+                &plan.description,
+                &plan.price.as_i64(),
+                &plan.period.as_str(),
+                &plan.active,
+                &plan.created_at,
+                &plan.updated_at,
+                &webhook_url,
+                &signing_key,
+            ],
+        )
+        .await?;
+    Ok(())
+}
+
+pub(super) async fn fetch_plan(client: &impl GenericClient, id: &PlanId) -> Result<Option<Plan>, PgError> {
+    let statement = client.prepare_cached(FETCH_PLAN).await?;
+    let row = client.query_opt(&statement, &[&id.as_str()]).await?;
+    row.map(|row| plan_from_row(&row)).transpose()
+}
+
+pub(super) async fn active_plans(
+    client: &impl GenericClient,
+    merchant: Wallet,
+) -> Result<Vec<Plan>, PgError> {
+    let statement = client.prepare_cached(ACTIVE_PLANS).await?;
+    let rows = client.query(&statement, &[&merchant.to_string()]).await?;
+    rows.iter().map(plan_from_row).collect()
+}
+
+pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Result<Option<Plan>, PgError> {
+    let tx = client.transaction().await?;
+    let lock = tx.prepare_cached(LOCK_PLAN).await?;
+    let row = tx.query_opt(&lock, &[&update.id.as_str()]).await?;
+    let Some(plan) = row
+        .map(|row| plan_from_row(&row))
+        .transpose()?
+        .filter(|plan| plan.merchant == update.merchant)
+    else {
+        return Ok(None);
+    };
+    let updated = update.apply(&plan);
+    let (webhook_url, signing_key) = webhook_columns(&updated);
+    let save = tx.prepare_cached(SAVE_PLAN).await?;
+    tx.execute(
+        &save,
+        &[
+            &updated.id.as_str(),
+            &updated.name,
+            &updated.description,
+            &updated.price.as_i64(),
+            &updated.period.as_str(),
+            &updated.active,
+            &updated.updated_at,
+            &webhook_url,
+            &signing_key,
+        ],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Some(updated))
+}
+
+/// Inserts the subscription in the caller's transaction ([`super::recurring_create`]), which commits it.
+pub(super) async fn create_subscription(
+    tx: &impl GenericClient,
+    new: &NewCustomerSubscription,
+    now_ms: i64,
+) -> Result<CreateSubscriptionOutcome, PgError> {
+    let plan = tx.prepare_cached(PLAN_ROW).await?;
+    let Some(plan_row) = tx.query_opt(&plan, &[&new.plan_id.as_str()]).await? else {
+        return Ok(CreateSubscriptionOutcome::PlanUnavailable);
+    };
+    let webhook_url: Option<String> = rows::get(&plan_row, "webhook_url")?;
+    let plan_row: i64 = rows::get(&plan_row, "id")?;
+    let insert = tx.prepare_cached(INSERT_SUBSCRIPTION).await?;
+    let inserted = tx
+        .query_opt(
+            &insert,
+            &[
+                &new.id.as_str(),
+                &plan_row,
+                &new.merchant.to_string(),
+                &new.customer.to_string(),
+                &new.price.as_i64(),
+                &new.period.as_str(),
+                &rows::to_json(&SpendPermissionData::from(&new.permission))?,
+                &new.signature,
+                &new.permission_hash,
+                &new.anchor_ms,
+                &now_ms,
+            ],
+        )
+        .await?;
+    let Some(inserted) = inserted else {
+        return Ok(CreateSubscriptionOutcome::PermissionReused);
+    };
+    // Its webhook commits with it, in the caller's transaction.
+    let hook = SubscriptionHook::of_new(new, rows::get(&inserted, "id")?, webhook_url);
+    subscription_hooks::enqueue(tx, hook.created(now_ms), now_ms).await?;
+    Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
+}
+
+pub(super) async fn fetch_subscription(
+    client: &impl GenericClient,
+    id: &CustomerSubscriptionId,
+) -> Result<Option<CustomerSubscription>, PgError> {
+    let statement = client.prepare_cached(FETCH_SUBSCRIPTION).await?;
+    let row = client.query_opt(&statement, &[&id.as_str()]).await?;
+    row.map(|row| subscription_from_row(&row)).transpose()
+}
+
+pub(super) async fn find_subscriptions(
+    client: &impl GenericClient,
+    query: &StatusQuery,
+) -> Result<Vec<CustomerSubscription>, PgError> {
+    let (sql, wallet) = match query {
+        StatusQuery::Id(id) => return Ok(fetch_subscription(client, id).await?.into_iter().collect()),
+        StatusQuery::Customer(wallet) => (BY_CUSTOMER, wallet),
+        StatusQuery::Merchant(wallet) => (BY_MERCHANT, wallet),
+    };
+    let statement = client.prepare_cached(sql).await?;
+    let rows = client
+        .query(
+            &statement,
+            &[&wallet.to_string(), &i64::from(STATUS_LISTING_LIMIT)],
+        )
+        .await?;
+    rows.iter().map(subscription_from_row).collect()
+}
+
+/// Cancels with its `subscription.canceled` webhook in one transaction; the row lock taken first orders it
+/// against a settlement of the same subscription.
+pub(super) async fn cancel_subscription(
+    mut client: Object,
+    id: &CustomerSubscriptionId,
+    now_ms: i64,
+) -> Result<Option<CustomerSubscription>, PgError> {
+    let tx = client.transaction().await?;
+    let hook = subscription_hooks::hook_of(&tx, id).await?;
+    let statement = tx.prepare_cached(CANCEL).await?;
+    let changed = tx.execute(&statement, &[&id.as_str(), &now_ms]).await?;
+    if changed == 1 {
+        subscription_hooks::enqueue(&tx, hook.and_then(|hook| hook.canceled(now_ms)), now_ms).await?;
+    }
+    let canceled = fetch_subscription(&tx, id).await?;
+    tx.commit().await?;
+    Ok(canceled)
+}

@@ -1,0 +1,116 @@
+//! The recurring billing repository over PostgreSQL.
+
+use std::convert::Infallible;
+
+use async_trait::async_trait;
+use payments_core::Wallet;
+
+use crate::postgres::{PgStore, idempotency, recurring, recurring_charges, recurring_create, relayer_lease};
+use crate::{
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+};
+use payments_domain::recurring::{
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+};
+
+#[async_trait]
+impl RecurringRepository for PgStore {
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>> {
+        recurring_create::create_plan(self, plan, claim).await
+    }
+
+    async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring::fetch_plan(&client, id).await }))
+            .await
+    }
+
+    async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring::active_plans(&client, merchant).await }))
+            .await
+    }
+
+    async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError> {
+        self.run(|client| Box::pin(recurring::update_plan(client, update)))
+            .await
+    }
+
+    async fn create_subscription(
+        &self,
+        subscription: &NewCustomerSubscription,
+        now_ms: i64,
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+        recurring_create::create_subscription(self, subscription, now_ms, claim).await
+    }
+
+    async fn kept_response(
+        &self,
+        claim: &IdempotencyClaim,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        self.run(|client| Box::pin(async move { idempotency::kept(&client, claim).await }))
+            .await
+    }
+
+    async fn fetch_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring::fetch_subscription(&client, id).await }))
+            .await
+    }
+
+    async fn find_subscriptions(&self, query: &StatusQuery) -> Result<Vec<CustomerSubscription>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring::find_subscriptions(&client, query).await }))
+            .await
+    }
+
+    async fn cancel_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        self.run(|client| Box::pin(recurring::cancel_subscription(client, id, now_ms)))
+            .await
+    }
+
+    async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError> {
+        self.run(|client| Box::pin(recurring_charges::claim_due(client, request)))
+            .await
+    }
+
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let relayer = relayer.to_string();
+        self.run(|client| Box::pin(relayer_lease::acquire(client, &relayer, owner, now_ms, until_ms)))
+            .await
+    }
+
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError> {
+        let relayer = relayer.to_string();
+        self.run(|client| Box::pin(relayer_lease::release(client, &relayer, owner)))
+            .await
+    }
+
+    async fn settle_charges(
+        &self,
+        settlements: &[ChargeSettlement],
+    ) -> Result<Vec<SettleOutcome>, StoreError> {
+        self.run(|client| Box::pin(recurring_charges::settle_charges(client, settlements)))
+            .await
+    }
+
+    async fn billing_events(&self, id: &CustomerSubscriptionId) -> Result<Vec<BillingEvent>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring_charges::billing_events(&client, id).await }))
+            .await
+    }
+}

@@ -1,0 +1,112 @@
+//! Creating a receipt as one transaction: the idempotency claim, the merchant's configuration and the
+//! named products, the service's decision, the stock reservation, the insert, and the kept response.
+//!
+//! Stock is reserved with a conditional `UPDATE ... AND stock_qty >= qty`, which PostgreSQL re-checks
+//! against the latest committed row after waiting for a concurrent reservation, so finite stock is never
+//! oversold and never needs a lock held across the decision.
+
+use deadpool_postgres::Object;
+use payments_core::Wallet;
+
+use crate::postgres::idempotency::{self, Claimed};
+use crate::postgres::retry::{self, Failed};
+use crate::postgres::{PgStore, merchant, receipts, stock};
+use crate::{
+    Committed, IdempotencyClaim, Render, Sale, SaleDecision, SaleInputs, SaleRefused, SaleTx, TxError,
+};
+use payments_domain::inventory::InventoryItem;
+use payments_domain::receipt::ItemRef;
+
+/// Runs the sale, again after a transient failure as long as the decision has not run (it is `FnOnce`).
+pub(super) async fn create<S: Send>(
+    store: &PgStore,
+    sale: SaleTx<S>,
+) -> Result<Committed<Sale>, TxError<SaleRefused<S>>> {
+    store.availability.check()?;
+    let SaleTx {
+        wallet,
+        items,
+        claim,
+        decide,
+    } = sale;
+    let (claim, mut render) = retry::split_claim(claim);
+    let mut decide = Some(decide);
+    let mut attempt = 0;
+    loop {
+        let client = store.client().await?;
+        let outcome = attempt_sale(client, wallet, &items, claim.as_ref(), &mut decide, &mut render).await;
+        match retry::settle(outcome, attempt, decide.is_none()) {
+            retry::Next::Answer(answer) => return answer,
+            retry::Next::Retry(pause) => {
+                tokio::time::sleep(pause).await;
+                attempt += 1;
+            }
+        }
+    }
+}
+
+async fn attempt_sale<S>(
+    mut client: Object,
+    wallet: Wallet,
+    items: &[ItemRef],
+    claim: Option<&IdempotencyClaim>,
+    decide: &mut Option<SaleDecision<S>>,
+    render: &mut Option<Render<Sale>>,
+) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
+    let tx = client.transaction().await?;
+    let claimed = match claim {
+        None => None,
+        Some(claim) => match idempotency::claim(&tx, claim).await? {
+            Claimed::Fresh(id) => Some(id),
+            Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
+            Claimed::Conflict => return Err(Failed::Conflict),
+            Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
+        },
+    };
+    let merchant = merchant::snapshot(&tx, wallet).await?;
+    let products = stock::fetch_refs(&tx, wallet, items).await?;
+    let skus: Vec<(String, String)> = products
+        .iter()
+        .flatten()
+        .map(|item: &InventoryItem| (item.id.as_str().to_owned(), item.fields.sku.as_str().to_owned()))
+        .collect();
+    let decide = decide
+        .take()
+        .ok_or_else(|| Failed::Busy("the sale's decision already ran".to_owned()))?;
+    let plan = decide(SaleInputs {
+        merchant: merchant.clone(),
+        items: products,
+    })
+    .map_err(|refusal| Failed::Refused(SaleRefused::Decision(refusal)))?;
+    // One lock order for every sale, so two orders of the same products cannot deadlock.
+    let mut reserve = plan.reserve.clone();
+    reserve.sort_by(|a, b| a.item_id.cmp(&b.item_id));
+    for take in &reserve {
+        if !stock::reserve(&tx, wallet, take, plan.receipt.now_ms).await? {
+            let (sku, available) = match stock::stock_of(&tx, wallet, &take.item_id).await? {
+                Some(stock) => stock,
+                None => (sku_of(&skus, &take.item_id), 0),
+            };
+            return Err(Failed::Refused(SaleRefused::OutOfStock { sku, available }));
+        }
+    }
+    if receipts::insert(&tx, &plan.receipt).await?.is_none() {
+        return Err(Failed::Refused(SaleRefused::IdTaken(plan.receipt.id)));
+    }
+    let sale = Sale {
+        receipt: plan.receipt.into_stored(),
+        merchant,
+    };
+    if let (Some(claim_id), Some(render)) = (claimed, render.take()) {
+        idempotency::keep(&tx, claim_id, &render(&sale)).await?;
+    }
+    tx.commit().await?;
+    Ok(Committed::Fresh(sale))
+}
+
+/// The SKU the decision saw for a product deleted since (the order names it by id).
+fn sku_of(skus: &[(String, String)], item_id: &str) -> String {
+    skus.iter()
+        .find(|(id, _)| id == item_id)
+        .map_or_else(|| item_id.to_owned(), |(_, sku)| sku.clone())
+}

@@ -1,0 +1,183 @@
+//! Changing a receipt's status as one transaction: the idempotency claim, the receipt locked with
+//! `FOR UPDATE` (concurrent transitions of one receipt queue behind it and each decides on the previous
+//! one's result), the merchant's configuration, the service's decision, and the new state with its history,
+//! outbox and refund rows.
+
+use deadpool_postgres::{GenericClient, Object};
+use payments_core::Wallet;
+
+use crate::postgres::error::PgError;
+use crate::postgres::idempotency::{self, Claimed};
+use crate::postgres::retry::{self, Failed};
+use crate::postgres::{PgStore, merchant, outbox, receipts, rows, users};
+use crate::{
+    Committed, IdempotencyClaim, OwnerRow, Render, TransitionCommit, TransitionDecision, TransitionRefused,
+    TransitionTx, Transitioned, TxError, purchase_credit_changes,
+};
+use payments_domain::receipt::ReceiptId;
+
+/// The row is locked, so the version check only guards against a decision built for another version.
+const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, paid_cents = $3,
+    refunded_cents = $4, transaction_hash = COALESCE($5, transaction_hash),
+    transaction_timestamp = CASE WHEN $5::text IS NULL THEN transaction_timestamp ELSE $8 END,
+    buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8, status_authority = $10
+    WHERE id = $1 AND version = $9";
+const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
+    VALUES ($1, $2, $3, $4, $5)";
+const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
+    created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+
+/// Runs the transition, again after a transient failure as long as the decision has not run.
+pub(super) async fn apply<T: Send>(
+    store: &PgStore,
+    change: TransitionTx<T>,
+) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>> {
+    store.availability.check()?;
+    let TransitionTx {
+        wallet,
+        receipt_id,
+        claim,
+        decide,
+    } = change;
+    let (claim, mut render) = retry::split_claim(claim);
+    let mut decide = Some(decide);
+    let mut attempt = 0;
+    loop {
+        let client = store.client().await?;
+        let outcome = attempt_transition(
+            client,
+            wallet,
+            &receipt_id,
+            claim.as_ref(),
+            &mut decide,
+            &mut render,
+        )
+        .await;
+        match retry::settle(outcome, attempt, decide.is_none()) {
+            retry::Next::Answer(answer) => return answer,
+            retry::Next::Retry(pause) => {
+                tokio::time::sleep(pause).await;
+                attempt += 1;
+            }
+        }
+    }
+}
+
+async fn attempt_transition<T>(
+    mut client: Object,
+    wallet: Option<Wallet>,
+    receipt_id: &ReceiptId,
+    claim: Option<&IdempotencyClaim>,
+    decide: &mut Option<TransitionDecision<T>>,
+    render: &mut Option<Render<Transitioned>>,
+) -> Result<Committed<Transitioned>, Failed<TransitionRefused<T>>> {
+    let tx = client.transaction().await?;
+    let claimed = match claim {
+        None => None,
+        Some(claim) => match idempotency::claim(&tx, claim).await? {
+            Claimed::Fresh(id) => Some(id),
+            Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
+            Claimed::Conflict => return Err(Failed::Conflict),
+            Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
+        },
+    };
+    let lock = tx.prepare_cached(receipts::LOCK).await?;
+    let wallet_text = wallet.map(|wallet| wallet.to_string());
+    let rows = tx.query(&lock, &[&receipt_id.as_str(), &wallet_text]).await?;
+    let Some(row) = receipts::only_row(rows) else {
+        return Err(Failed::Refused(TransitionRefused::NotFound(receipt_id.clone())));
+    };
+    let (rowid, before) = receipts::receipt_from_row(&row)?;
+    let snapshot = merchant::snapshot(&tx, before.wallet).await?;
+    let decide = decide
+        .take()
+        .ok_or_else(|| Failed::Busy("the transition's decision already ran".to_owned()))?;
+    let decided = decide(&before, &snapshot);
+    let transitioned =
+        match decided.map_err(|refusal| Failed::Refused(TransitionRefused::Decision(refusal)))? {
+            None => Transitioned {
+                before,
+                moved: None,
+                enqueued: false,
+            },
+            Some(commit) => {
+                if !write(&tx, rowid, &commit).await? {
+                    // The row is locked FOR UPDATE, so its version cannot have moved; if it did, say busy.
+                    return Err(Failed::Busy(format!(
+                        "receipt {receipt_id} changed during its transaction"
+                    )));
+                }
+                for (buyer, change) in purchase_credit_changes(&before, &commit) {
+                    users::credit_purchases(&tx, buyer, change, commit.now_ms).await?;
+                }
+                Transitioned {
+                    before,
+                    moved: Some((commit.from, commit.to)),
+                    enqueued: commit.delivery.is_some(),
+                }
+            }
+        };
+    if let (Some(claim_id), Some(render)) = (claimed, render.take()) {
+        idempotency::keep(&tx, claim_id, &render(&transitioned)).await?;
+    }
+    tx.commit().await?;
+    Ok(Committed::Fresh(transitioned))
+}
+
+/// Writes an accepted transition like SQLite's `commit_transition`, except `commit.stock` (stock is
+/// reserved when the order is created). False when the receipt is not at the decision's version.
+async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -> Result<bool, PgError> {
+    let failure = commit.failure.as_ref().map(rows::to_json).transpose()?;
+    let apply = tx.prepare_cached(APPLY).await?;
+    let changed = tx
+        .execute(
+            &apply,
+            &[
+                &rowid,
+                &commit.to.status.as_str(),
+                &commit.to.paid.as_i64(),
+                &commit.to.refunded.as_i64(),
+                &commit.transaction_hash,
+                &commit.buyer_wallet.map(|wallet| wallet.to_string()),
+                &failure,
+                &commit.now_ms,
+                &commit.expected_version,
+                &commit.to.held_by.as_str(),
+            ],
+        )
+        .await?;
+    if changed == 0 {
+        return Ok(false);
+    }
+    let history = tx.prepare_cached(INSERT_HISTORY).await?;
+    tx.execute(
+        &history,
+        &[
+            &rowid,
+            &commit.from.as_str(),
+            &commit.to.status.as_str(),
+            &commit.actor,
+            &commit.now_ms,
+        ],
+    )
+    .await?;
+    if let Some(delivery) = &commit.delivery {
+        outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;
+    }
+    if let Some(refund) = &commit.refund {
+        let insert = tx.prepare_cached(INSERT_REFUND).await?;
+        tx.execute(
+            &insert,
+            &[
+                &rowid,
+                &refund.buyer.to_string(),
+                &refund.amount.as_i64(),
+                &rows::to_json(&refund.items)?,
+                &refund.tx_hash,
+                &commit.now_ms,
+            ],
+        )
+        .await?;
+    }
+    Ok(true)
+}

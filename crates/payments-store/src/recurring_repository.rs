@@ -1,0 +1,89 @@
+//! The repository of recurring billing: plans, customer subscriptions, and the exactly-once charge ledger
+//! the batch claims and settles.
+//!
+//! Creating a plan or a subscription is one transaction with an optional idempotency claim, like the sale
+//! use case ([`crate::ReceiptRepository::create`]): the key is checked first, the row written, and
+//! the rendered response kept under the key before commit.
+
+use std::convert::Infallible;
+use std::fmt;
+
+use async_trait::async_trait;
+use payments_core::Wallet;
+
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, Render, StoreError, TxError};
+use payments_domain::recurring::{
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+};
+
+/// The most subscriptions a status listing returns (newest first).
+pub const STATUS_LISTING_LIMIT: u32 = 200;
+
+/// Plans, subscriptions and charges; each method is one transaction.
+#[async_trait]
+pub trait RecurringRepository: Send + Sync + fmt::Debug {
+    /// Stores `plan`; with a claim, a key already kept answers its response instead (same body) or
+    /// [`TxError::IdempotencyConflict`] (another body), and a fresh create keeps `render(&plan)`.
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>>;
+    async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError>;
+    /// The merchant's active plans, oldest first.
+    async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, StoreError>;
+    /// Applies `update` to the merchant's plan; `None` when the merchant has no plan with that id.
+    async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError>;
+
+    /// Stores a subscription if its plan is still active and its permission hash unused, with the claim
+    /// checked and the response kept as in [`RecurringRepository::create_plan`]. A refusal keeps nothing.
+    async fn create_subscription(
+        &self,
+        subscription: &NewCustomerSubscription,
+        now_ms: i64,
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>>;
+    /// The response kept under the claim's wallet, scope and key within the retention (its request hash
+    /// tells a replay from a conflict); `None` when none is. A read outside any transaction: the service
+    /// answers a replay before checks that read state a replay must not depend on (the create's
+    /// transaction checks the claim again).
+    async fn kept_response(&self, claim: &IdempotencyClaim)
+    -> Result<Option<IdempotentResponse>, StoreError>;
+    async fn fetch_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+    /// The subscriptions `query` selects, newest first, at most [`STATUS_LISTING_LIMIT`].
+    async fn find_subscriptions(&self, query: &StatusQuery) -> Result<Vec<CustomerSubscription>, StoreError>;
+    /// Marks the subscription `canceled` (idempotent) and returns it; `None` when unknown.
+    async fn cancel_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+
+    /// Leases up to `request.limit` due (subscription, period) pairs to `request.owner`: writes each one's
+    /// charge row `pending` with the lease before returning it, so no other run can take it until the lease
+    /// ends. A pending row whose lease ended comes back as [`payments_domain::recurring::ChargeClaimKind::Reconcile`].
+    async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError>;
+    /// Settles each claim the owner still holds: the charge row, its billing event and the subscription's
+    /// new schedule together (all of them in one transaction). Answers one outcome per settlement, in order.
+    async fn settle_charges(
+        &self,
+        settlements: &[ChargeSettlement],
+    ) -> Result<Vec<SettleOutcome>, StoreError>;
+    /// A subscription's billing events, oldest first.
+    async fn billing_events(&self, id: &CustomerSubscriptionId) -> Result<Vec<BillingEvent>, StoreError>;
+    /// Takes (or extends) the send lease of `relayer` for `owner` until `until_ms`: `false` while another
+    /// owner holds it unexpired. Instances sharing the database send a relayer's charge batches in turn.
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError>;
+    /// Gives the send lease back (nothing when `owner` no longer holds it).
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError>;
+}

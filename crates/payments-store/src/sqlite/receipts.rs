@@ -1,0 +1,224 @@
+//! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
+//! transitions committed with their history, outbox and refund rows.
+
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
+
+use crate::sqlite::{rows, webhooks};
+use crate::{CreateReceiptOutcome, OwnerRow, ReceiptPage, TransitionCommit};
+use payments_domain::page_cursor::ReceiptKey;
+use payments_domain::receipt::{
+    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+};
+
+const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts
+    WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
+    LIMIT 2";
+/// Receipt ids are unique per merchant (schema v4's `UNIQUE (wallet, public_id)`, the table's only uniqueness
+/// besides its row id): a taken id inserts nothing instead of failing, and another merchant's use of the same
+/// id is no conflict. Positional parameters: binding 21 named ones looked each name up per insert.
+const INSERT: &str =
+    "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
+    options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20)
+    ON CONFLICT DO NOTHING";
+/// Newest first; the rowid breaks ties between receipts created in the same millisecond. The rowid is read
+/// last (column 28) for the page's cursor.
+const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
+    ORDER BY created_at DESC, id DESC LIMIT ?2";
+/// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
+const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
+    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
+    AND (created_at < ?3 OR (created_at = ?3 AND id < ?4))
+    ORDER BY created_at DESC, id DESC LIMIT ?2";
+/// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's own columns.
+const ROW_ID_COLUMN: usize = 28;
+/// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
+const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
+    paid_cents = :paid, refunded_cents = :refunded,
+    transaction_hash = COALESCE(:transaction_hash, transaction_hash),
+    transaction_timestamp = CASE WHEN :transaction_hash IS NULL THEN transaction_timestamp ELSE :now END,
+    buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now,
+    status_authority = :authority
+    WHERE public_id = :public_id AND wallet = :wallet AND version = :version
+    RETURNING id";
+const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
+    VALUES (?1, ?2, ?3, ?4, ?5)";
+const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
+    created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
+    let cents = |index: usize| row.get::<_, i64>(index).map(Cents::new);
+    Ok(Receipt {
+        id: ReceiptId::from_stored(row.get(0)?),
+        wallet: rows::parsed(row, 1, Wallet::parse)?,
+        source: rows::parsed(row, 2, |text| {
+            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
+        })?,
+        status: rows::parsed(row, 3, str::parse::<ReceiptStatus>)?,
+        version: row.get(4)?,
+        currency: row.get(5)?,
+        amounts: ReceiptAmounts {
+            subtotal: cents(6)?,
+            tax: cents(7)?,
+            fee: cents(8)?,
+            total: cents(9)?,
+        },
+        paid: cents(10)?,
+        refunded: cents(11)?,
+        line_items: rows::json(row, 12)?,
+        brand_name: row.get(13)?,
+        tax: ReceiptTax {
+            jurisdiction_code: row.get(14)?,
+            rate: rows::parsed(row, 15, TaxRate::parse)?,
+            components: rows::json(row, 16)?,
+        },
+        options: rows::json(row, 17)?,
+        webhook_url: row.get(18)?,
+        transaction_hash: row.get(19)?,
+        transaction_timestamp: row.get(20)?,
+        buyer_wallet: match row.get::<_, Option<String>>(21)? {
+            Some(text) => Some(Wallet::parse(&text).map_err(|error| rows::corrupt(21, error))?),
+            None => None,
+        },
+        failure: match row.get::<_, Option<String>>(22)? {
+            Some(text) => Some(serde_json::from_str(&text).map_err(|error| rows::corrupt(22, error))?),
+            None => None,
+        },
+        created_at: row.get(23)?,
+        updated_at: row.get(24)?,
+        status_authority: rows::parsed(row, 25, str::parse::<Authority>)?,
+        payment: PaymentTarget::from_stored(row.get(26)?, row.get(27)?)
+            .map_err(|error| rows::corrupt(26, error))?,
+    })
+}
+
+pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {
+    let params = params![
+        receipt.id.as_str(),
+        receipt.wallet.to_string(),
+        receipt.source.as_str(),
+        receipt.source.initial_status().as_str(),
+        receipt.currency,
+        receipt.amounts.subtotal.as_i64(),
+        receipt.amounts.tax.as_i64(),
+        receipt.amounts.fee.as_i64(),
+        receipt.amounts.total.as_i64(),
+        rows::to_json(&receipt.line_items)?,
+        receipt.brand_name,
+        receipt.tax.jurisdiction_code,
+        receipt.tax.rate.to_string(),
+        rows::to_json(&receipt.tax.components)?,
+        rows::to_json(&receipt.options)?,
+        receipt.webhook_url,
+        receipt.sealed_signing_key,
+        receipt.now_ms,
+        receipt.payment.map(|target| target.to.to_string()),
+        receipt.payment.map(|target| target.split.to_string()),
+    ];
+    match tx.prepare_cached(INSERT)?.execute(params)? {
+        0 => Ok(CreateReceiptOutcome::IdTaken),
+        _ => Ok(CreateReceiptOutcome::Created),
+    }
+}
+
+/// `wallet: None` is the payment page's lookup by id alone: it names a receipt only when exactly one
+/// merchant has that id.
+pub(super) fn fetch(
+    conn: &Connection,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<Receipt>> {
+    Ok(fetch_with_row_id(conn, wallet, id)?.map(|(receipt, _)| receipt))
+}
+
+/// [`fetch`] with the receipt's rowid, which the read cache is invalidated by.
+pub(super) fn fetch_with_row_id(
+    conn: &Connection,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<(Receipt, i64)>> {
+    let mut statement = conn.prepare_cached(FETCH_BY_ID)?;
+    let wallet = wallet.map(|wallet| wallet.to_string());
+    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(ROW_ID_COLUMN)?));
+    let mut found: Vec<(Receipt, i64)> = statement
+        .query_map(params![id.as_str(), wallet], row)?
+        .collect::<Result<_, _>>()?;
+    Ok(if found.len() == 1 { found.pop() } else { None })
+}
+
+/// One page (one row more is read to learn whether another page follows).
+pub(super) fn list(
+    conn: &Connection,
+    wallet: Wallet,
+    limit: u32,
+    after: Option<ReceiptKey>,
+) -> rusqlite::Result<ReceiptPage> {
+    let wallet = wallet.to_string();
+    let read_limit = i64::from(limit) + 1;
+    let row = |row: &Row<'_>| Ok((receipt_from_row(row)?, row.get::<_, i64>(ROW_ID_COLUMN)?));
+    let found: Vec<(Receipt, i64)> = match after {
+        None => conn
+            .prepare_cached(LIST)?
+            .query_map(params![wallet, read_limit], row)?
+            .collect::<rusqlite::Result<_>>()?,
+        Some(key) => conn
+            .prepare_cached(LIST_AFTER)?
+            .query_map(params![wallet, read_limit, key.created_at, key.row_id], row)?
+            .collect::<rusqlite::Result<_>>()?,
+    };
+    Ok(ReceiptPage::of_rows(found, limit))
+}
+
+/// False when the receipt moved on since it was read (nothing written).
+pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> rusqlite::Result<bool> {
+    let failure = match &commit.failure {
+        Some(failure) => Some(rows::to_json(failure)?),
+        None => None,
+    };
+    let params = named_params! {
+        ":status": commit.to.status.as_str(), ":paid": commit.to.paid.as_i64(),
+        ":refunded": commit.to.refunded.as_i64(), ":transaction_hash": commit.transaction_hash,
+        ":buyer_wallet": commit.buyer_wallet.map(|wallet| wallet.to_string()), ":failure": failure,
+        ":now": commit.now_ms, ":public_id": commit.receipt_id.as_str(),
+        ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
+        ":authority": commit.to.held_by.as_str(),
+    };
+    let Some(rowid) = tx
+        .prepare_cached(APPLY_TRANSITION)?
+        .query_row(params, |row| row.get::<_, i64>(0))
+        .optional()?
+    else {
+        return Ok(false);
+    };
+    tx.prepare_cached(INSERT_HISTORY)?.execute(params![
+        rowid,
+        commit.from.as_str(),
+        commit.to.status.as_str(),
+        commit.actor,
+        commit.now_ms
+    ])?;
+    if let Some(delivery) = &commit.delivery {
+        webhooks::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms)?;
+    }
+    if let Some(refund) = &commit.refund {
+        tx.prepare_cached(INSERT_REFUND)?.execute(params![
+            rowid,
+            refund.buyer.to_string(),
+            refund.amount.as_i64(),
+            rows::to_json(&refund.items)?,
+            refund.tx_hash,
+            commit.now_ms
+        ])?;
+    }
+    Ok(true)
+}

@@ -1,0 +1,258 @@
+//! Plans and customer subscriptions over SQLite (the charge ledger is in `recurring_charges`).
+
+use payments_core::{Cents, RecoverableSignature, SpendPermissionData, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::sqlite::{rows, subscription_hooks};
+use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
+use payments_domain::recurring::{
+    CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
+    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
+};
+
+macro_rules! plan_columns {
+    () => {
+        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
+        webhook_url, signing_key"
+    };
+}
+
+/// The columns every subscription read selects, in [`subscription_from_row`]'s order.
+macro_rules! subscription_columns {
+    () => {
+        "s.public_id, p.public_id, s.merchant, s.customer, s.price_cents, s.period, s.permission_json,
+        s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at, s.attempts,
+        s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+    };
+}
+pub(super) use subscription_columns;
+/// How many columns [`subscription_columns`] selects.
+pub(super) const SUBSCRIPTION_COLUMNS: usize = 17;
+
+const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+const FETCH_PLAN: &str = concat!(
+    "SELECT ",
+    plan_columns!(),
+    " FROM subscription_plans WHERE public_id = ?1"
+);
+const ACTIVE_PLANS: &str = concat!(
+    "SELECT ",
+    plan_columns!(),
+    " FROM subscription_plans WHERE merchant = ?1 AND active = 1 ORDER BY created_at, id"
+);
+const SAVE_PLAN: &str = "UPDATE subscription_plans SET name = ?2, description = ?3, price_cents = ?4,
+    period = ?5, active = ?6, updated_at = ?7, webhook_url = ?8, signing_key = ?9 WHERE public_id = ?1";
+const PLAN_ROW: &str = "SELECT id, webhook_url FROM subscription_plans WHERE public_id = ?1 AND active = 1";
+const HASH_USED: &str = "SELECT EXISTS (SELECT 1 FROM customer_subscriptions WHERE permission_hash = ?1)";
+const INSERT_SUBSCRIPTION: &str =
+    "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
+    price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
+    next_charge_at, created_at, updated_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, 0, ?10, ?11, ?11)
+    RETURNING id";
+const FETCH_SUBSCRIPTION: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id WHERE s.public_id = ?1"
+);
+const BY_CUSTOMER: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id
+    WHERE s.customer = ?1 ORDER BY s.created_at DESC, s.id DESC LIMIT ?2"
+);
+const BY_MERCHANT: &str = concat!(
+    "SELECT ",
+    subscription_columns!(),
+    " FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id
+    WHERE s.merchant = ?1 ORDER BY s.created_at DESC, s.id DESC LIMIT ?2"
+);
+const CANCEL: &str =
+    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = ?2, canceled_at = ?2
+    WHERE public_id = ?1 AND status <> 'canceled'";
+
+fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
+    let webhook = match row.get::<_, Option<String>>(9)? {
+        Some(url) => Some(PlanWebhook {
+            url,
+            sealed_key: row.get(10)?,
+        }),
+        None => None,
+    };
+    Ok(Plan {
+        id: PlanId::from_stored(row.get(0)?),
+        merchant: rows::parsed(row, 1, Wallet::parse)?,
+        name: row.get(2)?,
+        description: row.get(3)?,
+        price: Cents::new(row.get(4)?),
+        period: rows::parsed(row, 5, str::parse)?,
+        active: row.get(6)?,
+        webhook,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
+fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
+    plan.webhook.as_ref().map_or((None, None), |webhook| {
+        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
+    })
+}
+
+pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerSubscription> {
+    let permission: SpendPermissionData = rows::json(row, 6)?;
+    let signature: Vec<u8> = row.get(7)?;
+    RecoverableSignature::from_bytes(&signature).map_err(|error| rows::corrupt(7, error))?;
+    Ok(CustomerSubscription {
+        id: CustomerSubscriptionId::from_stored(row.get(0)?),
+        plan_id: PlanId::from_stored(row.get(1)?),
+        merchant: rows::parsed(row, 2, Wallet::parse)?,
+        customer: rows::parsed(row, 3, Wallet::parse)?,
+        price: Cents::new(row.get(4)?),
+        period: rows::parsed(row, 5, str::parse)?,
+        permission: permission.parse().map_err(|error| rows::corrupt(6, error))?,
+        signature,
+        status: rows::parsed(row, 8, str::parse)?,
+        anchor_ms: row.get(9)?,
+        next_period_index: u64::try_from(row.get::<_, i64>(10)?).map_err(|error| rows::corrupt(10, error))?,
+        next_charge_at: row.get(11)?,
+        attempts: u32::try_from(row.get::<_, i64>(12)?).unwrap_or(u32::MAX),
+        failed_periods: u32::try_from(row.get::<_, i64>(13)?).unwrap_or(u32::MAX),
+        created_at: row.get(14)?,
+        updated_at: row.get(15)?,
+        canceled_at: row.get(16)?,
+    })
+}
+
+pub(super) fn create_plan(conn: &Connection, plan: &Plan) -> rusqlite::Result<()> {
+    let (webhook_url, signing_key) = webhook_columns(plan);
+    conn.prepare_cached(INSERT_PLAN)?.execute(params![
+        plan.id.as_str(),
+        plan.merchant.to_string(),
+        plan.name,
+        plan.description,
+        plan.price.as_i64(),
+        plan.period.as_str(),
+        plan.active,
+        plan.created_at,
+        plan.updated_at,
+        webhook_url,
+        signing_key,
+    ])?;
+    Ok(())
+}
+
+pub(super) fn fetch_plan(conn: &Connection, id: &PlanId) -> rusqlite::Result<Option<Plan>> {
+    conn.prepare_cached(FETCH_PLAN)?
+        .query_row([id.as_str()], plan_from_row)
+        .optional()
+}
+
+pub(super) fn active_plans(conn: &Connection, merchant: Wallet) -> rusqlite::Result<Vec<Plan>> {
+    conn.prepare_cached(ACTIVE_PLANS)?
+        .query_map([merchant.to_string()], plan_from_row)?
+        .collect()
+}
+
+pub(super) fn update_plan(conn: &Connection, update: &PlanUpdate) -> rusqlite::Result<Option<Plan>> {
+    let Some(plan) = fetch_plan(conn, &update.id)?.filter(|plan| plan.merchant == update.merchant) else {
+        return Ok(None);
+    };
+    let updated = update.apply(&plan);
+    let (webhook_url, signing_key) = webhook_columns(&updated);
+    conn.prepare_cached(SAVE_PLAN)?.execute(params![
+        updated.id.as_str(),
+        updated.name,
+        updated.description,
+        updated.price.as_i64(),
+        updated.period.as_str(),
+        updated.active,
+        updated.updated_at,
+        webhook_url,
+        signing_key,
+    ])?;
+    Ok(Some(updated))
+}
+
+pub(super) fn create_subscription(
+    conn: &Connection,
+    new: &NewCustomerSubscription,
+    now_ms: i64,
+) -> rusqlite::Result<CreateSubscriptionOutcome> {
+    let plan_row: Option<(i64, Option<String>)> = conn
+        .prepare_cached(PLAN_ROW)?
+        .query_row([new.plan_id.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    let Some((plan_row, webhook_url)) = plan_row else {
+        return Ok(CreateSubscriptionOutcome::PlanUnavailable);
+    };
+    let used: bool = conn
+        .prepare_cached(HASH_USED)?
+        .query_row([&new.permission_hash], |row| row.get(0))?;
+    if used {
+        return Ok(CreateSubscriptionOutcome::PermissionReused);
+    }
+    let row_id: i64 = conn.prepare_cached(INSERT_SUBSCRIPTION)?.query_row(
+        params![
+            new.id.as_str(),
+            plan_row,
+            new.merchant.to_string(),
+            new.customer.to_string(),
+            new.price.as_i64(),
+            new.period.as_str(),
+            rows::to_json(&SpendPermissionData::from(&new.permission))?,
+            new.signature,
+            new.permission_hash,
+            new.anchor_ms,
+            now_ms,
+        ],
+        |row| row.get(0),
+    )?;
+    let hook = SubscriptionHook::of_new(new, row_id, webhook_url);
+    subscription_hooks::enqueue(conn, hook.created(now_ms), now_ms)?;
+    Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
+}
+
+pub(super) fn fetch_subscription(
+    conn: &Connection,
+    id: &CustomerSubscriptionId,
+) -> rusqlite::Result<Option<CustomerSubscription>> {
+    conn.prepare_cached(FETCH_SUBSCRIPTION)?
+        .query_row([id.as_str()], subscription_from_row)
+        .optional()
+}
+
+pub(super) fn find_subscriptions(
+    conn: &Connection,
+    query: &StatusQuery,
+) -> rusqlite::Result<Vec<CustomerSubscription>> {
+    let (sql, wallet) = match query {
+        StatusQuery::Id(id) => return Ok(fetch_subscription(conn, id)?.into_iter().collect()),
+        StatusQuery::Customer(wallet) => (BY_CUSTOMER, wallet),
+        StatusQuery::Merchant(wallet) => (BY_MERCHANT, wallet),
+    };
+    conn.prepare_cached(sql)?
+        .query_map(
+            params![wallet.to_string(), STATUS_LISTING_LIMIT],
+            subscription_from_row,
+        )?
+        .collect()
+}
+
+pub(super) fn cancel_subscription(
+    conn: &Connection,
+    id: &CustomerSubscriptionId,
+    now_ms: i64,
+) -> rusqlite::Result<Option<CustomerSubscription>> {
+    let hook = subscription_hooks::hook_of(conn, id)?;
+    let changed = conn
+        .prepare_cached(CANCEL)?
+        .execute(params![id.as_str(), now_ms])?;
+    if changed == 1 {
+        subscription_hooks::enqueue(conn, hook.and_then(|hook| hook.canceled(now_ms)), now_ms)?;
+    }
+    fetch_subscription(conn, id)
+}

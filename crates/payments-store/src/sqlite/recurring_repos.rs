@@ -1,0 +1,130 @@
+//! The recurring billing repository over SQLite: reads on the reader pool, every write (claims and
+//! settlements included) one transaction of the single writer, so two batch runs in one process or two
+//! processes on one file are serialized by the database.
+
+use std::convert::Infallible;
+
+use async_trait::async_trait;
+use payments_core::Wallet;
+
+use crate::sqlite::{SqliteStore, idempotency, recurring, recurring_charges, relayer_lease, use_cases};
+use crate::{
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+};
+use payments_domain::recurring::{
+    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+};
+
+#[async_trait]
+impl RecurringRepository for SqliteStore {
+    async fn create_plan(
+        &self,
+        plan: &Plan,
+        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    ) -> Result<Committed<Plan>, TxError<Infallible>> {
+        let plan = plan.clone();
+        self.transact(move |conn| use_cases::create_plan(conn, plan, claim))
+            .await
+    }
+
+    async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| recurring::fetch_plan(conn, &id))
+            .await
+    }
+
+    async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, StoreError> {
+        self.read(move |conn| recurring::active_plans(conn, merchant))
+            .await
+    }
+
+    async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError> {
+        let update = update.clone();
+        self.write(move |conn| recurring::update_plan(conn, &update))
+            .await
+    }
+
+    async fn create_subscription(
+        &self,
+        subscription: &NewCustomerSubscription,
+        now_ms: i64,
+        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+        let subscription = subscription.clone();
+        self.transact(move |conn| use_cases::create_subscription(conn, &subscription, now_ms, claim))
+            .await
+    }
+
+    async fn kept_response(
+        &self,
+        claim: &IdempotencyClaim,
+    ) -> Result<Option<IdempotentResponse>, StoreError> {
+        let claim = claim.clone();
+        self.read_point(move |conn| idempotency::kept(conn, &claim)).await
+    }
+
+    async fn fetch_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| recurring::fetch_subscription(conn, &id))
+            .await
+    }
+
+    async fn find_subscriptions(&self, query: &StatusQuery) -> Result<Vec<CustomerSubscription>, StoreError> {
+        let query = query.clone();
+        self.read(move |conn| recurring::find_subscriptions(conn, &query))
+            .await
+    }
+
+    async fn cancel_subscription(
+        &self,
+        id: &CustomerSubscriptionId,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| recurring::cancel_subscription(conn, &id, now_ms))
+            .await
+    }
+
+    async fn claim_due(&self, request: &ClaimRequest) -> Result<Vec<ChargeClaim>, StoreError> {
+        let request = request.clone();
+        self.write(move |conn| recurring_charges::claim_due(conn, &request))
+            .await
+    }
+
+    async fn acquire_send_lease(
+        &self,
+        relayer: Wallet,
+        owner: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let owner = owner.to_owned();
+        self.write(move |conn| relayer_lease::acquire(conn, &relayer.to_string(), &owner, now_ms, until_ms))
+            .await
+    }
+
+    async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError> {
+        let owner = owner.to_owned();
+        self.write(move |conn| relayer_lease::release(conn, &relayer.to_string(), &owner))
+            .await
+    }
+
+    async fn settle_charges(
+        &self,
+        settlements: &[ChargeSettlement],
+    ) -> Result<Vec<SettleOutcome>, StoreError> {
+        let settlements = settlements.to_vec();
+        self.write(move |conn| recurring_charges::settle_charges(conn, &settlements))
+            .await
+    }
+
+    async fn billing_events(&self, id: &CustomerSubscriptionId) -> Result<Vec<BillingEvent>, StoreError> {
+        let id = id.clone();
+        self.read(move |conn| recurring_charges::billing_events(conn, &id))
+            .await
+    }
+}

@@ -1,0 +1,71 @@
+//! Subscription webhooks and xp credits over SQLite, written inside the writer transaction of the change
+//! that causes them (create, settle, cancel): read the subscription's [`SubscriptionHook`] before the
+//! change, insert the deliveries it builds after.
+
+use payments_core::{Cents, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use crate::sqlite::{rows, users, webhooks};
+use crate::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
+use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+
+macro_rules! hook_columns {
+    () => {
+        "SELECT s.id, s.public_id, p.public_id, s.merchant, s.customer, s.price_cents, s.period, s.status,
+        p.webhook_url FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id"
+    };
+}
+
+const HOOK_BY_ROW: &str = concat!(hook_columns!(), " WHERE s.id = ?1");
+const HOOK_BY_ID: &str = concat!(hook_columns!(), " WHERE s.public_id = ?1");
+
+fn hook_from_row(row: &Row<'_>) -> rusqlite::Result<SubscriptionHook> {
+    Ok(SubscriptionHook {
+        row_id: row.get(0)?,
+        subscription_id: CustomerSubscriptionId::from_stored(row.get(1)?),
+        plan_id: PlanId::from_stored(row.get(2)?),
+        merchant: rows::parsed(row, 3, Wallet::parse)?,
+        customer: rows::parsed(row, 4, Wallet::parse)?,
+        price: Cents::new(row.get(5)?),
+        period: rows::parsed(row, 6, str::parse)?,
+        status: rows::parsed(row, 7, str::parse)?,
+        webhook_url: row.get(8)?,
+    })
+}
+
+/// The hook of the subscription stored at `row_id`.
+pub(super) fn hook_at(conn: &Connection, row_id: i64) -> rusqlite::Result<Option<SubscriptionHook>> {
+    conn.prepare_cached(HOOK_BY_ROW)?
+        .query_row([row_id], hook_from_row)
+        .optional()
+}
+
+/// The hook of the subscription `id`.
+pub(super) fn hook_of(
+    conn: &Connection,
+    id: &CustomerSubscriptionId,
+) -> rusqlite::Result<Option<SubscriptionHook>> {
+    conn.prepare_cached(HOOK_BY_ID)?
+        .query_row([id.as_str()], hook_from_row)
+        .optional()
+}
+
+/// Inserts each delivery, due at once.
+pub(super) fn enqueue(
+    conn: &Connection,
+    deliveries: impl IntoIterator<Item = SubscriptionDelivery>,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    for SubscriptionDelivery { row_id, delivery } in deliveries {
+        webhooks::insert_delivery(conn, OwnerRow::Subscription(row_id), &delivery, now_ms)?;
+    }
+    Ok(())
+}
+
+/// Adds each customer's charged amounts to its subscription spending and recomputes its xp.
+pub(super) fn credit(conn: &Connection, credits: Vec<(Wallet, Cents)>, now_ms: i64) -> rusqlite::Result<()> {
+    for (customer, amount) in crate::merged_credits(credits) {
+        users::credit_subscriptions(conn, customer, amount, now_ms)?;
+    }
+    Ok(())
+}

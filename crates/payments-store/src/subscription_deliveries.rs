@@ -1,0 +1,189 @@
+//! The subscription webhooks a recurring-billing transaction enqueues: both backends read the subscription's
+//! [`SubscriptionHook`] inside the transaction that changes it, and insert what this module builds in the
+//! same transaction, so a webhook exists exactly when its change committed.
+
+use payments_core::{
+    BillingPeriod, Cents, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
+    SubscriptionWebhook, Wallet, WebhookAmount,
+};
+
+use crate::NewDelivery;
+use payments_domain::receipt::{DeliveryId, endpoint_of};
+use payments_domain::recurring::{
+    ChargeOutcome, ChargeSettlement, CustomerSubscriptionId, NewCustomerSubscription, PlanId,
+};
+
+/// A subscription as its webhooks describe it, read before the change (with its plan's webhook target).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SubscriptionHook {
+    /// The subscription's row, which the delivery rows reference.
+    pub(crate) row_id: i64,
+    pub(crate) subscription_id: CustomerSubscriptionId,
+    pub(crate) plan_id: PlanId,
+    pub(crate) merchant: Wallet,
+    pub(crate) customer: Wallet,
+    pub(crate) price: Cents,
+    pub(crate) period: BillingPeriod,
+    /// The status before the change.
+    pub(crate) status: SubscriptionStatus,
+    /// The plan's webhook target; `None`: nothing is enqueued.
+    pub(crate) webhook_url: Option<String>,
+}
+
+/// A delivery row to insert for the subscription at `row_id`.
+#[derive(Debug, Clone)]
+pub(crate) struct SubscriptionDelivery {
+    pub(crate) row_id: i64,
+    pub(crate) delivery: NewDelivery,
+}
+
+impl SubscriptionHook {
+    /// The hook of a subscription just inserted at `row_id`.
+    pub(crate) fn of_new(new: &NewCustomerSubscription, row_id: i64, webhook_url: Option<String>) -> Self {
+        SubscriptionHook {
+            row_id,
+            subscription_id: new.id.clone(),
+            plan_id: new.plan_id.clone(),
+            merchant: new.merchant,
+            customer: new.customer,
+            price: new.price,
+            period: new.period,
+            status: SubscriptionStatus::Active,
+            webhook_url,
+        }
+    }
+
+    /// `subscription.created`.
+    pub(crate) fn created(&self, now_ms: i64) -> Option<SubscriptionDelivery> {
+        self.delivery(
+            SubscriptionEventKind::Created,
+            self.status,
+            None,
+            None,
+            None,
+            now_ms,
+        )
+    }
+
+    /// `subscription.canceled` by its customer or merchant; nothing when it was canceled already.
+    pub(crate) fn canceled(&self, now_ms: i64) -> Option<SubscriptionDelivery> {
+        if self.status == SubscriptionStatus::Canceled {
+            return None;
+        }
+        self.delivery(
+            SubscriptionEventKind::Canceled,
+            SubscriptionStatus::Canceled,
+            Some(self.status),
+            None,
+            None,
+            now_ms,
+        )
+    }
+
+    /// What settling `settlement` sends: `subscription.charged` or `subscription.charge_failed`, then
+    /// `subscription.canceled` when the failure policy ended the subscription with it.
+    pub(crate) fn settled(&self, settlement: &ChargeSettlement) -> Vec<SubscriptionDelivery> {
+        // As the store's update: a subscription canceled while its charge was in flight stays canceled.
+        let after = if self.status == SubscriptionStatus::Canceled {
+            SubscriptionStatus::Canceled
+        } else {
+            settlement.schedule.status
+        };
+        let (kind, transaction_hash, failure_reason) = match &settlement.outcome {
+            ChargeOutcome::Charged { tx_hash } => (SubscriptionEventKind::Charged, tx_hash.clone(), None),
+            ChargeOutcome::Failed { reason } => {
+                (SubscriptionEventKind::ChargeFailed, None, Some(reason.clone()))
+            }
+        };
+        let charge = SubscriptionChargeFacts {
+            period_index: settlement.period_index,
+            gross: WebhookAmount::of(settlement.gross),
+            fee: WebhookAmount::of_units(settlement.fee),
+            net: WebhookAmount::of_units(settlement.net),
+            transaction_hash,
+            failure_reason: failure_reason.clone(),
+        };
+        let now_ms = settlement.now_ms;
+        let mut deliveries = Vec::new();
+        deliveries.extend(self.delivery(kind, after, Some(self.status), Some(charge), None, now_ms));
+        if after == SubscriptionStatus::Canceled && self.status != SubscriptionStatus::Canceled {
+            let reason = failure_reason.unwrap_or_else(|| "ended by the failure policy".to_owned());
+            deliveries.extend(self.delivery(
+                SubscriptionEventKind::Canceled,
+                after,
+                Some(self.status),
+                None,
+                Some(reason),
+                now_ms,
+            ));
+        }
+        deliveries
+    }
+
+    fn delivery(
+        &self,
+        event: SubscriptionEventKind,
+        status: SubscriptionStatus,
+        previous_status: Option<SubscriptionStatus>,
+        charge: Option<SubscriptionChargeFacts>,
+        cancel_reason: Option<String>,
+        now_ms: i64,
+    ) -> Option<SubscriptionDelivery> {
+        let url = self.webhook_url.clone()?;
+        let id = DeliveryId::generate();
+        let body = SubscriptionWebhook {
+            event,
+            id: id.as_str().to_owned(),
+            timestamp: now_ms,
+            subscription_id: self.subscription_id.as_str().to_owned(),
+            plan_id: self.plan_id.as_str().to_owned(),
+            merchant_wallet: self.merchant,
+            customer_wallet: self.customer,
+            status,
+            previous_status,
+            period: self.period,
+            price: WebhookAmount::of(self.price),
+            charge,
+            cancel_reason,
+        };
+        Some(SubscriptionDelivery {
+            row_id: self.row_id,
+            delivery: NewDelivery {
+                id,
+                endpoint: endpoint_of(&url),
+                url,
+                event: event.as_str(),
+                // Serializing plain owned data cannot fail; an empty body would fail verification loudly.
+                body: serde_json::to_vec(&body).unwrap_or_default(),
+            },
+        })
+    }
+}
+
+/// The xp credit of a settlement: a successful charge adds its gross to the customer's subscription
+/// spending (`users.subscription_cents`), in the transaction that records it.
+pub(crate) fn subscription_credit(
+    hook: &SubscriptionHook,
+    settlement: &ChargeSettlement,
+) -> Option<(Wallet, Cents)> {
+    match settlement.outcome {
+        ChargeOutcome::Charged { .. } if settlement.gross != Cents::ZERO => {
+            Some((hook.customer, settlement.gross))
+        }
+        ChargeOutcome::Charged { .. } | ChargeOutcome::Failed { .. } => None,
+    }
+}
+
+/// Credits summed per customer and ordered by wallet: every writer locks user rows in one order, so two
+/// settlements crediting the same customers never wait on each other in opposite orders (PostgreSQL).
+pub(crate) fn merged_credits(credits: Vec<(Wallet, Cents)>) -> Vec<(Wallet, Cents)> {
+    let mut merged: std::collections::BTreeMap<Wallet, i64> = std::collections::BTreeMap::new();
+    for (wallet, amount) in credits {
+        let total = merged.entry(wallet).or_default();
+        *total = total.saturating_add(amount.as_i64());
+    }
+    merged
+        .into_iter()
+        .map(|(wallet, total)| (wallet, Cents::new(total)))
+        .collect()
+}

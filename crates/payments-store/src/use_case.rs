@@ -1,0 +1,174 @@
+//! What the use-case transactions of [`super::ReceiptRepository`] take and give: the idempotency claim, the
+//! inputs loaded for the service's decision, the decision itself, and what was committed.
+//!
+//! The decision is a closure so that the service (with `payments-core`) decides while the backend holds the
+//! transaction: nothing the decision read can change before its outcome is written. What a decision refuses
+//! with is the service's own type (`S` for sales, `T` for transitions): the store hands it back untouched
+//! inside [`SaleRefused::Decision`] or [`TransitionRefused::Decision`], beside its own refusals.
+
+use payments_core::{ReceiptState, ReceiptStatus, Wallet};
+
+use crate::{IdempotentResponse, StockTake, StoreError, TransitionCommit};
+use payments_domain::inventory::InventoryItem;
+use payments_domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
+use payments_domain::shop::ShopConfig;
+use payments_domain::split::StoredSplit;
+
+/// How long an idempotency key is remembered.
+pub const IDEMPOTENCY_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// An `Idempotency-Key` presented with a creating request, checked and recorded inside the use case's
+/// transaction (per merchant and route).
+#[derive(Debug, Clone)]
+pub struct IdempotencyClaim {
+    pub wallet: Wallet,
+    /// The route, e.g. `orders`.
+    pub scope: &'static str,
+    pub key: String,
+    /// SHA-256 (hex) of the request body: the same key with another body is a conflict.
+    pub request_hash: String,
+    pub now_ms: i64,
+}
+
+impl IdempotencyClaim {
+    /// Keys saved before this are expired (and may be used again).
+    pub fn not_before_ms(&self) -> i64 {
+        self.now_ms.saturating_sub(IDEMPOTENCY_RETENTION_MS)
+    }
+}
+
+/// The response kept for an idempotency key, rendered from the committed value inside the transaction.
+pub type Render<T> = Box<dyn FnOnce(&T) -> IdempotentResponse + Send>;
+
+/// What a use case's transaction committed.
+#[derive(Debug)]
+pub enum Committed<T> {
+    /// This call did the work (and kept its response when it carried a claim).
+    Fresh(T),
+    /// An earlier call with the same key and body did: its response, byte for byte.
+    Replayed(IdempotentResponse),
+}
+
+/// Why a use case's transaction wrote nothing.
+#[derive(Debug)]
+pub enum TxError<E> {
+    /// The decision refused (a business outcome).
+    Refused(E),
+    /// The same idempotency key was used with another request body.
+    IdempotencyConflict,
+    /// The datastore failed or stayed busy past the bounded retries.
+    Store(StoreError),
+}
+
+impl<E> From<StoreError> for TxError<E> {
+    fn from(error: StoreError) -> Self {
+        TxError::Store(error)
+    }
+}
+
+/// The merchant's configuration a decision may need, read in the same transaction.
+#[derive(Debug, Clone, Default)]
+pub struct MerchantSnapshot {
+    pub split: Option<StoredSplit>,
+    pub shop: Option<ShopConfig>,
+}
+
+/// What a sale's decision gets.
+#[derive(Debug, Clone)]
+pub struct SaleInputs {
+    pub merchant: MerchantSnapshot,
+    /// One entry per [`SaleTx::items`] reference; `None` where the merchant has no such product.
+    pub items: Vec<Option<InventoryItem>>,
+}
+
+/// What a sale's decision wants written: the receipt and the finite stock it reserves (one entry per
+/// product, quantities summed over the order's lines).
+#[derive(Debug, Clone)]
+pub struct SalePlan {
+    pub receipt: NewReceipt,
+    pub reserve: Vec<StockTake>,
+}
+
+/// Decides a sale from what the transaction read.
+pub type SaleDecision<S> = Box<dyn FnOnce(SaleInputs) -> Result<SalePlan, S> + Send>;
+
+/// Why a sale wrote nothing (besides an idempotency conflict or a datastore failure).
+#[derive(Debug)]
+pub enum SaleRefused<S> {
+    /// The service's decision refused.
+    Decision(S),
+    /// A receipt with the plan's id exists (of any merchant).
+    IdTaken(ReceiptId),
+    /// A reservation found less finite stock than the plan takes.
+    OutOfStock { sku: String, available: i64 },
+}
+
+/// Creating a receipt (API receipt, order or terminal sale) as one transaction.
+pub struct SaleTx<S> {
+    pub wallet: Wallet,
+    /// Products to load for the decision (orders only).
+    pub items: Vec<ItemRef>,
+    pub claim: Option<(IdempotencyClaim, Render<Sale>)>,
+    pub decide: SaleDecision<S>,
+}
+
+/// A committed sale: the stored receipt and the merchant configuration it was decided with (the payment
+/// link names the split read in the same transaction).
+#[derive(Debug, Clone)]
+pub struct Sale {
+    pub receipt: Receipt,
+    pub merchant: MerchantSnapshot,
+}
+
+impl<S> std::fmt::Debug for SaleTx<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SaleTx")
+            .field("wallet", &self.wallet)
+            .field("items", &self.items)
+            .field("claim", &self.claim.as_ref().map(|(claim, _)| claim))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a transition's decision returns: `None` acknowledges the event and writes nothing.
+pub type TransitionDecision<T> =
+    Box<dyn FnOnce(&Receipt, &MerchantSnapshot) -> Result<Option<TransitionCommit>, T> + Send>;
+
+/// Why a transition wrote nothing (besides an idempotency conflict or a datastore failure).
+#[derive(Debug)]
+pub enum TransitionRefused<T> {
+    /// The service's decision refused.
+    Decision(T),
+    /// Unknown, or another merchant's (indistinguishable on purpose).
+    NotFound(ReceiptId),
+}
+
+/// Changing a receipt's status as one transaction.
+pub struct TransitionTx<T> {
+    /// `None`: the payment page, by id alone.
+    pub wallet: Option<Wallet>,
+    pub receipt_id: ReceiptId,
+    pub claim: Option<(IdempotencyClaim, Render<Transitioned>)>,
+    pub decide: TransitionDecision<T>,
+}
+
+impl<T> std::fmt::Debug for TransitionTx<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TransitionTx")
+            .field("wallet", &self.wallet)
+            .field("receipt_id", &self.receipt_id)
+            .field("claim", &self.claim.as_ref().map(|(claim, _)| claim))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a committed transition did.
+#[derive(Debug, Clone)]
+pub struct Transitioned {
+    /// The receipt as the decision saw it.
+    pub before: Receipt,
+    /// `None` when the event was acknowledged and ignored.
+    pub moved: Option<(ReceiptStatus, ReceiptState)>,
+    /// Whether a webhook delivery was enqueued (the dispatcher is woken after commit).
+    pub enqueued: bool,
+}

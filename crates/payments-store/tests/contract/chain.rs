@@ -1,0 +1,91 @@
+//! The chain workers' records: the watcher's cursor, deposit transfers recorded once, funded deposits of
+//! unpaid receipts only.
+
+use crate::Repositories;
+use crate::fixtures::{T0, new_receipt, receipt_id, receipt_sale, wallet};
+use payments_domain::receipt::PaymentTarget;
+use payments_store::{ChainCursor, RecordedTransfer};
+
+fn transfer(tx: char, log_index: u64, block: u64, to: char, amount: u128) -> RecordedTransfer {
+    RecordedTransfer {
+        transaction_hash: format!("0x{}", tx.to_string().repeat(64)),
+        log_index,
+        block_number: block,
+        block_hash: format!("0x{}", "b".repeat(64)),
+        token: wallet('7'),
+        from: wallet('8'),
+        to: wallet(to),
+        amount: Some(amount),
+    }
+}
+
+async fn receipt_paid_to(repos: &Repositories, id: &str, deposit: char) {
+    let mut receipt = new_receipt(wallet('a'), id, 500);
+    receipt.payment = Some(PaymentTarget {
+        to: wallet(deposit),
+        split: wallet('e'),
+    });
+    repos.receipts.create(receipt_sale(receipt)).await.unwrap();
+}
+
+pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt(
+    repos: Repositories,
+) {
+    receipt_paid_to(&repos, "order-1", '1').await;
+    receipt_paid_to(&repos, "order-2", '2').await;
+    assert_eq!(repos.chain.fetch_cursor(1).await.unwrap(), None);
+    let mut open = repos.chain.open_deposits(T0).await.unwrap();
+    open.sort();
+    assert_eq!(open, [wallet('1'), wallet('2')]);
+    assert_eq!(
+        repos.chain.open_deposits(T0 + 1).await.unwrap(),
+        [],
+        "created before the window"
+    );
+
+    let first = transfer('c', 0, 10, '1', 3_000_000);
+    let cursor = |next_block: u64| ChainCursor {
+        next_block,
+        last_block_hash: Some(format!("0x{next_block:064x}")),
+    };
+    repos
+        .chain
+        .record_scan(1, &[first.clone(), first.clone()], &cursor(11), T0)
+        .await
+        .unwrap();
+    let second = transfer('d', 3, 20, '1', 2_000_000);
+    repos
+        .chain
+        .record_scan(1, &[first.clone(), second.clone()], &cursor(21), T0 + 1)
+        .await
+        .unwrap();
+
+    assert_eq!(repos.chain.fetch_cursor(1).await.unwrap(), Some(cursor(21)));
+    let funded = repos.chain.funded_deposits(1).await.unwrap();
+    assert_eq!(funded.len(), 1, "{funded:?}");
+    assert_eq!(funded[0].receipt_id, receipt_id("order-1"));
+    assert_eq!(funded[0].merchant, wallet('a'));
+    assert_eq!(funded[0].total.as_i64(), 500);
+    assert_eq!(
+        funded[0].transfers,
+        [first.clone(), second.clone()],
+        "once each, in chain order"
+    );
+    assert_eq!(
+        repos.chain.deposit_transfers(1, wallet('1')).await.unwrap(),
+        [first, second],
+        "a deposit's transfers, once each, in chain order"
+    );
+    assert_eq!(repos.chain.deposit_transfers(2, wallet('1')).await.unwrap(), []);
+    assert_eq!(repos.chain.deposit_transfers(1, wallet('2')).await.unwrap(), []);
+    assert_eq!(
+        repos.chain.funded_deposits(2).await.unwrap(),
+        [],
+        "another chain's records"
+    );
+    assert_eq!(
+        repos.chain.settlements_due(T0, 10).await.unwrap(),
+        [],
+        "nothing the chain has paid"
+    );
+}
