@@ -75,6 +75,8 @@ pub struct TestOptions {
     pub without_cron_secret: bool,
     /// Runs outside development mode (no test clock route).
     pub production_mode: bool,
+    /// `--graphql-introspection`.
+    pub graphql_introspection: bool,
     /// `--chain-contracts` on the test-mode chain (it sets the chain id and token too), e.g. to verify
     /// permissions signed for Base's spend permission manager.
     pub chain_contracts: Option<crate::ChainContracts>,
@@ -178,6 +180,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;
     config.dev_mode = !options.production_mode;
+    config.graphql_introspection = options.graphql_introspection;
     config.cron_secret = (!options.without_cron_secret).then(|| Secret::new(TEST_CRON_SECRET));
     if let Some(contracts) = options.chain_contracts {
         config.chain_id = contracts.chain_id;
