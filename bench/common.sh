@@ -62,7 +62,7 @@ bench_create_key() {
 bench_start_server() {
     echo "== starting the server on ${base} (log: ${work}/server.log)"
     # Production mode (as deployed): it needs a session secret and a master key; throwaway ones here.
-    "$server" serve --listen "${base#http://}" --db "$1" --dev=false \
+    "$server" serve --listen "${base#http://}" --db "$1" --dev=false --test-mode \
         --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
         --rate-limit-per-minute 1000000000 >"$work/server.log" 2>&1 &
     server_pid=$!

@@ -168,7 +168,7 @@ cat >"$work/chain-contracts.json" <<'JSON'
  "splitFactory": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
  "depositFactory": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"}
 JSON
-"$server" serve --listen "127.0.0.1:${server_port}" --db "$db" --dev=false \
+"$server" serve --listen "127.0.0.1:${server_port}" --db "$db" --dev=false --test-mode \
     --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
     --platform-recipient 0x5050505050505050505050505050505050505050 \
     --chain-contracts "$work/chain-contracts.json" \

@@ -70,7 +70,7 @@ if [[ -z "$key" ]]; then
 fi
 
 start_server() {
-    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
+    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false --test-mode \
         --jwt-secret "$jwt_secret" --master-key "$master_key" \
         --rate-limit-per-minute 1000000000 >>"$work/server.log" 2>&1 &
     server_pid=$!

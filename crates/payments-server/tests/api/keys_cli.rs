@@ -205,7 +205,7 @@ fn keys_create_with_create_db_makes_the_database_and_a_key() {
 }
 
 #[tokio::test]
-async fn keys_for_a_server_on_a_real_chain_read_sk_live_and_both_prefixes_authenticate() {
+async fn a_live_key_on_a_test_mode_server_is_401_saying_it_is_a_live_key() {
     let api = Api::spawn().await;
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("server.toml");
@@ -229,23 +229,30 @@ async fn keys_for_a_server_on_a_real_chain_read_sk_live_and_both_prefixes_authen
     let test_key = run_json(&api.app.db_path, &["create", "--wallet", wallet]);
 
     for created in [&from_flag, &from_file] {
-        assert!(
-            created["key"].as_str().unwrap().starts_with("sk_live_"),
-            "{created}"
-        );
-    }
-    assert!(test_key["key"].as_str().unwrap().starts_with("sk_test_"));
-    assert!(
-        api.app.key.starts_with("sk_test_"),
-        "the test-mode server's own key"
-    );
-    for created in [&from_flag, &test_key] {
         let key = created["key"].as_str().unwrap();
+        assert!(key.starts_with("sk_live_"), "{created}");
+        let reply = send(api.dev_as(key, Method::GET, "/api/inventory")).await;
         assert_eq!(
-            send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
-            200
+            (
+                reply.status,
+                reply.json["error"].as_str(),
+                reply.json["message"].as_str()
+            ),
+            (
+                401,
+                Some("unauthorized"),
+                Some(
+                    "this is a live key (sk_live_, for a server on a real chain); this server takes only sk_test_ keys"
+                )
+            )
         );
     }
+    let key = test_key["key"].as_str().unwrap();
+    assert!(key.starts_with("sk_test_"));
+    assert_eq!(
+        send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
+        200
+    );
 }
 
 #[test]

@@ -65,6 +65,7 @@ mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_anvil;
 mod subscriptions_batch_anvil;
+mod test_and_live;
 mod user_helpers;
 mod users;
 mod users_live;
