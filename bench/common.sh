@@ -50,7 +50,7 @@ trap bench_cleanup EXIT
 
 bench_create_key() {
     local key
-    key=$("$server" keys create --create-db --db "$3" --wallet "$1" --scopes "$2" --name bench |
+    key=$("$server" keys create --create-db --test-mode --db "$3" --wallet "$1" --scopes "$2" --name bench |
         sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
     if [[ -z "$key" ]]; then
         echo "${script}: could not create a key" >&2

@@ -47,6 +47,23 @@ impl KeyMode {
         }
     }
 
+    /// The mode's name as a database records it (`test` or `live`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyMode::Live => "live",
+            KeyMode::Test => "test",
+        }
+    }
+
+    /// The mode named `text` (`test` or `live`).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "live" => Some(KeyMode::Live),
+            "test" => Some(KeyMode::Test),
+            _ => None,
+        }
+    }
+
     /// What people call the world of this mode's keys.
     pub fn describe(self) -> &'static str {
         match self {

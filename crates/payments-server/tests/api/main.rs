@@ -14,6 +14,7 @@ mod chain_anvil;
 mod chain_payments;
 mod config_file;
 mod degraded_mode;
+mod dev_master_key_shared;
 mod dev_mode;
 mod errors;
 mod exact_numbers;

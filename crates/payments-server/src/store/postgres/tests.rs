@@ -114,6 +114,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "customer_subscriptions",
         "idempotency_keys",
         "inventory_images",
+        "instance_settings",
         "inventory_items",
         "receipt_history",
         "receipt_refunds",
@@ -156,6 +157,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (9, T0),
             (10, T0),
             (11, T0),
+            (12, T0),
             (13, T0)
         ]
     );
