@@ -1,8 +1,9 @@
 //! What every instance on one database must agree on, read or recorded at start (`instance_settings`,
 //! schema v12; the first instance to record a value wins):
 //!
-//! - the key mode (`key_mode`): a server on the test-mode chain and one on a real chain never share a
-//!   database, and `keys create` issues keys of the database's world (never guessed from a missing flag);
+//! - the key mode (`key_mode`, recorded by the first server): `keys create` issues keys of the database's
+//!   world (never guessed from a missing flag); a server of the other mode starts with a warning (a database
+//!   moved to a real chain) and refuses the recorded mode's keys at every request;
 //! - the development master key (`dev_master_key`): dev-mode instances on one PostgreSQL database seal and
 //!   open receipts' signing keys with one key, so any instance can sign any receipt's webhooks. Production
 //!   still requires `--master-key`; a SQLite database keeps its development key in the file beside it.
@@ -42,12 +43,12 @@ pub enum InstanceError {
     Store(#[from] StoreError),
 }
 
-/// Records the server's key mode (or checks it against the one recorded) and, in development mode on
+/// Records the server's key mode (or warns when another is recorded) and, in development mode on
 /// PostgreSQL without `--master-key`, takes the database's development master key (recording a new one when
 /// none is there).
 ///
 /// # Errors
-/// [`InstanceError::ModeMismatch`] when the database is of the other world; a store failure.
+/// A store failure, or a malformed record.
 pub(crate) async fn agree_with_database(
     config: &mut ServerConfig,
     keys: &dyn KeyRepository,
@@ -59,7 +60,15 @@ pub(crate) async fn agree_with_database(
         .await?;
     let recorded = KeyMode::parse(&recorded).ok_or(InstanceError::Malformed(KEY_MODE_SETTING))?;
     if recorded != server {
-        return Err(InstanceError::ModeMismatch { recorded, server });
+        // A database moved between worlds (its server now on a real chain): keys of the recorded mode are
+        // refused by this server at every request, so nothing mixes; say so once at start.
+        tracing::warn!(
+            recorded = recorded.as_str(),
+            server = server.as_str(),
+            "this database is recorded in the other key mode: its {} keys are refused here; \
+             rotate them with the server's chain flags",
+            recorded.prefix()
+        );
     }
     if config.dev_mode
         && config.master_key.is_none()
