@@ -152,7 +152,7 @@ wait_ready "${pids[-1]}" "$order_url/" "$work/sqlite-order.log"
 
 db=${PAYMENTS_BENCH_DB:-$work/server.db}
 reader_wallet=0x00000000000000000000000000000000000be7c4
-reader_key=$("$server" keys create --create-db --db "$db" --wallet "$reader_wallet" --scopes receipts:read,receipts:write --name bench-reader |
+reader_key=$("$server" keys create --create-db --test-mode --db "$db" --wallet "$reader_wallet" --scopes receipts:read,receipts:write --name bench-reader |
     sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
 if [[ -z "$reader_key" ]]; then
     echo "compare.sh: could not create a subscription key (payments-server keys create --db $db)" >&2
@@ -168,7 +168,7 @@ cat >"$work/chain-contracts.json" <<'JSON'
  "splitFactory": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
  "depositFactory": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"}
 JSON
-"$server" serve --listen "127.0.0.1:${server_port}" --db "$db" --dev=false \
+"$server" serve --listen "127.0.0.1:${server_port}" --db "$db" --dev=false --test-mode \
     --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
     --platform-recipient 0x5050505050505050505050505050505050505050 \
     --chain-contracts "$work/chain-contracts.json" \
@@ -211,7 +211,7 @@ setup_orders() {
         orders_skip="split deploy failed (payments split deploy): $(tr '\n' ' ' <"$work/split.err")"
         return 1
     fi
-    merchant_key=$("$server" keys create --create-db --db "$db" --wallet "$wallet" \
+    merchant_key=$("$server" keys create --create-db --test-mode --db "$db" --wallet "$wallet" \
         --scopes inventory:read,inventory:write,orders:create,receipts:read --name bench-merchant |
         sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
     if [[ -z "$merchant_key" ]]; then

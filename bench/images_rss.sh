@@ -62,6 +62,8 @@ master_key=$(head -c 32 /dev/urandom | base64)
 # A branch may make `keys create` refuse a missing database unless told to create it.
 create_db=()
 if "$server" keys create --help 2>/dev/null | grep -q -- --create-db; then create_db=(--create-db); fi
+# And may need the database's mode said before any server ran on it.
+if "$server" keys create --help 2>/dev/null | grep -q -- --test-mode; then create_db+=(--test-mode); fi
 key=$("$server" keys create --db "$db" "${create_db[@]}" --wallet "$wallet" \
     --scopes inventory:read,inventory:write --name images | sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
 if [[ -z "$key" ]]; then
@@ -70,7 +72,7 @@ if [[ -z "$key" ]]; then
 fi
 
 start_server() {
-    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
+    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false --test-mode \
         --jwt-secret "$jwt_secret" --master-key "$master_key" \
         --rate-limit-per-minute 1000000000 >>"$work/server.log" 2>&1 &
     server_pid=$!

@@ -31,22 +31,7 @@ bench_build_server
 db="$work/bench.db"
 key=$(bench_create_key "$wallet" inventory:read,inventory:write,receipts:read,receipts:write "$db")
 
-echo "== starting the server on ${base} (log: ${work}/server.log)"
-# Production mode (as deployed): it needs a session secret and a master key; throwaway ones here.
-"$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
-    --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
-    --rate-limit-per-minute 1000000000 >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do
-    curl -sf -o /dev/null "${base}/healthz" && break
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "load.sh: the server exited:" >&2
-        cat "$work/server.log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-curl -sf -o /dev/null "${base}/healthz" || { echo "load.sh: the server did not become healthy" >&2; exit 1; }
+bench_start_server "$db"
 
 echo "== seeding 100 products"
 for i in $(seq 1 100); do

@@ -57,9 +57,9 @@ trap cleanup EXIT
 # start_server EXTRA_FLAGS...: a production-mode server on a fresh database; sets server_pid and key.
 start_server() {
     local db="$work/soak-$RANDOM.db"
-    key=$("$server" keys create --create-db --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write --name soak |
+    key=$("$server" keys create --create-db --test-mode --db "$db" --wallet "$wallet" --scopes inventory:read,inventory:write --name soak |
         sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p')
-    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
+    "$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false --test-mode \
         --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
         --rate-limit-per-minute 1000000000 --body-timeout-secs "$body_timeout" "$@" >>"$work/server.log" 2>&1 &
     server_pid=$!

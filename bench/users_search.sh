@@ -55,21 +55,7 @@ COMMIT;
 SQL
 echo "   $(sqlite3 "$db" 'SELECT COUNT(*) FROM users') users, $(sqlite3 "$db" 'SELECT COUNT(*) FROM user_metrics') metric rows in $(( ($(date +%s%N) - seed_started) / 1000000 )) ms"
 
-echo "== starting the server on ${base} (log: ${work}/server.log)"
-"$server" serve --listen "127.0.0.1:${port}" --db "$db" --dev=false \
-    --jwt-secret "$(head -c 32 /dev/urandom | base64)" --master-key "$(head -c 32 /dev/urandom | base64)" \
-    --rate-limit-per-minute 1000000000 >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do
-    curl -sf -o /dev/null "${base}/healthz" && break
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "users_search.sh: the server exited:" >&2
-        cat "$work/server.log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-curl -sf -o /dev/null "${base}/healthz" || { echo "users_search.sh: the server did not become healthy" >&2; exit 1; }
+bench_start_server "$db"
 
 echo "== machine: $(nproc) cores, $(uname -srm); wrk shares the cores with the server"
 # d1 with p0 matches nobody (odd and even ids): the worst case, every listed user walked in xp order.

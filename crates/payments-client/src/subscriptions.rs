@@ -223,10 +223,12 @@ impl Client {
         Ok(reply.subscription)
     }
 
-    /// `GET /api/subscriptions/status` (public).
+    /// `GET /api/subscriptions/status`: by id and by customer public; by merchant with the client's key (of
+    /// that merchant, with `subscriptions:read`), since the list names every subscriber.
     ///
     /// # Errors
-    /// [`Error::Api`]: `not_found` for an unknown id; or a transport error.
+    /// [`Error::Api`]: `not_found` for an unknown id; `unauthorized` / `forbidden` for a merchant list without
+    /// that merchant's key; or a transport error.
     pub async fn subscription_status(
         &self,
         selector: &SubscriptionSelector,
@@ -240,7 +242,11 @@ impl Client {
                 SubscriptionSelector::Merchant(wallet) => pairs.append_pair("merchant", &wallet.to_string()),
             };
         }
-        self.get_json(url, Auth::None).await
+        let auth = match selector {
+            SubscriptionSelector::Merchant(_) => Auth::Subscription,
+            SubscriptionSelector::Id(_) | SubscriptionSelector::Customer(_) => Auth::None,
+        };
+        self.get_json(url, auth).await
     }
 
     /// `POST /api/subscriptions/cancel` with the customer's EIP-712 `CancelSubscription` signature (`0x` hex).

@@ -2,8 +2,10 @@
 //!
 //! A key is `sk_live_` (issued by a server on a real chain) or `sk_test_` (a server on the in-process
 //! test-mode chain, where payments are simulated) followed by 32 random bytes in unpadded base64url (43
-//! characters). The prefix tells people which world a key belongs to; it decides nothing: a key is found by
-//! the SHA-256 (hex) of the whole key, which is all that is stored. A key carries 256 bits of entropy, so a
+//! characters). The prefix is the key's mode, recorded with it: the stored SHA-256 (hex) is of the whole key,
+//! prefix included, so a key cannot change worlds. A server takes only the keys of its own mode (a test key
+//! on a server on a real chain, or a live key on the test-mode chain, is refused before any lookup). A key
+//! is found by that hash, which is all that is stored. A key carries 256 bits of entropy, so a
 //! fast unsalted hash cannot be brute-forced and lets a request find its subscription with one indexed lookup.
 
 use std::fmt;
@@ -32,6 +34,42 @@ impl KeyMode {
     /// The mode of a server with (`true`) or without a chain RPC URL.
     pub fn for_chain(has_rpc_url: bool) -> Self {
         if has_rpc_url { KeyMode::Live } else { KeyMode::Test }
+    }
+
+    /// The mode a key's prefix names; `None` for a text with neither prefix (no key of ours).
+    pub fn of_key(key: &str) -> Option<Self> {
+        if key.starts_with(LIVE_PREFIX) {
+            Some(KeyMode::Live)
+        } else if key.starts_with(TEST_PREFIX) {
+            Some(KeyMode::Test)
+        } else {
+            None
+        }
+    }
+
+    /// The mode's name as a database records it (`test` or `live`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyMode::Live => "live",
+            KeyMode::Test => "test",
+        }
+    }
+
+    /// The mode named `text` (`test` or `live`).
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "live" => Some(KeyMode::Live),
+            "test" => Some(KeyMode::Test),
+            _ => None,
+        }
+    }
+
+    /// What people call the world of this mode's keys.
+    pub fn describe(self) -> &'static str {
+        match self {
+            KeyMode::Live => "a live key (sk_live_, for a server on a real chain)",
+            KeyMode::Test => "a test key (sk_test_, for a server on the test-mode chain)",
+        }
     }
 
     /// The prefix of the keys issued in this mode.

@@ -49,4 +49,5 @@ pub use runtime::limits::{
 pub use runtime::master_key::{MasterKey, MasterKeyError};
 pub use runtime::telemetry::{LogFormat, LogGuard, init_tracing};
 pub use secret::Secret;
+pub use services::instance_settings::InstanceError;
 pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};

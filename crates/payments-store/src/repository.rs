@@ -55,6 +55,11 @@ pub trait KeyRepository: Send + Sync + fmt::Debug {
         replacement_hash: &KeyHash,
         now_ms: i64,
     ) -> Result<Option<Subscription>, StoreError>;
+    /// The value recorded under `name` in the instance settings, if any.
+    async fn fetch_setting(&self, name: &str) -> Result<Option<String>, StoreError>;
+    /// Records `proposed` under `name` unless a value is recorded already; answers the value recorded now
+    /// (the first writer's, also between instances racing to record).
+    async fn record_setting(&self, name: &str, proposed: &str, now_ms: i64) -> Result<String, StoreError>;
 }
 
 /// Products and their images. Product reads carry each image's metadata ([`ImageMeta`]) but never its bytes:

@@ -29,6 +29,7 @@ use crate::runtime::clock::Clock;
 use crate::runtime::config::ServerConfig;
 use crate::runtime::metrics::{Metrics, UPKEEP_INTERVAL};
 use crate::services::Services;
+use crate::services::instance_settings::{InstanceError, agree_with_database};
 use crate::services::keys::KeyAdmin;
 use crate::services::receipts;
 use crate::services::worker::WorkerHandle;
@@ -45,9 +46,10 @@ impl App {
     /// builds the app.
     ///
     /// # Errors
-    /// When the database cannot be opened or migrated.
-    pub async fn open(config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, StoreError> {
+    /// When the database cannot be opened or migrated, or belongs to the other mode (test/live).
+    pub async fn open(mut config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, InstanceError> {
         let repositories = store::open(&config.database, clock.now_ms()).await?;
+        agree_with_database(&mut config, repositories.keys.as_ref(), clock.now_ms()).await?;
         Ok(App::with_repositories(config, repositories, clock, None))
     }
 

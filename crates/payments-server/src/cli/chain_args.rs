@@ -17,6 +17,11 @@ pub(crate) struct ChainArgs {
     // Its value is never shown (help, `config check`): node URLs often carry an API key.
     #[arg(long, env = "PAYMENTS_CHAIN_RPC_URL", hide_env_values = true)]
     pub(crate) chain_rpc_url: Option<Url>,
+    /// Run production mode on the in-process test-mode chain (simulated payments, sk_test_ keys, the test
+    /// chain 31337 and its test token). Production mode without --chain-rpc-url refuses to start without it,
+    /// so a server meant to be live never runs the test chain by a forgotten flag.
+    #[arg(long, env = "PAYMENTS_TEST_MODE")]
+    pub(crate) test_mode: bool,
     /// File holding the relayer's private key (0x-hex): it deploys splits, forwards deposits and
     /// distributes, paying the gas. Never logged. Without it paid receipts are not settled.
     #[arg(long, env = "PAYMENTS_RELAYER_KEY_FILE", value_name = "FILE")]
@@ -31,6 +36,18 @@ pub(crate) struct ChainArgs {
 
 /// Applies the chain flags; runs after `--chain-contracts` was read.
 pub(crate) fn apply_chain_args(config: &mut ServerConfig, args: &ChainArgs) -> anyhow::Result<()> {
+    match (&args.chain_rpc_url, args.test_mode) {
+        (Some(_), true) => anyhow::bail!(
+            "--test-mode runs the in-process test-mode chain; it cannot be combined with --chain-rpc-url"
+        ),
+        (None, false) if !config.dev_mode => anyhow::bail!(
+            "production mode needs a real chain: give --chain-rpc-url (PAYMENTS_CHAIN_RPC_URL) and \
+             --chain-contracts; to run production on the in-process test-mode chain (simulated payments, \
+             sk_test_ keys, test chain {}) say --test-mode",
+            ChainContracts::DEVELOPMENT.chain_id
+        ),
+        _ => {}
+    }
     config.chain_rpc_url = args.chain_rpc_url.clone();
     config.confirmations = args.confirmations;
     config.chain_poll = Duration::from_millis(args.chain_poll_ms.max(1));
@@ -49,11 +66,23 @@ pub(crate) fn apply_chain_args(config: &mut ServerConfig, args: &ChainArgs) -> a
         config.token_address = contracts.token;
         config.chain_contracts = Some(contracts);
     }
-    if config.is_test_mode() && config.chain_contracts.is_none() {
+    if config.is_test_mode() {
         // The test-mode chain is not a real one: payment instructions name the local test chain and token,
         // never a mainnet (the --chain-id/--token-address defaults) a tester's wallet could really pay on.
-        config.chain_id = ChainContracts::DEVELOPMENT.chain_id;
-        config.token_address = ChainContracts::DEVELOPMENT.token;
+        if let Some(contracts) = config.chain_contracts
+            && contracts.chain_id != ChainContracts::DEVELOPMENT.chain_id
+        {
+            anyhow::bail!(
+                "the test-mode chain is the test chain {}: --chain-contracts names chain {}, a real chain \
+                 (give --chain-rpc-url to run on it)",
+                ChainContracts::DEVELOPMENT.chain_id,
+                contracts.chain_id
+            );
+        }
+        if config.chain_contracts.is_none() {
+            config.chain_id = ChainContracts::DEVELOPMENT.chain_id;
+            config.token_address = ChainContracts::DEVELOPMENT.token;
+        }
     }
     Ok(())
 }

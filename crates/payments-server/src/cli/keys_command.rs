@@ -22,11 +22,15 @@ pub(crate) struct KeysArgs {
     /// run in the server's working directory, or name the server's database with --db.
     #[arg(long, env = "PAYMENTS_KEYS_CREATE_DB", global = true)]
     create_db: bool,
-    /// The server's chain node, as `serve` has it: with one, keys are issued as `sk_live_…`; without,
-    /// `sk_test_…` (a server on the test-mode chain). Only its presence matters here.
+    /// The server's chain node, as `serve` has it: keys for a live database (`sk_live_…`). Only its presence
+    /// matters here. The mode is the database's (recorded by the first server on it); a flag that contradicts
+    /// it is refused, and on a database no server has run on, this or --test-mode must say which.
     // Its value is never shown: node URLs often carry an API key.
     #[arg(long, env = "PAYMENTS_CHAIN_RPC_URL", global = true, hide_env_values = true)]
     chain_rpc_url: Option<Url>,
+    /// Keys for a test-mode database (`sk_test_…`), as `serve --test-mode` (see --chain-rpc-url).
+    #[arg(long, env = "PAYMENTS_TEST_MODE", global = true)]
+    test_mode: bool,
     #[command(subcommand)]
     command: KeysCommand,
 }
@@ -81,13 +85,28 @@ async fn keys_command(args: KeysArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let admin = KeyAdmin::open(
-        &args.db,
-        Arc::new(SystemClock),
-        KeyMode::for_chain(args.chain_rpc_url.is_some()),
-    )
-    .await
-    .with_context(|| format!("opening the database {}", args.db))?;
+    let requested = match (args.chain_rpc_url.is_some(), args.test_mode) {
+        (true, true) => {
+            anyhow::bail!("--chain-rpc-url (live keys) and --test-mode (test keys) contradict each other")
+        }
+        (true, false) => Some(KeyMode::Live),
+        (false, true) => Some(KeyMode::Test),
+        (false, false) => None,
+    };
+    let issues_keys = matches!(
+        args.command,
+        KeysCommand::Create { .. } | KeysCommand::Rotate { .. }
+    );
+    let admin = if issues_keys {
+        KeyAdmin::open_for_issuing(&args.db, Arc::new(SystemClock), requested)
+            .await
+            .with_context(|| format!("opening the database {} to issue keys", args.db))?
+    } else {
+        // Listing and revoking issue nothing: the mode does not matter.
+        KeyAdmin::open(&args.db, Arc::new(SystemClock), KeyMode::Test)
+            .await
+            .with_context(|| format!("opening the database {}", args.db))?
+    };
     let output = match args.command {
         KeysCommand::Create { wallet, scopes, name } => {
             let issued = admin

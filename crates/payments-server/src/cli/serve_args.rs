@@ -54,6 +54,10 @@ pub(crate) struct ServeArgs {
     /// Largest body of POST /api/inventory (a product with data-URL images), in bytes (413 above it).
     #[arg(long, env = "PAYMENTS_MAX_BODY_BYTES", default_value_t = payments_server::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
+    /// Answer GraphQL introspection queries (`__schema`, `__type`) in production; development mode always
+    /// does. Off by default, so a production server does not describe its schema to every key.
+    #[arg(long, env = "PAYMENTS_GRAPHQL_INTROSPECTION")]
+    graphql_introspection: bool,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -254,6 +258,7 @@ pub(crate) fn build_config(args: &ServeArgs) -> anyhow::Result<Prepared> {
     config.edge_secret = args.edge_secret.as_deref().map(Secret::new);
     config.metrics_token = args.metrics_token.as_deref().map(Secret::new);
     config.max_body_bytes = args.max_body_bytes;
+    config.graphql_introspection = args.graphql_introspection;
     config.limits = args.limits.limits();
     Ok(Prepared {
         config,

@@ -79,6 +79,9 @@ pub struct ServerConfig {
     pub limits: ServerLimits,
     /// Time budget of one inventory listing.
     pub inventory_list_budget: Duration,
+    /// Answers GraphQL introspection (`__schema`, `__type`) outside development mode
+    /// (`--graphql-introspection`); development mode always does.
+    pub graphql_introspection: bool,
     /// Seals the API key stored with each receipt (webhook signing key). Without one, development mode uses
     /// `<db>.master.key` beside the database (created 0600 with a random key); production refuses to start.
     pub master_key: Option<MasterKey>,
@@ -160,6 +163,7 @@ impl ServerConfig {
             key_cache: Duration::from_millis(DEFAULT_KEY_CACHE_MS),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             inventory_list_budget: DEFAULT_INVENTORY_LIST_BUDGET,
+            graphql_introspection: false,
             limits: ServerLimits::default(),
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,

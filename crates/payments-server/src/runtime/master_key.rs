@@ -64,6 +64,11 @@ impl MasterKey {
         MasterKey(rand::random())
     }
 
+    /// The key in standard base64, as [`MasterKey::parse_base64`] reads it (to share a development key).
+    pub(crate) fn to_base64(&self) -> String {
+        BASE64.encode(self.0)
+    }
+
     /// The development key file beside a database: `<db file name>.master.key`.
     pub fn dev_file_for(db_path: &Path) -> PathBuf {
         let mut name = db_path

@@ -5,7 +5,7 @@ use thiserror::Error;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::domain::api_key::{KeyHash, SubscriptionId};
+use crate::domain::api_key::{KeyHash, KeyMode, SubscriptionId};
 use crate::domain::scope::Scope;
 use crate::domain::subscription::Caller;
 use crate::runtime::clock::Clock;
@@ -32,6 +32,9 @@ pub(crate) enum AuthError {
     Unauthenticated,
     #[error("the subscription key lacks the {0} scope")]
     MissingScope(Scope),
+    /// A key of the other world: test and live never mix.
+    #[error("this is {}; this server takes only {} keys", presented.describe(), server.prefix())]
+    WrongMode { presented: KeyMode, server: KeyMode },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -53,6 +56,8 @@ pub(crate) struct Authenticator {
     /// How long a successful lookup answers for its key without the datastore (zero: every request looks
     /// its key up). Bounds how long a key revoked elsewhere (the `keys` command, another instance) still works.
     pub(crate) key_cache: Duration,
+    /// The server's mode: only keys with its prefix are looked up.
+    pub(crate) mode: KeyMode,
 }
 
 impl Authenticator {
@@ -60,6 +65,14 @@ impl Authenticator {
         let now_ms = self.clock.now_ms();
         let (remembered_as, looked_up) = match credentials {
             Credentials::Key(key) => {
+                if let Some(presented) = KeyMode::of_key(key.expose())
+                    && presented != self.mode
+                {
+                    return Err(AuthError::WrongMode {
+                        presented,
+                        server: self.mode,
+                    });
+                }
                 let hash = KeyHash::of(key.expose());
                 let remembered_as = format!("key:{}", hash.as_str());
                 if let Some(cached) = self.cached(&remembered_as, now_ms) {

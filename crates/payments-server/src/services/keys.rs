@@ -11,6 +11,7 @@ use crate::domain::shop::ShopConfig;
 use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::runtime::clock::Clock;
 use crate::secret::Secret;
+use crate::services::instance_settings::{InstanceError, issuing_mode};
 use crate::store::{DatabaseLocation, KeyRepository, ShopRepository, StoreError};
 
 /// A key as issued; the only time the key itself is available.
@@ -60,6 +61,26 @@ impl KeyAdmin {
         mode: KeyMode,
     ) -> Result<Self, StoreError> {
         let repositories = crate::store::open(database, clock.now_ms()).await?;
+        Ok(KeyAdmin::new(
+            Arc::clone(&repositories.keys),
+            repositories.shops,
+            clock,
+            mode,
+        ))
+    }
+
+    /// Opens the database to issue keys in the mode it records (`requested`, from the command's
+    /// `--chain-rpc-url` / `--test-mode`, must agree, and is recorded when the database records none).
+    ///
+    /// # Errors
+    /// When the database cannot be opened, or its mode is unknown or another than `requested`.
+    pub async fn open_for_issuing(
+        database: &DatabaseLocation,
+        clock: Arc<dyn Clock>,
+        requested: Option<KeyMode>,
+    ) -> Result<Self, InstanceError> {
+        let repositories = crate::store::open(database, clock.now_ms()).await?;
+        let mode = issuing_mode(repositories.keys.as_ref(), requested, clock.now_ms()).await?;
         Ok(KeyAdmin::new(
             Arc::clone(&repositories.keys),
             repositories.shops,

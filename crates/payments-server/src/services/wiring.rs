@@ -128,6 +128,7 @@ impl Services {
                 recent_callers: RecentCallers::default(),
                 edge_secret: config.edge_secret.clone(),
                 key_cache: config.key_cache,
+                mode: KeyMode::for_chain(!config.is_test_mode()),
             },
             admin_auth: AdminAuthService {
                 sessions: Arc::clone(&repos.sessions),

@@ -75,6 +75,8 @@ pub struct TestOptions {
     pub without_cron_secret: bool,
     /// Runs outside development mode (no test clock route).
     pub production_mode: bool,
+    /// `--graphql-introspection`.
+    pub graphql_introspection: bool,
     /// `--chain-contracts` on the test-mode chain (it sets the chain id and token too), e.g. to verify
     /// permissions signed for Base's spend permission manager.
     pub chain_contracts: Option<crate::ChainContracts>,
@@ -87,6 +89,9 @@ pub struct TestOptions {
     /// Use this PostgreSQL database (e.g. a [`PgTestDatabase`]'s URL, shared by several instances) instead
     /// of a fresh SQLite file.
     pub postgres_url: Option<String>,
+    /// On PostgreSQL, leave the master key unset, as `serve --dev` without `--master-key`: the instance takes
+    /// the development master key recorded in the database (default: a fixed test key).
+    pub dev_master_key_from_database: bool,
 }
 
 /// The master key of test servers on a shared PostgreSQL database (32 bytes of 7, base64).
@@ -178,6 +183,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;
     config.dev_mode = !options.production_mode;
+    config.graphql_introspection = options.graphql_introspection;
     config.cron_secret = (!options.without_cron_secret).then(|| Secret::new(TEST_CRON_SECRET));
     if let Some(contracts) = options.chain_contracts {
         config.chain_id = contracts.chain_id;
@@ -193,8 +199,10 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         config.database = crate::store::DatabaseLocation::Postgres(url);
         // Development mode would keep its master key in a file in the working directory (PostgreSQL has no
         // file to sit beside): a fixed test key instead, the same for every instance sharing the database.
-        config.master_key =
-            crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
+        if !options.dev_master_key_from_database {
+            config.master_key =
+                crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
+        }
     }
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
@@ -259,6 +267,13 @@ async fn start_server(
     let repositories = crate::store::open(&config.database, TEST_START_MS)
         .await
         .unwrap_or_else(|error| panic!("opening the db: {error}"));
+    crate::services::instance_settings::agree_with_database(
+        &mut config,
+        repositories.keys.as_ref(),
+        TEST_START_MS,
+    )
+    .await
+    .unwrap_or_else(|error| panic!("starting on the db: {error}"));
     let availability = repositories.availability.clone();
     let app = App::with_repositories(config, repositories, Arc::clone(&clock) as Arc<dyn Clock>, chain);
     let (shutdown, signal) = oneshot::channel::<()>();

@@ -23,7 +23,7 @@ async fn a_dev_route_without_a_key_is_unauthorized() {
 async fn an_unknown_key_is_unauthorized() {
     let api = Api::spawn().await;
 
-    let reply = send(api.dev_as("sk_live_unknown", Method::GET, "/api/inventory")).await;
+    let reply = send(api.dev_as("sk_test_unknown", Method::GET, "/api/inventory")).await;
 
     assert_eq!(reply.status, 401);
     assert_eq!(

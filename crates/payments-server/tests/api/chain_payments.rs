@@ -184,6 +184,8 @@ async fn outside_test_mode_paid_and_completed_cannot_be_posted_by_an_admin() {
     let merchant = merchant_with_split(&api).await;
     receipt(&api, &merchant.key, "tea-7", 1.0).await;
     let api = Api::from_app(api.app.restart_on_a_node("http://127.0.0.1:9").await);
+    // The merchant's sk_test_ key is refused by the server now on a real chain: a live one reads.
+    let live = api.app.create_key(merchant.key.wallet, "receipts:read").await;
 
     for status in ["paid", "completed"] {
         let reply = send(
@@ -198,7 +200,7 @@ async fn outside_test_mode_paid_and_completed_cannot_be_posted_by_an_admin() {
         assert_eq!(reply.json["error"], "forbidden");
     }
     assert_eq!(
-        read(&api, &merchant.key, "tea-7").await["status"],
+        read(&api, &live, "tea-7").await["status"],
         "pending",
         "still unpaid"
     );
@@ -245,8 +247,13 @@ async fn without_an_answering_node_chain_checks_answer_503_and_change_nothing() 
     let merchant = merchant_with_split(&api).await;
     receipt(&api, &merchant.key, "tea-9", 1.0).await;
     let api = Api::from_app(api.app.restart_on_a_node("http://127.0.0.1:9/v3/SECRETKEY").await);
+    // The merchant's sk_test_ key is refused by the server now on a real chain: a live one claims.
+    let live = api
+        .app
+        .create_key(merchant.key.wallet, "receipts:read,receipts:write,split:read")
+        .await;
     let claim = |hash: &str| {
-        api.dev_as(&merchant.key.key, Method::POST, "/api/receipts/status").json(&json!({
+        api.dev_as(&live.key, Method::POST, "/api/receipts/status").json(&json!({
             "receiptId": "tea-9", "wallet": merchant.key.wallet, "status": "checkout_success", "transactionHash": hash
         }))
     };
@@ -283,13 +290,13 @@ async fn without_an_answering_node_chain_checks_answer_503_and_change_nothing() 
     assert_eq!(given_split.json["error"], "chain_unavailable");
     assert_eq!(simulate.status(), 404, "a real chain has no simulated payments");
     assert_eq!(
-        read(&api, &merchant.key, "tea-9").await["status"],
+        read(&api, &live, "tea-9").await["status"],
         "pending",
         "nothing changed"
     );
     let split = send(
         api.anonymous(Method::GET, "/api/split/deploy")
-            .header(crate::helpers::KEY_HEADER, merchant.key.key.as_str()),
+            .header(crate::helpers::KEY_HEADER, live.key.as_str()),
     )
     .await;
     assert_ne!(

@@ -208,6 +208,7 @@ fn config_check_reports_every_problem_on_its_own_line_and_exits_1() {
         &[
             ("PAYMENTS_JWT_SECRET", JWT_SECRET),
             ("PAYMENTS_MASTER_KEY", MASTER_KEY),
+            ("PAYMENTS_TEST_MODE", "true"),
         ],
         &[
             "config",
@@ -334,6 +335,7 @@ async fn config_check_reads_a_postgresql_database_without_changing_it_and_keys_i
                 ("PAYMENTS_DB", &url),
                 ("PAYMENTS_JWT_SECRET", JWT_SECRET),
                 ("PAYMENTS_MASTER_KEY", MASTER_KEY),
+                ("PAYMENTS_TEST_MODE", "true"),
             ],
             &["config", "check"],
         )

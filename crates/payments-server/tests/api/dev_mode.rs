@@ -185,6 +185,7 @@ fn a_server_given_production_secrets_never_enters_development_mode() {
         "a-long-production-jwt-secret",
         "--master-key",
         MASTER_KEY,
+        "--test-mode",
     ];
 
     let (printed, errors, exited) = run_server(&secrets, &dir.path().join("fresh.db"));

@@ -194,6 +194,7 @@ fn keys_create_with_create_db_makes_the_database_and_a_key() {
         &[
             "create",
             "--create-db",
+            "--test-mode",
             "--wallet",
             "0x2222222222222222222222222222222222222222",
         ],
@@ -205,14 +206,35 @@ fn keys_create_with_create_db_makes_the_database_and_a_key() {
 }
 
 #[tokio::test]
-async fn keys_for_a_server_on_a_real_chain_read_sk_live_and_both_prefixes_authenticate() {
+async fn a_live_key_on_a_test_mode_server_is_401_saying_it_is_a_live_key() {
     let api = Api::spawn().await;
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("server.toml");
-    std::fs::write(&config, "chain-rpc-url = \"http://127.0.0.1:8545\"\n").unwrap();
+    let live_key = format!("sk_live_{}", "A".repeat(43));
+
+    let reply = send(api.dev_as(&live_key, Method::GET, "/api/inventory")).await;
+
+    assert_eq!(
+        (
+            reply.status,
+            reply.json["error"].as_str(),
+            reply.json["message"].as_str()
+        ),
+        (
+            401,
+            Some("unauthorized"),
+            Some(
+                "this is a live key (sk_live_, for a server on a real chain); this server takes only sk_test_ keys"
+            )
+        )
+    );
+}
+
+#[tokio::test]
+async fn keys_create_takes_the_mode_the_database_records_and_refuses_a_contradicting_flag() {
+    let api = Api::spawn().await;
     let wallet = "0x3333333333333333333333333333333333333333";
 
-    let from_flag = run_json(
+    let derived = run_json(&api.app.db_path, &["create", "--wallet", wallet]);
+    let contradicted = run(
         &api.app.db_path,
         &[
             "create",
@@ -222,30 +244,76 @@ async fn keys_for_a_server_on_a_real_chain_read_sk_live_and_both_prefixes_authen
             "http://127.0.0.1:8545",
         ],
     );
-    let from_file = run_json(
-        &api.app.db_path,
-        &["create", "--wallet", wallet, "--config", config.to_str().unwrap()],
-    );
-    let test_key = run_json(&api.app.db_path, &["create", "--wallet", wallet]);
 
-    for created in [&from_flag, &from_file] {
-        assert!(
-            created["key"].as_str().unwrap().starts_with("sk_live_"),
-            "{created}"
-        );
-    }
-    assert!(test_key["key"].as_str().unwrap().starts_with("sk_test_"));
-    assert!(
-        api.app.key.starts_with("sk_test_"),
-        "the test-mode server's own key"
+    let key = derived["key"].as_str().unwrap();
+    assert!(key.starts_with("sk_test_"), "{derived}");
+    assert_eq!(
+        send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
+        200
     );
-    for created in [&from_flag, &test_key] {
-        let key = created["key"].as_str().unwrap();
-        assert_eq!(
-            send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
-            200
-        );
-    }
+    assert!(!contradicted.status.success());
+    let stderr = String::from_utf8_lossy(&contradicted.stderr);
+    assert!(
+        stderr.contains("this database is recorded as test (its keys are sk_test_...); a server in live mode cannot use it"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn keys_create_without_a_flag_on_a_live_database_issues_a_live_key_that_works() {
+    // A node nobody answers on: the server is live (it has an RPC URL) and records the database as live.
+    let api = Api::spawn_with(payments_server::testing::TestOptions {
+        node: Some(payments_server::testing::TestNode {
+            rpc_url: "http://127.0.0.1:9".to_owned(),
+            contracts: payments_server::ChainContracts::DEVELOPMENT,
+            relayer_key: format!("0x{}", "11".repeat(32)),
+        }),
+        ..payments_server::testing::TestOptions::default()
+    })
+    .await;
+
+    let created = run_json(
+        &api.app.db_path,
+        &["create", "--wallet", "0x3333333333333333333333333333333333333333"],
+    );
+
+    let key = created["key"].as_str().unwrap();
+    assert!(key.starts_with("sk_live_"), "{created}");
+    assert_eq!(
+        send(api.dev_as(key, Method::GET, "/api/inventory")).await.status,
+        200
+    );
+}
+
+#[test]
+fn keys_create_on_a_database_no_server_ran_on_needs_the_mode_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.db");
+    let wallet = "0x2222222222222222222222222222222222222222";
+
+    let unsaid = run(&new, &["create", "--create-db", "--wallet", wallet]);
+    let said = run_json(
+        &new,
+        &[
+            "create",
+            "--create-db",
+            "--chain-rpc-url",
+            "http://127.0.0.1:8545",
+            "--wallet",
+            wallet,
+        ],
+    );
+    let after = run_json(&new, &["create", "--wallet", wallet]);
+
+    assert!(!unsaid.status.success());
+    assert!(
+        String::from_utf8_lossy(&unsaid.stderr)
+            .contains("no server has run on this database yet, so it records no mode"),
+        "{}",
+        String::from_utf8_lossy(&unsaid.stderr)
+    );
+    assert!(said["key"].as_str().unwrap().starts_with("sk_live_"), "{said}");
+    assert!(after["key"].as_str().unwrap().starts_with("sk_live_"), "{after}");
 }
 
 #[test]

@@ -221,3 +221,25 @@ async fn eight_parallel_identical_subscription_creates_under_one_key_make_one_su
     assert_eq!(replies.iter().filter(|reply| reply.replayed).count(), 7);
     assert_eq!(subscriptions_of(&api, CUSTOMER_KEY).await, 1);
 }
+
+#[tokio::test]
+async fn a_used_key_with_a_forged_signature_is_refused_for_the_signature_before_the_key_is_consulted() {
+    let api = Api::spawn().await;
+    let plan = weekly_plan(&api).await;
+    let first = subscription_body(&api, &plan, CUSTOMER_KEY, 1);
+    assert_eq!(send(subscribe(&api, "sub-1", &first)).await.status, 201);
+    // Someone who knows the customer's key name but cannot sign for the customer.
+    let mut forged = subscription_body(&api, &plan, CUSTOMER_KEY, 2);
+    forged["permissionSignature"] =
+        subscription_body(&api, &plan, OTHER_KEY, 2)["permissionSignature"].clone();
+
+    let reply = send(subscribe(&api, "sub-1", &forged)).await;
+
+    assert_eq!(
+        (reply.status, reply.json["error"].as_str()),
+        (400, Some("signer_mismatch")),
+        "{}",
+        reply.json
+    );
+    assert_eq!(subscriptions_of(&api, CUSTOMER_KEY).await, 1);
+}

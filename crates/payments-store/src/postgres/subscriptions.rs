@@ -161,4 +161,14 @@ impl KeyRepository for PgStore {
         self.run(|client| Box::pin(rotate(client, id, replacement_id, replacement_hash, now_ms)))
             .await
     }
+
+    async fn fetch_setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+        self.run(|client| Box::pin(async move { super::settings::fetch(&client, name).await }))
+            .await
+    }
+
+    async fn record_setting(&self, name: &str, proposed: &str, now_ms: i64) -> Result<String, StoreError> {
+        self.run(|client| Box::pin(super::settings::record(client, name, proposed, now_ms)))
+            .await
+    }
 }

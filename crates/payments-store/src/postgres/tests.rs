@@ -52,6 +52,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "chain_transfers",
         "customer_subscriptions",
         "idempotency_keys",
+        "instance_settings",
         "inventory_images",
         "inventory_items",
         "receipt_history",
@@ -95,6 +96,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (9, T0),
             (10, T0),
             (11, T0),
+            (12, T0),
             (13, T0)
         ]
     );

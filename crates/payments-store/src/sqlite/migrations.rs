@@ -12,6 +12,7 @@ use super::schema_v8;
 use super::schema_v9;
 use super::schema_v10;
 use super::schema_v11;
+use super::schema_v12;
 use super::schema_v13;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -86,7 +87,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (9, schema_v9::SQL),
     (10, schema_v10::SQL),
     (11, schema_v11::SQL),
-    // 12 is the subscription lifecycle's (issue 24, part B).
+    (12, schema_v12::SQL),
     (13, schema_v13::SQL),
 ];
 

@@ -83,6 +83,17 @@ impl KeyRepository for SqliteStore {
         self.write(move |conn| subscriptions::rotate(conn, &id, &replacement_id, &replacement_hash, now_ms))
             .await
     }
+
+    async fn fetch_setting(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let name = name.to_owned();
+        self.read(move |conn| super::settings::fetch(conn, &name)).await
+    }
+
+    async fn record_setting(&self, name: &str, proposed: &str, now_ms: i64) -> Result<String, StoreError> {
+        let (name, proposed) = (name.to_owned(), proposed.to_owned());
+        self.write(move |conn| super::settings::record(conn, &name, &proposed, now_ms))
+            .await
+    }
 }
 
 #[async_trait]

@@ -126,3 +126,45 @@ pub(crate) async fn parallel_first_key_bootstraps_create_one_subscription(repos:
             .unwrap()
     );
 }
+
+pub(crate) async fn an_instance_setting_keeps_the_first_value_recorded_even_under_a_race(
+    repos: Repositories,
+) {
+    assert_eq!(repos.keys.fetch_setting("key_mode").await.unwrap(), None);
+    let barrier = Arc::new(Barrier::new(4));
+    let racers = ["a", "b", "c", "d"].map(|value| {
+        let keys = Arc::clone(&repos.keys);
+        let barrier = Arc::clone(&barrier);
+        tokio::spawn(async move {
+            barrier.wait().await;
+            keys.record_setting("dev_master_key", value, T0).await.unwrap()
+        })
+    });
+
+    let mut answers = Vec::new();
+    for racer in racers {
+        answers.push(racer.await.unwrap());
+    }
+
+    let stored = repos.keys.fetch_setting("dev_master_key").await.unwrap().unwrap();
+    assert!(
+        answers.iter().all(|answer| *answer == stored),
+        "{answers:?} vs {stored}"
+    );
+    assert_eq!(
+        repos
+            .keys
+            .record_setting("dev_master_key", "later", T0)
+            .await
+            .unwrap(),
+        stored
+    );
+    assert_eq!(
+        repos.keys.record_setting("key_mode", "live", T0).await.unwrap(),
+        "live"
+    );
+    assert_eq!(
+        repos.keys.fetch_setting("key_mode").await.unwrap().as_deref(),
+        Some("live")
+    );
+}

@@ -76,6 +76,7 @@ macro_rules! contract_suite {
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
             outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
             keys::keys_are_found_by_hash_rotated_and_revoked,
+            keys::an_instance_setting_keeps_the_first_value_recorded_even_under_a_race,
             keys::parallel_first_key_bootstraps_create_one_subscription,
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
             inventory::listings_filter_by_search_tags_stock_and_price_and_page,

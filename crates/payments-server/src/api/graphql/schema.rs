@@ -48,6 +48,10 @@ fn page_size(first: i32) -> Result<u32> {
     }
 }
 
+/// The fields priced by [`paged_cost`], by their GraphQL names (the document costing in `cost.rs` prices
+/// them the same way before the schema sees the document).
+pub(crate) const PAGED_FIELDS: [&str; 3] = ["follows", "liveUsers", "leaderboard"];
+
 /// What a paged field costs: `first` (as validated later) times its selection.
 fn paged_cost(first: i32, child_complexity: usize) -> usize {
     usize::try_from(first.clamp(1, MAX_PAGE))

@@ -40,6 +40,9 @@ impl From<AuthError> for ApiError {
             AuthError::MissingScope(_) => ApiError::Forbidden {
                 message: error.to_string(),
             },
+            AuthError::WrongMode { .. } => ApiError::AdminUnauthorized {
+                message: error.to_string(),
+            },
             AuthError::Store(store) => store.into(),
         }
     }

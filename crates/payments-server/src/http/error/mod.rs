@@ -22,7 +22,8 @@ pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
 #[derive(Debug)]
 pub(crate) enum ApiError {
     Unauthorized,
-    /// Admin routes: no live session, or a refused sign-in (401 `unauthorized` with its own message).
+    /// Admin routes: no live session, or a refused sign-in; also a key of the other mode (test/live) (401
+    /// `unauthorized` with its own message).
     AdminUnauthorized {
         message: String,
     },

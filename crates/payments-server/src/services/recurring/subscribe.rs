@@ -52,10 +52,12 @@ fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, Recurring
 }
 
 impl RecurringService {
-    /// Verifies and stores a subscription; the first charge is due at once. With an `Idempotency-Key`
-    /// (claimed per customer wallet), a response already kept for the key is answered before anything is
-    /// verified again (a replay must not depend on the plan or the chain as they are now); the create's
-    /// transaction checks the key once more, so concurrent duplicates still create one subscription.
+    /// Verifies and stores a subscription; the first charge is due at once. The customer's signature is
+    /// checked first, before the `Idempotency-Key` is consulted: a caller who cannot sign for the customer
+    /// learns nothing about the customer's keys. With a key (claimed per customer wallet), a response
+    /// already kept for it is then answered before the plan and permission checks run again (a replay must
+    /// not depend on the plan as it is now); the create's transaction checks the key once more, so
+    /// concurrent duplicates still create one subscription.
     ///
     /// # Errors
     /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
@@ -67,6 +69,7 @@ impl RecurringService {
         idempotency: Option<(IdempotencyRequest, Render<CustomerSubscription>)>,
     ) -> Result<Committed<CustomerSubscription>, SubscribeError> {
         let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
+        let hash = self.signed_by_customer(&parsed).await?;
         let claim = idempotency.map(|(request, render)| {
             (
                 request.claim(parsed.customer, SUBSCRIPTIONS_SCOPE, self.now_ms()),
@@ -85,15 +88,28 @@ impl RecurringService {
             }
             return Ok(Committed::Replayed(kept));
         }
-        Ok(self.subscribe_parsed(parsed, claim).await?)
+        Ok(self.subscribe_parsed(parsed, hash, claim).await?)
+    }
+
+    /// The permission is the customer's and signed by it (under the configured manager's domain); answers
+    /// the hash it signed.
+    async fn signed_by_customer(&self, parsed: &Parsed) -> Result<alloy_primitives::B256, RecurringError> {
+        let domain = self.permission_domain()?;
+        if parsed.permission.account != parsed.customer.address() {
+            return Err(RecurringError::AccountMismatch);
+        }
+        let hash = parsed.permission.signing_hash(&domain);
+        self.check_signer(&parsed.permission, &parsed.signature, parsed.customer, hash)
+            .await?;
+        Ok(hash)
     }
 
     async fn subscribe_parsed(
         &self,
         parsed: Parsed,
+        hash: alloy_primitives::B256,
         claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
     ) -> Result<Committed<CustomerSubscription>, RecurringError> {
-        let domain = self.permission_domain()?;
         let spender = self.spender()?;
         let plan = self
             .recurring
@@ -104,12 +120,6 @@ impl RecurringService {
             return Err(RecurringError::PlanInactive(plan.id));
         }
         let permission = parsed.permission;
-        if permission.account != parsed.customer.address() {
-            return Err(RecurringError::AccountMismatch);
-        }
-        let hash = permission.signing_hash(&domain);
-        self.check_signer(&permission, &parsed.signature, parsed.customer, hash)
-            .await?;
         let now_ms = self.now_ms();
         let config = SpendingConfig {
             token: self.terms.token.address(),

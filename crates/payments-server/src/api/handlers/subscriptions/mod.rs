@@ -9,10 +9,12 @@ pub(crate) mod view;
 use hyper::StatusCode;
 use serde::Serialize;
 
+use crate::api::handlers::subscriptions::plans::MerchantCaller;
 use crate::api::handlers::subscriptions::view::SubscriptionView;
 use crate::domain::recurring::{
     BillingEvent, CancelRequest, CreateSubscriptionRequest, CustomerSubscription, StatusQuery,
 };
+use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::idempotency::{self, RenderContext};
@@ -68,20 +70,25 @@ fn render_created(subscription: &CustomerSubscription, _: &RenderContext) -> (St
     )
 }
 
-/// Subscriptions by id, customer or merchant (exactly one query parameter).
+/// Subscriptions by id, customer or merchant (exactly one query parameter). By id and by customer need no
+/// credential (as the spec says); by merchant needs the merchant: its key with subscriptions:read, or its
+/// session.
 #[utoipa::path(
     get,
     path = "/api/subscriptions/status",
     operation_id = "subscriptionStatus",
     tag = "subscriptions",
+    security((), ("subscription_key" = []), ("session_cookie" = [])),
     params(
         ("subscriptionId" = Option<String>, Query, description = "One subscription, with its billing events."),
         ("customer" = Option<String>, Query, description = "A customer wallet's subscriptions."),
-        ("merchant" = Option<String>, Query, description = "A merchant wallet's subscriptions.")
+        ("merchant" = Option<String>, Query, description = "A merchant wallet's subscriptions: only the merchant's key (subscriptions:read) or session.")
     ),
     responses(
         (status = 200, description = "The subscriptions.", body = StatusResponse<'static>),
         (status = 400, description = "Not exactly one query parameter, or a malformed one.", body = crate::http::error::Envelope<'static>),
+        (status = 401, description = "By merchant without the merchant's key or session (unauthorized).", body = crate::http::error::Envelope<'static>),
+        (status = 403, description = "By merchant with another merchant's key or session, or a key without subscriptions:read (forbidden).", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No such subscription.", body = crate::http::error::Envelope<'static>)
     )
 )]
@@ -91,6 +98,12 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         ctx.query("customer"),
         ctx.query("merchant"),
     )?;
+    if let StatusQuery::Merchant(merchant) = &query {
+        // A merchant's list names every subscriber wallet and price: only the merchant may read it.
+        MerchantCaller::reading(ctx, Scope::SubscriptionsRead)
+            .await?
+            .acting_for(Some(*merchant))?;
+    }
     let service = &ctx.state.services.recurring;
     let subscriptions = service.status(&query).await?;
     let billing_events = match &query {

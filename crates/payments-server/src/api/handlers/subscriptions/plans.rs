@@ -45,6 +45,14 @@ impl MerchantCaller {
         Ok(MerchantCaller::Key(ctx.dev_caller(scope).await?.wallet))
     }
 
+    /// As [`MerchantCaller::of`] for a read: a session needs no CSRF token (a read changes nothing).
+    pub(crate) async fn reading(ctx: &Ctx<'_>, scope: Scope) -> Result<Self, ApiError> {
+        if ctx.has_session_cookie() && !ctx.has_dev_credentials() {
+            return Ok(MerchantCaller::Session(ctx.admin_session(false).await?));
+        }
+        Ok(MerchantCaller::Key(ctx.dev_caller(scope).await?.wallet))
+    }
+
     /// The merchant a write acts for; another merchant's wallet in the body is 403 `forbidden`.
     pub(crate) fn acting_for(&self, requested: Option<Wallet>) -> Result<Wallet, ApiError> {
         match self {
