@@ -10,6 +10,8 @@ mod deposit_transfers;
 #[cfg(test)]
 mod dev_flow;
 #[cfg(test)]
+mod dev_server_restart;
+#[cfg(test)]
 mod errors;
 #[cfg(test)]
 mod forward_compat;

@@ -51,6 +51,9 @@ struct State {
     spend: SpendState,
     /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
     sequence: u64,
+    /// Random per chain instance, mixed into every hash: a development server's next start (a fresh chain in
+    /// memory) must not repeat the transaction hashes its database recorded from the previous one.
+    epoch: u64,
     /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
     writes_fail: bool,
     /// Stamps blocks as they are mined (the app's clock, so a test's settable clock dates its blocks).
@@ -83,6 +86,7 @@ impl SimulatedChain {
             contracts: HashSet::new(),
             spend: SpendState::default(),
             sequence: 0,
+            epoch: rand::random(),
             writes_fail: false,
             clock,
         };
@@ -140,6 +144,40 @@ impl SimulatedChain {
         self.lock().writes_fail = failing;
     }
 
+    /// Continues the numbering of a previous instance of this chain whose blocks the deposit watcher scanned up
+    /// to `next_block - 1` (block hash `last_block_hash`): a fresh chain is extended with empty blocks to that
+    /// height, the last one carrying the hash the watcher saw. A restarted development server thus neither
+    /// looks reorganised to the watcher nor hides its next payments below the watcher's cursor. A chain
+    /// already at that height (a test server restarted on the same chain) is left as it is.
+    pub(crate) fn resume_after(&self, next_block: u64, last_block_hash: Option<B256>) {
+        let mut state = self.lock();
+        let Some(last) = next_block.checked_sub(1) else {
+            return;
+        };
+        // Past that height, or at it with transactions of its own: the chain the watcher saw, not a new one.
+        let fresh_at_last = state.head() == last
+            && state
+                .blocks
+                .last()
+                .is_some_and(|block| block.transactions.is_empty());
+        if state.head() > last || (state.head() == last && !fresh_at_last) {
+            return;
+        }
+        while state.head() < last {
+            let hash = state.next_hash(b"block");
+            let timestamp = state.next_timestamp();
+            state.blocks.push(Block {
+                hash,
+                timestamp,
+                transactions: Vec::new(),
+                journal: Vec::new(),
+            });
+        }
+        if let (Some(hash), Some(block)) = (last_block_hash, state.blocks.last_mut()) {
+            block.hash = hash;
+        }
+    }
+
     /// The state, for one of the relayer's writes.
     fn writer(&self) -> Result<MutexGuard<'_, State>, ChainError> {
         let state = self.lock();
@@ -164,6 +202,7 @@ impl State {
     fn next_hash(&mut self, kind: &[u8]) -> B256 {
         self.sequence += 1;
         let mut input = kind.to_vec();
+        input.extend_from_slice(&self.epoch.to_be_bytes());
         input.extend_from_slice(&self.sequence.to_be_bytes());
         keccak256(input)
     }
@@ -426,6 +465,26 @@ impl Chain for SimulatedChain {
             (token, mint, SIMULATED_BUYER, units),
             (token, SIMULATED_BUYER, to, units),
         ])
+    }
+
+    async fn fund_test_wallet(
+        &self,
+        token: Wallet,
+        wallet: Wallet,
+        amount: TokenAmount,
+        manager: Wallet,
+    ) -> Result<B256, ChainError> {
+        let mut state = self.lock();
+        let now = state.next_timestamp();
+        let mint = Wallet::from_address(Address::ZERO);
+        // Minting from the zero address checks no balance, so only a zero amount has nothing to move.
+        let moves: Vec<_> = (amount.base_units() > 0)
+            .then_some((token, mint, wallet, amount.base_units()))
+            .into_iter()
+            .collect();
+        let minted = state.transact_at(now, &moves)?;
+        state.approve_for_funding(token, wallet, manager);
+        Ok(minted)
     }
 
     fn relayer(&self) -> Option<Wallet> {

@@ -63,6 +63,7 @@ mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_anvil;
 mod subscriptions_batch_anvil;
+mod test_funding;
 mod user_helpers;
 mod users;
 mod users_live;

@@ -19,4 +19,5 @@ pub(crate) mod reserve;
 pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod subscriptions;
+pub(crate) mod test_fund;
 pub(crate) mod users;
