@@ -31,6 +31,8 @@ mod simulate_payment;
 #[cfg(test)]
 mod subscriptions;
 #[cfg(test)]
+mod test_fund;
+#[cfg(test)]
 mod users;
 #[cfg(test)]
 mod webhooks_listen;

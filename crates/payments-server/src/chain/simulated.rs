@@ -6,6 +6,7 @@
 //! page says so.
 
 mod history;
+mod resume;
 mod sent;
 mod spend;
 
@@ -142,40 +143,6 @@ impl SimulatedChain {
     #[cfg(any(test, feature = "testing"))]
     pub(crate) fn set_writes_failing(&self, failing: bool) {
         self.lock().writes_fail = failing;
-    }
-
-    /// Continues the numbering of a previous instance of this chain whose blocks the deposit watcher scanned up
-    /// to `next_block - 1` (block hash `last_block_hash`): a fresh chain is extended with empty blocks to that
-    /// height, the last one carrying the hash the watcher saw. A restarted development server thus neither
-    /// looks reorganised to the watcher nor hides its next payments below the watcher's cursor. A chain
-    /// already at that height (a test server restarted on the same chain) is left as it is.
-    pub(crate) fn resume_after(&self, next_block: u64, last_block_hash: Option<B256>) {
-        let mut state = self.lock();
-        let Some(last) = next_block.checked_sub(1) else {
-            return;
-        };
-        // Past that height, or at it with transactions of its own: the chain the watcher saw, not a new one.
-        let fresh_at_last = state.head() == last
-            && state
-                .blocks
-                .last()
-                .is_some_and(|block| block.transactions.is_empty());
-        if state.head() > last || (state.head() == last && !fresh_at_last) {
-            return;
-        }
-        while state.head() < last {
-            let hash = state.next_hash(b"block");
-            let timestamp = state.next_timestamp();
-            state.blocks.push(Block {
-                hash,
-                timestamp,
-                transactions: Vec::new(),
-                journal: Vec::new(),
-            });
-        }
-        if let (Some(hash), Some(block)) = (last_block_hash, state.blocks.last_mut()) {
-            block.hash = hash;
-        }
     }
 
     /// The state, for one of the relayer's writes.
