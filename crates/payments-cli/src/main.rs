@@ -14,6 +14,7 @@ mod admin_session;
 mod billing;
 mod completions;
 mod connection;
+mod cron_secret;
 mod graphql;
 mod hints;
 mod import;
@@ -34,6 +35,7 @@ mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
 mod subscriptions;
+mod test_mode;
 mod token_usd;
 mod users;
 mod webhook_keys;
@@ -90,6 +92,10 @@ enum Command {
     Plans(plans::PlansArgs),
     /// Customers' subscriptions: show (with billing events), cancel.
     Subscriptions(subscriptions::SubscriptionsArgs),
+    /// Test mode only: fund a customer wallet on the test-mode chain.
+    Test(test_mode::TestArgs),
+    /// Development mode: move the server's test clock forward.
+    TestClock(test_mode::TestClockArgs),
     /// The platform's fees on your sales: accrued, settled on chain, remaining (scope receipts:read).
     Billing(billing::BillingArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -130,6 +136,8 @@ fn main() -> ExitCode {
         Command::Billing(args) => billing::run(args),
         Command::Plans(args) => plans::run(args),
         Command::Subscriptions(args) => subscriptions::run(args),
+        Command::Test(args) => test_mode::run(args),
+        Command::TestClock(args) => test_mode::run_clock(args),
         Command::Completions(args) => completions::run::<Cli>(&args),
     }
 }

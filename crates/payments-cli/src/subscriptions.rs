@@ -9,6 +9,7 @@ use payments_core::Wallet;
 
 use crate::admin_session::{self, SessionArgs};
 use crate::connection::{ConnectionArgs, block_on};
+use crate::cron_secret::CronSecretArgs;
 use crate::output::{Table, print_json, print_text, utc};
 use crate::report::{exit_code, failure};
 
@@ -26,6 +27,8 @@ enum SubscriptionsCommand {
     /// Cancel a subscription: with --signature (the customer's EIP-712 CancelSubscription signature), else
     /// with the signed-in admin session (the customer's or the merchant's wallet).
     Cancel(CancelArgs),
+    /// Charge every due subscription now (the cron route; needs the server's cron secret).
+    ChargeDue(ChargeDueArgs),
 }
 
 #[derive(Debug, Args)]
@@ -58,10 +61,19 @@ struct CancelArgs {
     connection: ConnectionArgs,
 }
 
+#[derive(Debug, Args)]
+struct ChargeDueArgs {
+    #[command(flatten)]
+    cron: CronSecretArgs,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
 pub(crate) fn run(args: SubscriptionsArgs) -> ExitCode {
     let outcome = match args.command {
         SubscriptionsCommand::Show(show) => block_on(run_show(show)),
         SubscriptionsCommand::Cancel(cancel) => block_on(run_cancel(cancel)),
+        SubscriptionsCommand::ChargeDue(charge) => block_on(run_charge_due(charge)),
     };
     exit_code(outcome.and_then(|result| result))
 }
@@ -135,6 +147,20 @@ async fn run_cancel(args: CancelArgs) -> anyhow::Result<ExitCode> {
         print_json(&canceled)?;
     } else {
         print_text(&subscriptions_table(std::slice::from_ref(&canceled)))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn run_charge_due(args: ChargeDueArgs) -> anyhow::Result<ExitCode> {
+    let secret = args.cron.secret()?;
+    let report = args.connection.client()?.charge_subscriptions(&secret).await?;
+    if args.connection.json {
+        print_json(&report)?;
+    } else {
+        print_text(&format!(
+            "{} processed: {} charged, {} failed ({} ms)\n",
+            report.processed, report.succeeded, report.failed, report.duration_ms
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -76,6 +76,7 @@ mod split_transactions;
 mod status;
 mod subscription_models;
 mod subscriptions;
+mod test_mode;
 mod token_amounts;
 mod upsert;
 mod users;
@@ -117,6 +118,7 @@ pub use subscription_models::{
     SubscriptionPlan, SubscriptionStatusReply,
 };
 pub use subscriptions::{CreatePlan, CreateSubscription, SubscriptionSelector, UpdatePlan};
+pub use test_mode::TestFunding;
 pub use upsert::UpsertInventoryItem;
 pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,

@@ -311,11 +311,26 @@ impl Client {
     /// # Errors
     /// [`Error::Api`]: `not_found` outside development mode, `invalid_input` backwards; or a transport error.
     pub async fn advance_test_clock(&self, cron_secret: &str, to_ms: i64) -> Result<i64, Error> {
+        self.move_test_clock(cron_secret, serde_json::json!({ "to": to_ms }))
+            .await
+    }
+
+    /// `POST /api/test-clock/advance {"byMs"}` (development mode, `x-cron-secret`): moves the server's clock
+    /// `by_ms` milliseconds forward from its own current time; answers the new time.
+    ///
+    /// # Errors
+    /// As [`Client::advance_test_clock`].
+    pub async fn advance_test_clock_by(&self, cron_secret: &str, by_ms: i64) -> Result<i64, Error> {
+        self.move_test_clock(cron_secret, serde_json::json!({ "byMs": by_ms }))
+            .await
+    }
+
+    async fn move_test_clock(&self, cron_secret: &str, body: serde_json::Value) -> Result<i64, Error> {
         let request = self
             .http()
             .post(self.url("api/test-clock/advance")?)
             .header(CRON_SECRET_HEADER, cron_secret)
-            .json(&serde_json::json!({ "to": to_ms }));
+            .json(&body);
         let reply: ClockReply = self.send_json(request).await?;
         Ok(reply.now_ms)
     }

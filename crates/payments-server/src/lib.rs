@@ -41,6 +41,9 @@ pub use runtime::config::{
 };
 pub use runtime::config::{DEFAULT_WEBHOOK_RETRY_DELAY, DEFAULT_WEBHOOK_TIMEOUT};
 pub use runtime::dev_admin_key::{DevAdminKey, DevAdminKeyError};
+pub use runtime::dev_cron_secret::{
+    DevCronSecretError, dev_cron_secret_file, load_or_create_dev_cron_secret,
+};
 pub use runtime::dev_mode::{DEV_MODE_WARNING, DevModeConflict, DevModeInputs, decide_dev_mode};
 pub use runtime::limits::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_BODY_BYTES,

@@ -10,6 +10,8 @@ mod deposit_transfers;
 #[cfg(test)]
 mod dev_flow;
 #[cfg(test)]
+mod dev_server_restart;
+#[cfg(test)]
 mod errors;
 #[cfg(test)]
 mod forward_compat;
@@ -28,6 +30,8 @@ mod settings;
 mod simulate_payment;
 #[cfg(test)]
 mod subscriptions;
+#[cfg(test)]
+mod test_fund;
 #[cfg(test)]
 mod users;
 #[cfg(test)]

@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::helpers::Run;
 
 /// Stops the server however the test ends.
-struct Server(Child);
+pub(crate) struct Server(pub(crate) Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -27,7 +27,7 @@ impl Drop for Server {
 
 /// The `payments-server` binary beside `payments` in the same target directory (`cargo test --workspace`
 /// builds both before running any test).
-fn server_binary() -> PathBuf {
+pub(crate) fn server_binary() -> PathBuf {
     let cli = PathBuf::from(env!("CARGO_BIN_EXE_payments"));
     let server = cli.with_file_name(format!("payments-server{}", std::env::consts::EXE_SUFFIX));
     assert!(
@@ -81,7 +81,7 @@ fn start_server(dir: &Path) -> (Server, Vec<String>) {
 }
 
 /// `payments ARGS` in `dir` with exactly `env` among the PAYMENTS_* variables.
-fn payments(dir: &Path, env: &BTreeMap<String, String>, args: &[String]) -> Run {
+pub(crate) fn payments(dir: &Path, env: &BTreeMap<String, String>, args: &[String]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_payments"));
     for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("PAYMENTS_")) {
         command.env_remove(name);

@@ -21,6 +21,7 @@ use crate::api::handlers::subscriptions::{cron as subscription_cron, plans as su
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
     ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscriptions,
+    test_fund,
     users,
 };
 use crate::api::openapi::{Operation, operation};
@@ -146,6 +147,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(POST "/api/subscriptions/charge", |ctx, _| subscription_cron::charge_alias(ctx), subscription_cron::__path_charge_alias),
     route!(POST "/api/cron/charge-subscriptions", |ctx, _| subscription_cron::charge(ctx), subscription_cron::__path_charge),
     route!(POST "/api/test-clock/advance", |ctx, _| subscription_cron::advance_clock(ctx), subscription_cron::__path_advance_clock),
+    route!(POST "/api/test/fund", |ctx, _| test_fund::fund(ctx), test_fund::__path_fund),
 ];
 
 /// Splits a path (or a pattern) into its segments: `/api/receipts/r1` -> `api`, `receipts`, `r1`.

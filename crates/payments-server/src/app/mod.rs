@@ -50,7 +50,17 @@ impl App {
     pub async fn open(mut config: ServerConfig, clock: Arc<dyn Clock>) -> Result<App, InstanceError> {
         let repositories = store::open(&config.database, clock.now_ms()).await?;
         agree_with_database(&mut config, repositories.keys.as_ref(), clock.now_ms()).await?;
-        Ok(App::with_repositories(config, repositories, clock, None))
+        let cursor = repositories.chain.fetch_cursor(config.chain_id).await?;
+        let app = App::with_repositories(config, repositories, clock, None);
+        // The test-mode chain lives in memory: it resumes where the watcher left the previous start's chain.
+        if let (Some(chain), Some(cursor)) = (app.simulated_chain(), cursor) {
+            let last_hash = cursor
+                .last_block_hash
+                .as_deref()
+                .and_then(|hash| hash.parse().ok());
+            chain.resume_after(cursor.next_block, last_hash);
+        }
+        Ok(app)
     }
 
     pub(crate) fn with_repositories(

@@ -150,6 +150,21 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         amount: TokenAmount,
     ) -> Result<B256, ChainError>;
 
+    /// Test mode only: gives `wallet` `amount` of `token` (the test token's mint) and, as the customer's own
+    /// wallet would, approves `manager` to pull the token without limit, so the customer's subscriptions can
+    /// be charged. Other chains answer [`ChainError::NotConfigured`]: real money is never made.
+    async fn fund_test_wallet(
+        &self,
+        _token: Wallet,
+        _wallet: Wallet,
+        _amount: TokenAmount,
+        _manager: Wallet,
+    ) -> Result<B256, ChainError> {
+        Err(ChainError::NotConfigured(
+            "only the test-mode chain can fund a wallet".to_owned(),
+        ))
+    }
+
     /// The address the relayer sends from: the platform's spender of subscription permissions. `None` when
     /// no relayer key is configured.
     fn relayer(&self) -> Option<Wallet>;

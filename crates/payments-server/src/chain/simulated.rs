@@ -6,6 +6,7 @@
 //! page says so.
 
 mod history;
+mod resume;
 mod sent;
 mod spend;
 
@@ -51,6 +52,9 @@ struct State {
     spend: SpendState,
     /// Makes hashes unique across reverts: a block mined again after a revert gets a new hash.
     sequence: u64,
+    /// Random per chain instance, mixed into every hash: a development server's next start (a fresh chain in
+    /// memory) must not repeat the transaction hashes its database recorded from the previous one.
+    epoch: u64,
     /// Tests make the relayer's transactions fail (a node refusing them, say for gas).
     writes_fail: bool,
     /// Stamps blocks as they are mined (the app's clock, so a test's settable clock dates its blocks).
@@ -83,6 +87,7 @@ impl SimulatedChain {
             contracts: HashSet::new(),
             spend: SpendState::default(),
             sequence: 0,
+            epoch: rand::random(),
             writes_fail: false,
             clock,
         };
@@ -164,6 +169,7 @@ impl State {
     fn next_hash(&mut self, kind: &[u8]) -> B256 {
         self.sequence += 1;
         let mut input = kind.to_vec();
+        input.extend_from_slice(&self.epoch.to_be_bytes());
         input.extend_from_slice(&self.sequence.to_be_bytes());
         keccak256(input)
     }
@@ -426,6 +432,26 @@ impl Chain for SimulatedChain {
             (token, mint, SIMULATED_BUYER, units),
             (token, SIMULATED_BUYER, to, units),
         ])
+    }
+
+    async fn fund_test_wallet(
+        &self,
+        token: Wallet,
+        wallet: Wallet,
+        amount: TokenAmount,
+        manager: Wallet,
+    ) -> Result<B256, ChainError> {
+        let mut state = self.lock();
+        let now = state.next_timestamp();
+        let mint = Wallet::from_address(Address::ZERO);
+        // Minting from the zero address checks no balance, so only a zero amount has nothing to move.
+        let moves: Vec<_> = (amount.base_units() > 0)
+            .then_some((token, mint, wallet, amount.base_units()))
+            .into_iter()
+            .collect();
+        let minted = state.transact_at(now, &moves)?;
+        state.approve_for_funding(token, wallet, manager);
+        Ok(minted)
     }
 
     fn relayer(&self) -> Option<Wallet> {

@@ -35,6 +35,12 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.base_url =
                 Url::parse(&format!("http://{bound}")).context("building the default base URL")?;
         }
+        // Development mode without --cron-secret keeps one beside the database, as the admin key, so the charge
+        // and test-clock routes work on the README's dev server (`payments subscriptions charge-due` reads it).
+        if config.dev_mode && config.cron_secret.is_none() {
+            let path = payments_server::dev_cron_secret_file(&config.database.sidecar_base());
+            config.cron_secret = Some(payments_server::load_or_create_dev_cron_secret(&path)?);
+        }
         // Development mode runs the test clock (POST /api/test-clock/advance); production the wall clock.
         let clock: Arc<dyn Clock> = if config.dev_mode {
             Arc::new(OffsetClock::new())

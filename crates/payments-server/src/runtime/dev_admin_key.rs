@@ -6,13 +6,14 @@
 //! Only development mode makes or reads it. The key never leaves the file through the server: it is read
 //! to learn its wallet and dropped (k256 wipes a `SigningKey` on drop).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use k256::ecdsa::SigningKey;
 use payments_core::Wallet;
 use thiserror::Error;
 use zeroize::Zeroizing;
+
+use crate::runtime::private_file::{beside, create_private};
 
 /// Why the development admin key file cannot be used.
 #[derive(Debug, Error)]
@@ -44,12 +45,7 @@ pub struct DevAdminKey {
 impl DevAdminKey {
     /// The key file beside a database: `<db file name>.dev-admin.key`.
     pub fn file_for(db_path: &Path) -> PathBuf {
-        let mut name = db_path
-            .file_name()
-            .map(|name| name.to_os_string())
-            .unwrap_or_default();
-        name.push(".dev-admin.key");
-        db_path.with_file_name(name)
+        beside(db_path, ".dev-admin.key")
     }
 
     /// Reads the key file, or creates it with a new random key, readable by the owner only (0600).
@@ -73,14 +69,8 @@ impl DevAdminKey {
             Err(_) => {}
         }
         let key = generate();
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(path).map_err(file_error)?;
         let text = Zeroizing::new(format!("0x{}\n", hex::encode(key.to_bytes())));
-        file.write_all(text.as_bytes()).map_err(file_error)?;
-        file.sync_all().map_err(file_error)?;
+        create_private(path, text.as_bytes()).map_err(file_error)?;
         Ok(DevAdminKey {
             path: path.to_owned(),
             wallet: wallet_of(&key),

@@ -3,7 +3,6 @@
 //! associated data, so a sealed key copied onto another receipt does not open.
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
@@ -71,12 +70,7 @@ impl MasterKey {
 
     /// The development key file beside a database: `<db file name>.master.key`.
     pub fn dev_file_for(db_path: &Path) -> PathBuf {
-        let mut name = db_path
-            .file_name()
-            .map(|name| name.to_os_string())
-            .unwrap_or_default();
-        name.push(".master.key");
-        db_path.with_file_name(name)
+        crate::runtime::private_file::beside(db_path, ".master.key")
     }
 
     /// Reads the key file (base64), or creates it with a new random key, readable by the owner only (0600).
@@ -94,13 +88,8 @@ impl MasterKey {
             Err(_) => {}
         }
         let key = MasterKey::generate();
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(path).map_err(file_error)?;
-        writeln!(file, "{}", BASE64.encode(key.0)).map_err(file_error)?;
-        file.sync_all().map_err(file_error)?;
+        let text = format!("{}\n", BASE64.encode(key.0));
+        crate::runtime::private_file::create_private(path, text.as_bytes()).map_err(file_error)?;
         Ok(key)
     }
 

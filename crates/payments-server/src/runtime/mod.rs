@@ -4,9 +4,11 @@
 pub(crate) mod clock;
 pub(crate) mod config;
 pub(crate) mod dev_admin_key;
+pub(crate) mod dev_cron_secret;
 pub(crate) mod dev_mode;
 pub(crate) mod limits;
 pub(crate) mod master_key;
 pub(crate) mod metrics;
 pub(crate) mod overload;
+pub(crate) mod private_file;
 pub(crate) mod telemetry;

@@ -67,6 +67,7 @@ mod subscriptions;
 mod subscriptions_anvil;
 mod subscriptions_batch_anvil;
 mod test_and_live;
+mod test_funding;
 mod user_helpers;
 mod users;
 mod users_live;

@@ -20,4 +20,5 @@ pub(crate) mod root;
 pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod subscriptions;
+pub(crate) mod test_fund;
 pub(crate) mod users;

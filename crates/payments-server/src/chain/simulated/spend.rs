@@ -273,6 +273,15 @@ impl State {
             .map_err(|_| reverted("the signature is not the account's"))
     }
 
+    /// The customer's unlimited `token.approve(manager, max)` that test-mode funding gives with the tokens (a
+    /// funded test wallet is one that can pay its subscriptions); journaled in the funding's block.
+    pub(super) fn approve_for_funding(&mut self, token: Wallet, owner: Wallet, manager: Wallet) {
+        let mut journal = Vec::new();
+        self.spend
+            .set_allowance((token, owner, manager), U256::MAX, &mut journal);
+        self.journal_last_block(journal);
+    }
+
     /// `token.approve(spender, amount)` sent by `owner`, in a block of its own.
     #[cfg(any(test, feature = "testing"))]
     fn approve(&mut self, token: Wallet, owner: Wallet, spender: Wallet, amount: U256) -> B256 {

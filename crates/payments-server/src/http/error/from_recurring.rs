@@ -37,6 +37,10 @@ impl From<RecurringError> for ApiError {
             RecurringError::CancelSignature(unmapped) => ApiError::internal(unmapped),
             RecurringError::IdempotencyConflict => refused(ErrorCode::IdempotencyConflict, message),
             RecurringError::WebhookRequiresKey => refused(ErrorCode::WebhookRequiresKey, message),
+            RecurringError::InvalidFunding(_) => ApiError::InvalidInput {
+                message,
+                field: Some("usd".to_owned()),
+            },
             RecurringError::NoMasterKey => ApiError::internal(message),
             RecurringError::Chain(chain) => chain.into(),
             RecurringError::Store(store) => store.into(),

@@ -59,6 +59,9 @@ pub(crate) enum RecurringError {
     /// The server has no master key to seal a webhook signing key with.
     #[error("no master key is configured to seal the webhook signing key")]
     NoMasterKey,
+    /// A test-mode funding amount out of range.
+    #[error("usd: {0} is not between 0.01 and 1000000 (test-mode funding)")]
+    InvalidFunding(payments_core::Cents),
     #[error(transparent)]
     Chain(#[from] ChainError),
     #[error(transparent)]

@@ -8,6 +8,7 @@ mod error;
 mod plan_webhook;
 mod scheduler;
 mod subscribe;
+mod test_fund;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -12,9 +12,12 @@ use crate::runtime::clock::ClockRefusal;
 const CRON_SECRET_HEADER: &str = "x-cron-secret";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct AdvanceRequest {
-    /// Unix ms; never before the clock's current time.
+    /// Unix ms; never before the clock's current time. Exactly one of `to` and `byMs`.
     to: Option<i64>,
+    /// Milliseconds to move the clock forward from its current time (`payments test-clock advance --days N`).
+    by_ms: Option<i64>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -77,9 +80,22 @@ pub(crate) async fn charge_alias(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError
 pub(crate) async fn advance_clock(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     require_cron_secret(ctx, ctx.state.config.dev_mode)?;
     let request: AdvanceRequest = ctx.json().await?;
-    let to = request.to.ok_or_else(|| {
-        ApiError::invalid_input(Some("to".to_owned()), "to: is required (Unix ms)".to_owned())
-    })?;
+    let to = match (request.to, request.by_ms) {
+        (Some(to), None) => to,
+        (None, Some(by_ms)) if by_ms >= 0 => ctx.state.clock.now_ms().saturating_add(by_ms),
+        (None, Some(_)) => {
+            return Err(ApiError::invalid_input(
+                Some("byMs".to_owned()),
+                "byMs: the clock never goes back".to_owned(),
+            ));
+        }
+        _ => {
+            return Err(ApiError::invalid_input(
+                Some("to".to_owned()),
+                "to: exactly one of to (Unix ms) and byMs is required".to_owned(),
+            ));
+        }
+    };
     let now_ms = ctx.state.clock.advance_to(to).map_err(|refusal| match refusal {
         ClockRefusal::Backwards { .. } => ApiError::invalid_input(Some("to".to_owned()), refusal.to_string()),
         ClockRefusal::Fixed => not_found(),
