@@ -33,6 +33,7 @@ mod settings;
 mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
+mod subscribe;
 mod subscriptions;
 mod token_usd;
 mod users;

@@ -18,5 +18,6 @@ pub(crate) mod receipts;
 pub(crate) mod reserve;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod subscribe_page;
 pub(crate) mod subscriptions;
 pub(crate) mod users;

@@ -30,6 +30,12 @@ pub(crate) fn render_not_found() -> String {
     .to_string()
 }
 
+/// A page of the portal's family (the subscribe page too): the shared head and stylesheet, `body`, and
+/// `script` (a script element or nothing).
+pub(super) fn document(title: &str, body: &dyn Display, script: &str) -> String {
+    Document { title, body, script }.to_string()
+}
+
 struct Document<'a> {
     title: &'a str,
     body: &'a dyn Display,
