@@ -90,6 +90,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(POST "/portal/{id}/simulate", |ctx, p| portal::simulate(ctx, p.at(0)), portal::__path_simulate),
     route!(GET "/subscribe/assets/subscribe.js", |_, _| async { Ok(subscribe_page::script()) }, subscribe_page::__path_script),
     route!(GET "/subscribe/{planId}", |ctx, p| subscribe_page::page(ctx, p.at(0)), subscribe_page::__path_page),
+    route!(GET "/portal/assets/wallet.js", |_, _| async { Ok(subscribe_page::wallet_script()) }, subscribe_page::__path_wallet_script),
     route!(GET "/portal/assets/checkout.js", |_, _| async { Ok(portal_checkout::script()) }, portal_checkout::__path_script),
     route!(GET "/portal/{id}/status", |ctx, p| portal_checkout::status(ctx, p.at(0)), portal_checkout::__path_status),
     route!(POST "/portal/{id}/events", |ctx, p| portal_checkout::event(ctx, p.at(0)), portal_checkout::__path_event),

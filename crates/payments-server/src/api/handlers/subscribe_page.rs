@@ -58,3 +58,15 @@ pub(crate) async fn page(ctx: &Ctx<'_>, plan_id: &str) -> Result<HttpResponse, A
 pub(crate) fn script() -> HttpResponse {
     portal::script_response(portal::SUBSCRIBE_SCRIPT)
 }
+
+/// The wallet helpers both hosted pages load before their own script.
+#[utoipa::path(
+    get,
+    path = "/portal/assets/wallet.js",
+    operation_id = "portalWalletScript",
+    tag = "portal",
+    responses((status = 200, description = "The hosted pages' shared wallet script.", body = String, content_type = "text/javascript; charset=utf-8"))
+)]
+pub(crate) fn wallet_script() -> HttpResponse {
+    portal::script_response(portal::WALLET_SCRIPT)
+}

@@ -46,6 +46,9 @@ pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
 /// `'self'` with no CDN and no inline code.
 pub(crate) const CHECKOUT_SCRIPT: &str = include_str!("checkout.js");
 
+/// What both pages' scripts share (`/portal/assets/wallet.js`): wallet discovery, JSON requests, errors.
+pub(crate) const WALLET_SCRIPT: &str = include_str!("wallet.js");
+
 /// The subscribe page's script (`/subscribe/assets/subscribe.js`), first-party like the checkout's.
 pub(crate) const SUBSCRIBE_SCRIPT: &str = include_str!("subscribe.js");
 

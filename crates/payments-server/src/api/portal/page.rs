@@ -43,8 +43,10 @@ struct Document<'a> {
     script: &'a str,
 }
 
-/// The page's script, relative to `/portal/{id}` (so it resolves under whatever prefix serves the page).
-const SCRIPT: &str = "<script src=\"assets/checkout.js\" defer></script>\n";
+/// The page's scripts (the shared wallet helpers first), relative to `/portal/{id}` (so they resolve under
+/// whatever prefix serves the page).
+const SCRIPT: &str =
+    "<script src=\"assets/wallet.js\" defer></script>\n<script src=\"assets/checkout.js\" defer></script>\n";
 
 impl Display for Document<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {

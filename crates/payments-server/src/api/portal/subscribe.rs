@@ -27,8 +27,10 @@ pub(crate) struct SubscribeView {
     pub(crate) test_mode: bool,
 }
 
-/// The page's script, relative to `/subscribe/{planId}`.
-const SCRIPT: &str = "<script src=\"assets/subscribe.js\" defer></script>\n";
+/// The page's scripts, relative to `/subscribe/{planId}`: the wallet helpers shared with the payment page,
+/// then its own.
+const SCRIPT: &str = "<script src=\"../portal/assets/wallet.js\" defer></script>\n\
+                      <script src=\"assets/subscribe.js\" defer></script>\n";
 
 /// The subscribe page of one plan.
 pub(crate) fn render_subscribe_page(view: &SubscribeView) -> String {

@@ -36,7 +36,9 @@ fn the_page_names_the_brand_plan_price_and_period_and_loads_its_script() {
         "{page}"
     );
     assert!(
-        page.contains("<script src=\"assets/subscribe.js\" defer></script>"),
+        page.contains(
+            "<script src=\"../portal/assets/wallet.js\" defer></script>\n<script src=\"assets/subscribe.js\" defer></script>"
+        ),
         "{page}"
     );
     assert!(page.contains("data-permission-url=\"../api/subscriptions/plans/plan_0123/permission\""));
