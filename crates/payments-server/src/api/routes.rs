@@ -22,7 +22,7 @@ use crate::api::handlers::subscriptions::{
 };
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, receipts, reserve, shop, split, subscribe_page,
+    ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscribe_page,
     subscriptions, users,
 };
 use crate::api::openapi::{Operation, operation};
@@ -83,6 +83,7 @@ macro_rules! route {
 /// The route table.
 #[rustfmt::skip]
 pub(crate) static ROUTES: &[Route] = &[
+    route!(GET "/", |ctx, _| root::get(ctx), root::__path_get),
     route!(GET "/healthz", |ctx, _| health::get(ctx), health::__path_get),
     route!(GET "/metrics", |ctx, _| metrics::get(ctx), metrics::__path_get),
     route!(GET_HEAD "/portal/{id}", |ctx, p| portal::page(ctx, p.at(0)), portal::__path_page),
