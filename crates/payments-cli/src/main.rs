@@ -34,6 +34,7 @@ mod settings;
 mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
+mod subscribe;
 mod subscriptions;
 mod test_mode;
 mod token_usd;

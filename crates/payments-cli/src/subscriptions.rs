@@ -24,6 +24,9 @@ pub(crate) struct SubscriptionsArgs {
 enum SubscriptionsCommand {
     /// Show one subscription (with its billing events), or a customer's or merchant's subscriptions.
     Show(ShowArgs),
+    /// Subscribe a wallet to a plan with its own key: approve the token if needed (--rpc-url), sign the
+    /// plan's spend permission, create the subscription.
+    Subscribe(crate::subscribe::SubscribeArgs),
     /// Cancel a subscription: with --signature (the customer's EIP-712 CancelSubscription signature), else
     /// with the signed-in admin session (the customer's or the merchant's wallet).
     Cancel(CancelArgs),
@@ -72,6 +75,7 @@ struct ChargeDueArgs {
 pub(crate) fn run(args: SubscriptionsArgs) -> ExitCode {
     let outcome = match args.command {
         SubscriptionsCommand::Show(show) => block_on(run_show(show)),
+        SubscriptionsCommand::Subscribe(subscribe) => block_on(crate::subscribe::run(subscribe)),
         SubscriptionsCommand::Cancel(cancel) => block_on(run_cancel(cancel)),
         SubscriptionsCommand::ChargeDue(charge) => block_on(run_charge_due(charge)),
     };

@@ -75,6 +75,7 @@ mod simulate;
 mod split_transactions;
 mod status;
 mod subscription_models;
+mod subscription_permission;
 mod subscriptions;
 mod test_mode;
 mod token_amounts;
@@ -128,6 +129,7 @@ pub use webhook_delivery::{DeliveryState, WebhookAttempt, WebhookDelivery, Webho
 /// The `payments-core` types the client's requests and answers carry, so callers need no direct
 /// dependency: money, wallets, and the vocabularies the service answers with.
 pub use payments_core::{
-    BillingPeriod, Cents, ErrorCode, ReceiptStatus, ReserveBasis, SubscriptionEventKind, SubscriptionStatus,
-    TokenAmount, Wallet,
+    BillingPeriod, Cents, ErrorCode, ReceiptStatus, ReserveBasis, SpendPermissionTypedData,
+    SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus, TokenAmount, TokenApproval,
+    Wallet,
 };

@@ -60,17 +60,20 @@ pub use receipt_transition::{
 pub use reserve::{ReserveBasis, ReserveRecommendation, ReserveRule, ReserveVolume};
 pub use spend_permission::{
     BASE_MAINNET_CHAIN_ID, PermissionError, PermissionField, RecoverableSignature,
-    SPEND_PERMISSION_DOMAIN_NAME, SPEND_PERMISSION_DOMAIN_VERSION, SPEND_PERMISSION_MANAGER, SignatureError,
-    SpendPermission, SpendPermissionData, SpendPermissionDomain, eip712_signing_hash, recover_address,
+    SPEND_PERMISSION_DOMAIN_NAME, SPEND_PERMISSION_DOMAIN_VERSION, SPEND_PERMISSION_MANAGER,
+    SPEND_PERMISSION_PRIMARY_TYPE, SignatureError, SpendPermission, SpendPermissionData,
+    SpendPermissionDomain, SpendPermissionTypedData, TypedDataDomain, TypedDataError, TypedDataField,
+    eip712_signing_hash, recover_address,
 };
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::{
     BillingPeriod, CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription,
-    ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PlanFitError, PlanTerms, ScheduleAfter,
-    SpendingConfig, SubscriptionCharge, SubscriptionChargeFacts, SubscriptionChargeUnits,
-    SubscriptionEventKind, SubscriptionStatus, SubscriptionWebhook, UnknownBillingPeriod,
-    UnknownSubscriptionStatus, WebhookAmount, check_permission_fits_plan, due_slot, next_charge_at, slot_at,
-    subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
+    ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PERMISSION_START_SLACK_SECS, PlanFitError,
+    PlanTerms, ScheduleAfter, SpendingConfig, SubscriptionCharge, SubscriptionChargeFacts,
+    SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus,
+    SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus, WebhookAmount,
+    check_permission_fits_plan, due_slot, next_charge_at, plan_permission, slot_at, subscription_fee_at,
+    subscription_merchant_net, subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,

@@ -8,6 +8,7 @@
 
 mod eip712;
 mod signature;
+mod typed_data;
 mod wire;
 
 use alloy_primitives::aliases::{U48, U160};
@@ -18,6 +19,9 @@ use thiserror::Error;
 
 pub use self::eip712::eip712_signing_hash;
 pub use self::signature::{RecoverableSignature, SignatureError, recover_address};
+pub use self::typed_data::{
+    SPEND_PERMISSION_PRIMARY_TYPE, SpendPermissionTypedData, TypedDataDomain, TypedDataError, TypedDataField,
+};
 pub use self::wire::{PermissionField, SpendPermissionData};
 
 /// EIP-712 domain name of the spend permission manager contract.

@@ -8,6 +8,7 @@ mod events;
 mod fee;
 mod fit;
 mod lifecycle;
+mod offer;
 mod schedule;
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,9 @@ pub use self::fee::{
 pub use self::fit::{PlanFitError, PlanTerms, SpendingConfig, check_permission_fits_plan};
 pub use self::lifecycle::{
     ChargeProgress, FailurePolicy, ScheduleAfter, SubscriptionStatus, UnknownSubscriptionStatus,
+};
+pub use self::offer::{
+    PERMISSION_START_SLACK_SECS, SubscriptionPermissionOffer, TokenApproval, plan_permission,
 };
 pub use self::schedule::{due_slot, next_charge_at, slot_at};
 

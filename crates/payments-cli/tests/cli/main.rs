@@ -29,6 +29,9 @@ mod settings;
 #[cfg(test)]
 mod simulate_payment;
 #[cfg(test)]
+#[cfg(unix)]
+mod subscribe_anvil;
+#[cfg(test)]
 mod subscriptions;
 #[cfg(test)]
 mod test_fund;

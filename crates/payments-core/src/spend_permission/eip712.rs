@@ -24,6 +24,9 @@ mod typed {
     }
 }
 
+/// The `sol!` struct, whose EIP-712 type the JSON typed-data document spells out.
+pub(super) use typed::SpendPermission as SpendPermissionType;
+
 /// The `sol!` twin of a domain permission, ready to hash.
 pub(super) fn typed(permission: &SpendPermission) -> typed::SpendPermission {
     typed::SpendPermission {

@@ -17,12 +17,13 @@ use crate::api::handlers::receipts::{
     webhooks as receipt_webhooks,
 };
 use crate::api::handlers::split::transactions as split_transactions;
-use crate::api::handlers::subscriptions::{cron as subscription_cron, plans as subscription_plans};
+use crate::api::handlers::subscriptions::{
+    cron as subscription_cron, permission as subscription_permission, plans as subscription_plans,
+};
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscriptions,
-    test_fund,
-    users,
+    ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscribe_page,
+    subscriptions, test_fund, users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -88,6 +89,9 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(GET_HEAD "/portal/{id}", |ctx, p| portal::page(ctx, p.at(0)), portal::__path_page),
     route!(POST "/portal/{id}", |ctx, p| portal::open(ctx, p.at(0)), portal::__path_open),
     route!(POST "/portal/{id}/simulate", |ctx, p| portal::simulate(ctx, p.at(0)), portal::__path_simulate),
+    route!(GET "/subscribe/assets/subscribe.js", |_, _| async { Ok(subscribe_page::script()) }, subscribe_page::__path_script),
+    route!(GET "/subscribe/{planId}", |ctx, p| subscribe_page::page(ctx, p.at(0)), subscribe_page::__path_page),
+    route!(GET "/portal/assets/wallet.js", |_, _| async { Ok(subscribe_page::wallet_script()) }, subscribe_page::__path_wallet_script),
     route!(GET "/portal/assets/checkout.js", |_, _| async { Ok(portal_checkout::script()) }, portal_checkout::__path_script),
     route!(GET "/portal/{id}/status", |ctx, p| portal_checkout::status(ctx, p.at(0)), portal_checkout::__path_status),
     route!(POST "/portal/{id}/events", |ctx, p| portal_checkout::event(ctx, p.at(0)), portal_checkout::__path_event),
@@ -141,6 +145,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(POST "/api/subscriptions/plans", |ctx, _| subscription_plans::create(ctx), subscription_plans::__path_create),
     route!(PUT "/api/subscriptions/plans", |ctx, _| subscription_plans::update(ctx), subscription_plans::__path_update),
     route!(DELETE "/api/subscriptions/plans", |ctx, _| subscription_plans::delete(ctx), subscription_plans::__path_delete),
+    route!(GET "/api/subscriptions/plans/{planId}/permission", |ctx, p| subscription_permission::permission(ctx, p.at(0)), subscription_permission::__path_permission),
     route!(POST "/api/subscriptions/create", |ctx, _| subscriptions::create(ctx), subscriptions::__path_create),
     route!(GET "/api/subscriptions/status", |ctx, _| subscriptions::status(ctx), subscriptions::__path_status),
     route!(POST "/api/subscriptions/cancel", |ctx, _| subscriptions::cancel(ctx), subscriptions::__path_cancel),

@@ -11,6 +11,7 @@ sol! {
     interface IPaymentToken {
         event Transfer(address indexed from, address indexed to, uint256 value);
         function balanceOf(address account) external view returns (uint256);
+        function allowance(address owner, address spender) external view returns (uint256);
         function transfer(address to, uint256 amount) external returns (bool);
         function mint(address to, uint256 amount) external;
     }

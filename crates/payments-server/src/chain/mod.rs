@@ -123,6 +123,14 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// `token.balanceOf(owner)`.
     async fn token_balance(&self, token: Wallet, owner: Wallet) -> Result<TokenAmount, ChainError>;
 
+    /// `token.allowance(owner, spender)`: how much `spender` may still pull from `owner` with `transferFrom`.
+    async fn token_allowance(
+        &self,
+        token: Wallet,
+        owner: Wallet,
+        spender: Wallet,
+    ) -> Result<alloy_primitives::U256, ChainError>;
+
     /// The recipients and shares of the `Split` at `split`, `None` when no genuine split lives there.
     async fn split_recipients(&self, split: Wallet) -> Result<Option<Split>, ChainError>;
 

@@ -252,6 +252,15 @@ impl Chain for RpcChain {
             .map_err(|_| ChainError::Reverted(format!("the balance of {owner} does not fit in 128 bits")))
     }
 
+    async fn token_allowance(
+        &self,
+        token: Wallet,
+        owner: Wallet,
+        spender: Wallet,
+    ) -> Result<alloy::primitives::U256, ChainError> {
+        self.allowance_of(token, owner, spender).await
+    }
+
     async fn split_recipients(&self, split: Wallet) -> Result<Option<Split>, ChainError> {
         let code = within(READ_DEADLINE, async {
             self.provider

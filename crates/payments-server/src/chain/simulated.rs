@@ -13,7 +13,7 @@ mod spend;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use alloy_primitives::{Address, B256, keccak256};
+use alloy_primitives::{Address, B256, U256, keccak256};
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
@@ -375,6 +375,15 @@ impl Chain for SimulatedChain {
 
     async fn token_balance(&self, token: Wallet, owner: Wallet) -> Result<TokenAmount, ChainError> {
         Ok(TokenAmount::from_base_units(self.lock().balance(token, owner)))
+    }
+
+    async fn token_allowance(
+        &self,
+        token: Wallet,
+        owner: Wallet,
+        spender: Wallet,
+    ) -> Result<U256, ChainError> {
+        Ok(self.lock().allowance(token, owner, spender))
     }
 
     async fn split_recipients(&self, split: Wallet) -> Result<Option<Split>, ChainError> {

@@ -7,6 +7,7 @@
 //! ```
 
 mod admin;
+pub mod anvil;
 mod chain;
 mod restart;
 mod spend;

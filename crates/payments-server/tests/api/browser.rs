@@ -1,6 +1,6 @@
-//! The browser harness of the payment page's checkout: `tests/browser/checkout.mjs` (npm `puppeteer-core`,
-//! installed by `npm ci --prefix tests/browser`) drives Debian's headless chromium with a wallet backed by an
-//! anvil account. Without chromium, node or the harness the tests say so and pass, except under `CI=true`.
+//! The browser harness of the hosted pages: `tests/browser/{checkout,subscribe}.mjs` (over `wallet.mjs`; npm
+//! `puppeteer-core`, installed by `npm ci --prefix tests/browser`) drive Debian's headless chromium with a
+//! wallet backed by an anvil account. Without chromium, node or the harness the tests say so and pass, except under `CI=true`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -13,7 +13,7 @@ const SCENARIO_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub(crate) struct Browser {
     chromium: PathBuf,
-    script: PathBuf,
+    root: PathBuf,
 }
 
 impl Browser {
@@ -39,15 +39,20 @@ impl Browser {
         }
         Some(Browser {
             chromium: chromium?,
-            script: root.join("checkout.mjs"),
+            root,
         })
     }
 
-    /// Runs one scenario of the harness with `config` (see checkout.mjs) and returns what it reported.
-    pub(crate) async fn run(&self, mut config: Value) -> Value {
+    /// Runs one scenario of the payment page (see checkout.mjs) with `config`; returns what it reported.
+    pub(crate) async fn run(&self, config: Value) -> Value {
+        self.run_script("checkout.mjs", config).await
+    }
+
+    /// Runs one scenario of `script` (a file of tests/browser) with `config`; returns what it reported.
+    pub(crate) async fn run_script(&self, script: &str, mut config: Value) -> Value {
         config["chromium"] = Value::String(self.chromium.display().to_string());
         config["timeoutMs"] = Value::from(SCENARIO_TIMEOUT.as_millis() as u64);
-        let script = self.script.clone();
+        let script = self.root.join(script);
         // The server under test runs on this test's runtime: wait for node off it.
         tokio::task::spawn_blocking(move || {
             let output = Command::new("node")

@@ -266,7 +266,7 @@ async fn without_javascript_the_page_still_shows_the_qr_code_and_hides_the_walle
 
 /// Where screenshots go: `$PAYMENTS_SCREENSHOT_DIR` (scripts/screenshots.sh sets docs/screenshots), else the
 /// test's temp dir.
-fn screenshot_dir() -> PathBuf {
+pub(crate) fn screenshot_dir() -> PathBuf {
     std::env::var_os("PAYMENTS_SCREENSHOT_DIR").map_or_else(
         || PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots"),
         PathBuf::from,

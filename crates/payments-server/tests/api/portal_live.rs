@@ -168,7 +168,14 @@ async fn the_script_is_served_first_party_and_the_page_allows_only_it() {
     );
     assert_eq!(response.headers()["x-content-type-options"], "nosniff");
     let script = response.text().await.unwrap();
-    assert!(script.contains("eip6963:requestProvider"));
+    assert!(script.contains("window.PaymentsWallet"));
+    let shared = api
+        .anonymous(Method::GET, "/portal/assets/wallet.js")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(shared.status(), 200);
+    assert!(shared.text().await.unwrap().contains("eip6963:requestProvider"));
 
     let merchant = merchant_with_split(&api).await;
     receipt(&api, &merchant.key, "live-5").await;
@@ -179,7 +186,9 @@ async fn the_script_is_served_first_party_and_the_page_allows_only_it() {
         "{policy}"
     );
     assert!(!policy.contains("unsafe"), "{policy}");
-    assert!(html.contains("<script src=\"assets/checkout.js\" defer></script>"));
+    assert!(html.contains(
+        "<script src=\"assets/wallet.js\" defer></script>\n<script src=\"assets/checkout.js\" defer></script>"
+    ));
 }
 
 #[tokio::test]

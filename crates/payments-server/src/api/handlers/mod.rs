@@ -19,6 +19,7 @@ pub(crate) mod reserve;
 pub(crate) mod root;
 pub(crate) mod shop;
 pub(crate) mod split;
+pub(crate) mod subscribe_page;
 pub(crate) mod subscriptions;
 pub(crate) mod test_fund;
 pub(crate) mod users;

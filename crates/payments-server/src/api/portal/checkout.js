@@ -20,20 +20,15 @@
   var eventsUrl = live.getAttribute("data-events-url");
   var paymentUrl = live.getAttribute("data-payment-url");
   var checkout = document.getElementById("wallet-checkout");
-  var wallets = []; // EIP-6963 announcements: { info, provider }
+  var shared = window.PaymentsWallet;
+  var postJson = shared.postJson;
+  var word = shared.word;
+  var isRefusal = shared.isRefusal;
+  var walletError = shared.walletError;
+  var delay = shared.delay;
   var provider = null;
   var account = null;
   var busy = false;
-
-  window.addEventListener("eip6963:announceProvider", function (event) {
-    var detail = event.detail;
-    if (!detail || !detail.provider || !detail.info) return;
-    for (var i = 0; i < wallets.length; i++) {
-      if (wallets[i].info.uuid === detail.info.uuid) return;
-    }
-    wallets.push(detail);
-  });
-  window.dispatchEvent(new Event("eip6963:requestProvider"));
 
   enableCopyButtons();
   if (checkout) startCheckout();
@@ -58,33 +53,14 @@
   // Several wallets: the buyer picks one from a list; one: it is used; none announced: window.ethereum.
   function connect() {
     if (busy) return;
-    if (wallets.length > 1 && !provider) {
-      var list = $(".wallet-list");
-      list.textContent = "";
-      wallets.forEach(function (wallet) {
-        var item = document.createElement("li");
-        var button = document.createElement("button");
-        button.type = "button";
-        button.className = "button secondary";
-        button.textContent = wallet.info.name;
-        button.addEventListener("click", function () {
-          provider = wallet.provider;
-          list.hidden = true;
-          requestAccounts();
-        });
-        item.appendChild(button);
-        list.appendChild(item);
-      });
-      list.hidden = false;
-      say("Choose a wallet.");
-      return;
-    }
-    provider = provider || (wallets[0] && wallets[0].provider) || window.ethereum || null;
-    if (!provider) {
+    if (provider) return requestAccounts();
+    var found = shared.choose($(".wallet-list"), say, function (chosen) {
+      provider = chosen;
+      requestAccounts();
+    });
+    if (!found) {
       say("No browser wallet found. Scan the QR code with a wallet app, or open this page in a wallet's browser.", "warn");
-      return;
     }
-    requestAccounts();
   }
 
   function requestAccounts() {
@@ -261,35 +237,11 @@
     });
   }
 
-  function postJson(url, body) {
-    return fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-      cache: "no-store"
-    }).then(function (response) {
-      return response
-        .json()
-        .catch(function () {
-          return null;
-        })
-        .then(function (json) {
-          return { ok: response.ok, status: response.status, body: json };
-        });
-    });
-  }
-
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
     if (text) node.textContent = text;
     return node;
-  }
-
-  // One 32-byte ABI word from an address or a hex number.
-  function word(hex) {
-    var digits = String(hex).replace(/^0x/, "").toLowerCase();
-    return "0".repeat(64 - digits.length) + digits;
   }
 
   // Token base units (6 decimals) as a decimal, at least two fraction digits: 12500000n -> "12.50".
@@ -298,20 +250,5 @@
     var whole = text.slice(0, -6);
     var fraction = text.slice(-6).replace(/0+$/, "");
     return whole + "." + (fraction.length < 2 ? (fraction + "00").slice(0, 2) : fraction);
-  }
-
-  function isRefusal(error) {
-    return !!error && (error.code === 4001 || error.code === "ACTION_REJECTED");
-  }
-
-  function walletError(error) {
-    var text = error && (error.message || (error.data && error.data.message));
-    return text ? "The wallet answered: " + text + "." : "The wallet could not complete the request.";
-  }
-
-  function delay(ms) {
-    return new Promise(function (resolve) {
-      setTimeout(resolve, ms);
-    });
   }
 })();

@@ -7,6 +7,7 @@ mod open;
 mod page;
 mod qr;
 mod style;
+mod subscribe;
 mod view;
 
 use bytes::Bytes;
@@ -22,6 +23,7 @@ use crate::http::response::HttpResponse;
 pub(crate) use live::{LiveStatus, live_status};
 pub(crate) use open::{record_opened, simulate_payment, view};
 pub(crate) use page::{render_not_found, render_page};
+pub(crate) use subscribe::{SubscribeView, render_plan_not_found, render_subscribe_page};
 
 /// An HTML response with the portal's headers: the page may not load or run anything but its own
 /// stylesheet, may not be framed, sniffed, cached, or leak its URL (which names the receipt) as a referrer.
@@ -44,10 +46,21 @@ pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
 /// `'self'` with no CDN and no inline code.
 pub(crate) const CHECKOUT_SCRIPT: &str = include_str!("checkout.js");
 
-/// The script with headers that keep it from being sniffed as anything else; browsers revalidate it, so a
-/// new server version's script is picked up.
+/// What both pages' scripts share (`/portal/assets/wallet.js`): wallet discovery, JSON requests, errors.
+pub(crate) const WALLET_SCRIPT: &str = include_str!("wallet.js");
+
+/// The subscribe page's script (`/subscribe/assets/subscribe.js`), first-party like the checkout's.
+pub(crate) const SUBSCRIBE_SCRIPT: &str = include_str!("subscribe.js");
+
+/// The checkout script with the headers of [`script_response`].
 pub(crate) fn script() -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from_static(CHECKOUT_SCRIPT.as_bytes())));
+    script_response(CHECKOUT_SCRIPT)
+}
+
+/// A script with headers that keep it from being sniffed as anything else; browsers revalidate it, so a
+/// new server version's script is picked up.
+pub(crate) fn script_response(body: &'static str) -> HttpResponse {
+    let mut response = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
     let headers = response.headers_mut();
     headers.insert(
         CONTENT_TYPE,

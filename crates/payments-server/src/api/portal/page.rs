@@ -30,6 +30,12 @@ pub(crate) fn render_not_found() -> String {
     .to_string()
 }
 
+/// A page of the portal's family (the subscribe page too): the shared head and stylesheet, `body`, and
+/// `script` (a script element or nothing).
+pub(super) fn document(title: &str, body: &dyn Display, script: &str) -> String {
+    Document { title, body, script }.to_string()
+}
+
 struct Document<'a> {
     title: &'a str,
     body: &'a dyn Display,
@@ -37,8 +43,10 @@ struct Document<'a> {
     script: &'a str,
 }
 
-/// The page's script, relative to `/portal/{id}` (so it resolves under whatever prefix serves the page).
-const SCRIPT: &str = "<script src=\"assets/checkout.js\" defer></script>\n";
+/// The page's scripts (the shared wallet helpers first), relative to `/portal/{id}` (so they resolve under
+/// whatever prefix serves the page).
+const SCRIPT: &str =
+    "<script src=\"assets/wallet.js\" defer></script>\n<script src=\"assets/checkout.js\" defer></script>\n";
 
 impl Display for Document<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {

@@ -5,7 +5,7 @@ use alloy::primitives::{B256, Bytes, FixedBytes, U256};
 use payments_core::{SpendPermission, TokenAmount, Wallet};
 
 use crate::chain::ChainError;
-use crate::chain::bindings::{IERC1271, ISpendPermissionManager};
+use crate::chain::bindings::{IERC1271, IPaymentToken, ISpendPermissionManager};
 use crate::chain::rpc::{READ_DEADLINE, RpcChain, contract_error, within};
 use crate::chain::spend::{PermissionPeriod, SpendCharge};
 
@@ -42,6 +42,24 @@ impl RpcChain {
             charge.merchant.address(),
         );
         self.mined(call.into_transaction_request()).await
+    }
+
+    /// `token.allowance(owner, spender)` at the latest block.
+    pub(super) async fn allowance_of(
+        &self,
+        token: Wallet,
+        owner: Wallet,
+        spender: Wallet,
+    ) -> Result<U256, ChainError> {
+        let contract = IPaymentToken::new(token.address(), &self.provider);
+        within(READ_DEADLINE, async {
+            contract
+                .allowance(owner.address(), spender.address())
+                .call()
+                .await
+                .map_err(contract_error)
+        })
+        .await
     }
 
     /// `getCurrentPeriod` and `isRevoked` of `permission` at the latest block.

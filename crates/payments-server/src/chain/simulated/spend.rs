@@ -314,8 +314,8 @@ impl State {
         Ok(hash)
     }
 
-    #[cfg(any(test, feature = "testing"))]
-    fn allowance(&self, token: Wallet, owner: Wallet, spender: Wallet) -> U256 {
+    /// `token.allowance(owner, spender)` (zero when never approved).
+    pub(super) fn allowance(&self, token: Wallet, owner: Wallet, spender: Wallet) -> U256 {
         self.spend
             .allowances
             .get(&(token, owner, spender))

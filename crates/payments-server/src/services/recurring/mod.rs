@@ -5,6 +5,7 @@ mod attempt;
 mod batch;
 mod cancel;
 mod error;
+mod permission;
 mod plan_webhook;
 mod scheduler;
 mod subscribe;

@@ -3,6 +3,7 @@
 //! EIP-712 `CancelSubscription` signature) or the merchant's own session.
 
 pub(crate) mod cron;
+pub(crate) mod permission;
 pub(crate) mod plans;
 pub(crate) mod view;
 
