@@ -33,7 +33,7 @@ use crate::services::instance_settings::{InstanceError, agree_with_database};
 use crate::services::keys::KeyAdmin;
 use crate::services::receipts;
 use crate::services::worker::WorkerHandle;
-use crate::store::{self, Repositories, StoreError, StoreObserver};
+use crate::store::{self, Repositories, StoreObserver};
 
 /// The HTTP application; cheap to clone (one shared state).
 #[derive(Debug, Clone)]
