@@ -42,8 +42,8 @@ pub use postgres::PgTestDatabase;
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub(crate) use receipt_types::{
     AttemptLog, AttemptRecord, Claim, CreateReceiptOutcome, DeliveryLog, DeliveryNext, DeliveryOwner,
-    DueDelivery, IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, OwnerRow, ReceiptPage, StockTake,
-    TransitionCommit,
+    DueDelivery, IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, OwnerRow, ReceiptFilter,
+    ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};
 pub(crate) use repository::{

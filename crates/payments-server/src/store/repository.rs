@@ -23,7 +23,7 @@ use crate::domain::subscription::{NewSubscription, Subscription};
 use crate::store::use_case::{Committed, Sale, SaleTx, TransitionTx, Transitioned, TxError};
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OrderError, OutboxDepth,
-    ReceiptError, ReceiptPage, StoreError, UpsertOutcome,
+    ReceiptError, ReceiptFilter, ReceiptPage, StoreError, UpsertOutcome,
 };
 
 /// Liveness of the datastore.
@@ -118,11 +118,15 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptPage, StoreError>;
     /// A merchant's newest `limit` receipts (what the contract tests read back).
     #[cfg(test)]
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
-        Ok(self.list_page(wallet, limit, None).await?.receipts)
+        Ok(self
+            .list_page(wallet, limit, None, ReceiptFilter::default())
+            .await?
+            .receipts)
     }
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
     /// service's decision, the stock reservation and the insert, and the kept response.
@@ -133,6 +137,9 @@ pub(crate) trait ReceiptRepository: Send + Sync + fmt::Debug {
         &self,
         change: TransitionTx,
     ) -> Result<Committed<Transitioned>, TxError<ReceiptError>>;
+    /// Unpaid receipts (of every merchant) whose payment window ended at or before `now_ms` and that are
+    /// not yet expired, soonest ended first, at most `limit`: what the expiry pass fails.
+    async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError>;
 }
 
 /// The webhook outbox: deliveries are enqueued by [`ReceiptRepository::transition`] and leased here.

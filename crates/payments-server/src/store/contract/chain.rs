@@ -2,7 +2,7 @@
 //! unpaid receipts only.
 
 use crate::domain::receipt::PaymentTarget;
-use crate::store::contract::fixtures::{T0, new_receipt, receipt_id, receipt_sale, wallet};
+use crate::store::contract::fixtures::{T0, WINDOW_MS, new_receipt, receipt_id, receipt_sale, wallet};
 use crate::store::{ChainCursor, RecordedTransfer, Repositories};
 
 fn transfer(tx: char, log_index: u64, block: u64, to: char, amount: u128) -> RecordedTransfer {
@@ -33,13 +33,17 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
     receipt_paid_to(&repos, "order-1", '1').await;
     receipt_paid_to(&repos, "order-2", '2').await;
     assert_eq!(repos.chain.fetch_cursor(1).await.unwrap(), None);
-    let mut open = repos.chain.open_deposits(T0).await.unwrap();
+    let mut open = repos.chain.open_deposits(T0 + WINDOW_MS).await.unwrap();
     open.sort();
-    assert_eq!(open, [wallet('1'), wallet('2')]);
     assert_eq!(
-        repos.chain.open_deposits(T0 + 1).await.unwrap(),
+        open,
+        [wallet('1'), wallet('2')],
+        "watched until their windows end"
+    );
+    assert_eq!(
+        repos.chain.open_deposits(T0 + WINDOW_MS + 1).await.unwrap(),
         [],
-        "created before the window"
+        "payment windows that ended before the watch began"
     );
 
     let first = transfer('c', 0, 10, '1', 3_000_000);

@@ -15,6 +15,8 @@ use crate::store::{
 
 /// Where the suite's clock starts: 2023-11-14T22:13:20Z.
 pub(crate) const T0: i64 = 1_700_000_000_000;
+/// The payment window of [`new_receipt`]'s receipts: one hour.
+pub(crate) const WINDOW_MS: i64 = 3_600_000;
 /// The webhook target of the fixtures' transitions.
 pub(crate) const HOOK_URL: &str = "https://merchant.example/hooks";
 
@@ -60,6 +62,7 @@ pub(crate) fn new_receipt(wallet: Wallet, id: &str, total_cents: i64) -> NewRece
             to: self::wallet('d'),
             split: self::wallet('e'),
         }),
+        expires_at: T0 + WINDOW_MS,
         now_ms: T0,
     }
 }
@@ -200,7 +203,7 @@ pub(crate) fn with_transition_claim(mut change: TransitionTx, key: &str, request
     change
 }
 
-fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> TransitionCommit {
+pub(crate) fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> TransitionCommit {
     TransitionCommit {
         receipt_id: receipt.id.clone(),
         wallet: receipt.wallet,
@@ -220,6 +223,9 @@ fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Transitio
             body: format!("{{\"event\":\"{event}\",\"version\":{}}}", receipt.version + 1).into_bytes(),
         }),
         refund: None,
+        expires: false,
+        retakes_stock: false,
+        paid_late: false,
     }
 }
 

@@ -88,10 +88,11 @@ async fn attempt_sale(
             return Err(Failed::Refused(OrderError::OutOfStock { sku, available }));
         }
     }
-    if receipts::insert(&tx, &plan.receipt).await?.is_none() {
+    let Some(rowid) = receipts::insert(&tx, &plan.receipt).await? else {
         let taken = plan.receipt.id;
         return Err(Failed::Refused(OrderError::Receipt(ReceiptError::IdTaken(taken))));
-    }
+    };
+    stock::record(&tx, rowid, &plan.reserve).await?;
     let sale = Sale {
         receipt: plan.receipt.into_stored(),
         merchant,

@@ -22,9 +22,9 @@ use crate::store::sqlite::{
 };
 use crate::store::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptPage,
-    ReceiptRepository, Sale, SaleTx, SessionRepository, ShopRepository, StoreError, TransitionTx,
-    Transitioned, TxError, UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptFilter,
+    ReceiptPage, ReceiptRepository, Sale, SaleTx, SessionRepository, ShopRepository, StoreError,
+    TransitionTx, Transitioned, TxError, UpsertOutcome,
 };
 
 #[async_trait]
@@ -144,6 +144,11 @@ impl InventoryRepository for SqliteStore {
 
 #[async_trait]
 impl ReceiptRepository for SqliteStore {
+    async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
+        self.read(move |conn| receipts::windows_ended(conn, now_ms, limit))
+            .await
+    }
+
     async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
         let id = id.clone();
         self.read_point(move |conn| receipts::fetch(conn, wallet, &id))
@@ -190,8 +195,9 @@ impl ReceiptRepository for SqliteStore {
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptPage, StoreError> {
-        self.read(move |conn| receipts::list(conn, wallet, limit, after))
+        self.read(move |conn| receipts::list(conn, wallet, limit, after, filter))
             .await
     }
 

@@ -10,7 +10,7 @@ use crate::domain::receipt::{OrderError, ReceiptError};
 use crate::domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
 use crate::store::sqlite::idempotency::{self, Claimed};
 use crate::store::sqlite::writer_cache::WriterCache;
-use crate::store::sqlite::{query, receipts, recurring, users};
+use crate::store::sqlite::{query, receipt_stock, receipts, recurring, users};
 use crate::store::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleTx, StockTake,
     StoreError, TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -78,7 +78,9 @@ pub(super) fn create_sale(
         reserve(conn, wallet, take, plan.receipt.now_ms)?;
     }
     match receipts::insert(conn, &plan.receipt).map_err(sql)? {
-        CreateReceiptOutcome::Created => {}
+        CreateReceiptOutcome::Created => {
+            receipt_stock::record(conn, conn.last_insert_rowid(), &plan.reserve).map_err(sql)?;
+        }
         CreateReceiptOutcome::IdTaken => {
             return Err(TxError::Refused(ReceiptError::IdTaken(plan.receipt.id).into()));
         }
