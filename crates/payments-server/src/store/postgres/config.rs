@@ -1,13 +1,10 @@
 //! Turning a connection URL into the pool's connection settings.
 //!
-//! TLS is not supported yet: the server is meant to reach PostgreSQL over loopback or a trusted network.
-//! `sslmode=disable` and `sslmode=prefer` (the default, which then connects without TLS) are accepted;
-//! `sslmode=require` is refused at open rather than silently connecting in the clear.
+//! TLS follows libpq's `sslmode` and certificate parameters (see [`super::tls`]).
 
 use std::time::Duration;
 
-use tokio_postgres::config::SslMode;
-
+use super::tls::{TlsParameters, split_tls_parameters};
 use crate::store::StoreError;
 
 /// How long a statement waits for a row or table lock before failing with `lock_not_available` (then
@@ -34,25 +31,17 @@ impl Default for PgPoolOptions {
     }
 }
 
-/// Parses `url` (`postgres://user@host:port/db?...` or `host=... user=...`) and adds our session settings.
-/// The error never repeats the URL (it may hold a password).
+/// Parses `url` (`postgres://user@host:port/db?...` or `host=... user=...`) into the driver's settings and
+/// the TLS parameters, and adds our session settings. The error never repeats the URL (it may hold a password).
 pub(super) fn connection_config(
     url: &str,
     options: PgPoolOptions,
-) -> Result<tokio_postgres::Config, StoreError> {
-    let mut config: tokio_postgres::Config = url
+) -> Result<(tokio_postgres::Config, TlsParameters), StoreError> {
+    let (rest, tls) = split_tls_parameters(url)?;
+    let mut config: tokio_postgres::Config = rest
         .parse()
         .map_err(|error| StoreError::Unavailable(format!("invalid PostgreSQL URL: {error}")))?;
-    match config.get_ssl_mode() {
-        SslMode::Disable | SslMode::Prefer => {}
-        _ => {
-            return Err(StoreError::Unavailable(
-                "sslmode=require is not supported yet: connect over loopback or a trusted network \
-                 with sslmode=disable or prefer"
-                    .to_owned(),
-            ));
-        }
-    }
+    config.ssl_mode(tls.mode.negotiation());
     // Ours first, so a `-c lock_timeout=...` in the URL's own options still wins.
     let session = match config.get_options() {
         Some(theirs) => format!("-c lock_timeout={LOCK_TIMEOUT_MS} {theirs}"),
@@ -65,7 +54,7 @@ pub(super) fn connection_config(
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(options.wait_timeout);
     }
-    Ok(config)
+    Ok((config, tls))
 }
 
 #[cfg(test)]
@@ -73,15 +62,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sslmode_require_is_refused_without_repeating_the_url() {
-        let error = connection_config(
-            "postgres://payments:hunter2@db.internal/payments?sslmode=require",
+    fn verify_full_asks_the_driver_to_insist_on_tls() {
+        let (config, tls) = connection_config(
+            "postgres://payments:hunter2@db.internal/payments?sslmode=verify-full",
             PgPoolOptions::default(),
         )
-        .unwrap_err();
+        .unwrap();
 
-        assert!(error.to_string().contains("sslmode=require is not supported"));
-        assert!(!error.to_string().contains("hunter2"));
+        assert_eq!(config.get_ssl_mode(), tokio_postgres::config::SslMode::Require);
+        assert_eq!(tls.mode, super::super::tls::TlsMode::VerifyFull);
     }
 
     #[test]
@@ -97,7 +86,7 @@ mod tests {
 
     #[test]
     fn our_lock_timeout_comes_before_the_urls_own_options() {
-        let config = connection_config(
+        let (config, _) = connection_config(
             "postgres://postgres@127.0.0.1/test?options=-c%20statement_timeout%3D1000",
             PgPoolOptions::default(),
         )

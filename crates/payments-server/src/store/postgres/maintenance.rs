@@ -1,8 +1,6 @@
 //! A read-only check of a PostgreSQL database for `payments-server config check`: it connects once, applies
 //! nothing, and reads the schema version.
 
-use tokio_postgres::NoTls;
-
 use crate::store::StoreError;
 use crate::store::postgres::config::{PgPoolOptions, connection_config};
 use crate::store::postgres::error::PgError;
@@ -12,11 +10,11 @@ const HAS_MIGRATIONS_TABLE: &str = "SELECT to_regclass('schema_migrations') IS N
 
 /// Connects to `url` and reads the schema version: `None` for a database the server has not initialised.
 pub(crate) async fn check(url: &str) -> Result<Option<i64>, StoreError> {
-    let config = connection_config(url, PgPoolOptions::default())?;
+    let (config, tls) = connection_config(url, PgPoolOptions::default())?;
     let (client, connection) = config
-        .connect(NoTls)
+        .connect(tls.connector()?)
         .await
-        .map_err(|error| PgError::from(error).into_store())?;
+        .map_err(|error| tls.connect_failure(error.into()))?;
     // The connection future drives the socket; it ends when `client` is dropped.
     let driver = tokio::spawn(connection);
     let version = read_version(&client).await;

@@ -53,6 +53,11 @@ mod subscriptions;
 mod test_support;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod throwaway_cluster;
+mod tls;
+#[cfg(test)]
+mod tls_tests;
 mod transition;
 mod users;
 mod users_repos;
@@ -63,7 +68,6 @@ use std::fmt;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use futures_util::future::BoxFuture;
-use tokio_postgres::NoTls;
 
 use crate::store::{Availability, HealthRepository, StoreError, StoreTiming};
 use error::PgError;
@@ -103,7 +107,9 @@ impl PgStore {
     /// Connects with the default pool (16 connections) and applies pending migrations.
     ///
     /// # Errors
-    /// [`StoreError::Unavailable`] when the URL is invalid or asks for TLS, or the server does not answer;
+    /// [`StoreError::Unavailable`] when the URL is invalid, TLS cannot be set up as it asks (said in the
+    /// operator's terms: no TLS on the server, a certificate for another host, an untrusted chain), or the
+    /// server does not answer;
     /// another [`StoreError`] when a migration fails.
     pub(crate) async fn open(url: &str, now_ms: i64) -> Result<Self, StoreError> {
         Self::open_with(url, now_ms, PgPoolOptions::default(), Availability::default()).await
@@ -119,10 +125,10 @@ impl PgStore {
         options: PgPoolOptions,
         availability: Availability,
     ) -> Result<Self, StoreError> {
-        let config = config::connection_config(url, options)?;
+        let (config, tls) = config::connection_config(url, options)?;
         let manager = Manager::from_config(
             config,
-            NoTls,
+            tls.connector()?,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -138,7 +144,7 @@ impl PgStore {
         let mut client = pool
             .get()
             .await
-            .map_err(|error| PgError::from(error).into_store())?;
+            .map_err(|error| tls.connect_failure(error.into()))?;
         let applied = migrations::apply(&mut client, now_ms)
             .await
             .map_err(PgError::into_store)?;
