@@ -2,7 +2,7 @@
 //! unpaid receipts only.
 
 use crate::domain::receipt::PaymentTarget;
-use crate::store::contract::fixtures::{T0, WINDOW_MS, new_receipt, receipt_id, receipt_sale, wallet};
+use crate::store::contract::fixtures::{self, T0, WINDOW_MS, new_receipt, receipt_id, receipt_sale, wallet};
 use crate::store::{ChainCursor, RecordedTransfer, Repositories};
 
 fn transfer(tx: char, log_index: u64, block: u64, to: char, amount: u128) -> RecordedTransfer {
@@ -90,5 +90,22 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
         repos.chain.settlements_due(T0, 10).await.unwrap(),
         [],
         "nothing the chain has paid"
+    );
+
+    repos
+        .receipts
+        .transition(fixtures::transition(
+            wallet('a'),
+            "order-2",
+            fixtures::mark_paid(500),
+        ))
+        .await
+        .unwrap();
+    let mut still_open = repos.chain.open_deposits(T0).await.unwrap();
+    still_open.sort();
+    assert_eq!(
+        still_open,
+        [wallet('1'), wallet('2')],
+        "a paid receipt's deposit stays watched"
     );
 }
