@@ -16,7 +16,8 @@ pub enum Error {
     #[error(transparent)]
     Api(Box<ApiError>),
     /// The request did not complete: connection refused, DNS, TLS, a timeout, a broken body stream.
-    #[error("transport error: {source}")]
+    /// Its message ends with what to do when the cause is a common mistake (`https://` to a plain-HTTP server).
+    #[error("transport error: {source}{}", transport_hint(source))]
     Transport {
         /// The underlying HTTP client error.
         #[source]
@@ -72,6 +73,21 @@ impl Error {
     pub fn is_timeout(&self) -> bool {
         matches!(self, Error::Transport { source } if source.is_timeout())
     }
+}
+
+/// What to do about a transport failure whose cause is a common mistake, said after reqwest's own message
+/// (whose chain ends in "received corrupt message of type InvalidContentType" for the first one below).
+fn transport_hint(source: &reqwest::Error) -> &'static str {
+    let mut cause: Option<&dyn std::error::Error> = Some(source);
+    while let Some(error) = cause {
+        let message = error.to_string();
+        if message.contains("InvalidContentType") || message.contains("wrong version number") {
+            return " (the server at this address does not speak HTTPS: the payments server speaks plain HTTP \
+                    unless a TLS proxy is in front of it, so use an http:// base URL or the proxy's address)";
+        }
+        cause = error.source();
+    }
+    ""
 }
 
 impl From<ApiError> for Error {

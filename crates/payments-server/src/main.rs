@@ -31,7 +31,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP server (the default).
-    /// Boxed: the serve flags are many and `Keys` is small (clippy `large_enum_variant`).
+    // Boxed: the serve flags are many and `Keys` is small (clippy `large_enum_variant`).
     Serve(Box<ServeArgs>),
     /// Validate the configuration without starting (`config check`).
     Config(config_check::ConfigArgs),
@@ -65,7 +65,17 @@ fn run(raw: Vec<OsString>) -> anyhow::Result<bool> {
     if let Some(file) = &file {
         command = file.apply(command)?;
     }
-    let matches = command.clone().get_matches_from(raw);
+    let matches = match command.clone().try_get_matches_from(raw) {
+        Ok(matches) => matches,
+        Err(error) => {
+            let tip = cli::flag_tips::tip_for(&error);
+            let _ = error.print();
+            if let Some(tip) = tip {
+                eprintln!("\n  tip: {tip}");
+            }
+            std::process::exit(error.exit_code());
+        }
+    };
     let cli = Cli::from_arg_matches(&matches).map_err(|error| error.format(&mut command).exit())?;
     match cli.command {
         None => serve::serve(cli.serve).map(|()| true),

@@ -51,3 +51,22 @@ async fn a_success_body_of_the_wrong_shape_is_a_decode_error_with_the_correlatio
     assert_eq!(status, 200);
     assert_eq!(correlation_id.as_deref(), Some("corr-7"));
 }
+
+#[tokio::test]
+async fn an_https_url_for_a_plain_http_server_says_to_use_http() {
+    let server = MockServer::start().await;
+    Mock::given(path("/healthz"))
+        .respond_with(healthy())
+        .mount(&server)
+        .await;
+    let https = server.uri().replacen("http://", "https://", 1);
+    let client = Client::builder(https).build().unwrap();
+
+    let error = client.health().await.unwrap_err();
+
+    assert!(matches!(error, Error::Transport { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("does not speak HTTPS") && error.to_string().contains("http://"),
+        "{error}"
+    );
+}

@@ -20,7 +20,8 @@ use crate::api::handlers::split::transactions as split_transactions;
 use crate::api::handlers::subscriptions::{cron as subscription_cron, plans as subscription_plans};
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, receipts, reserve, shop, split, subscriptions, users,
+    ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscriptions,
+    users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -80,6 +81,7 @@ macro_rules! route {
 /// The route table.
 #[rustfmt::skip]
 pub(crate) static ROUTES: &[Route] = &[
+    route!(GET "/", |ctx, _| root::get(ctx), root::__path_get),
     route!(GET "/healthz", |ctx, _| health::get(ctx), health::__path_get),
     route!(GET "/metrics", |ctx, _| metrics::get(ctx), metrics::__path_get),
     route!(GET_HEAD "/portal/{id}", |ctx, p| portal::page(ctx, p.at(0)), portal::__path_page),

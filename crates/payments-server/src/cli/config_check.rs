@@ -26,7 +26,7 @@ enum ConfigCommand {
     /// Validate the configuration (flags, PAYMENTS_* environment, --config file) without starting: the
     /// database opens, the contracts and key files read, the URLs are usable. Prints the effective settings
     /// as TOML, secrets redacted; exit 1 with one line per problem.
-    /// Boxed: the serve flags are many (clippy `large_enum_variant`).
+    // Boxed: the serve flags are many (clippy `large_enum_variant`).
     Check(Box<ServeArgs>),
 }
 

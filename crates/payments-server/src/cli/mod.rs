@@ -4,6 +4,7 @@ pub(crate) mod backup_command;
 pub(crate) mod chain_args;
 pub(crate) mod config_check;
 pub(crate) mod config_file;
+pub(crate) mod flag_tips;
 pub(crate) mod keys_command;
 pub(crate) mod serve;
 pub(crate) mod serve_args;

@@ -66,7 +66,11 @@ pub(crate) fn json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
         let path = error.path().to_string();
         let message = error.inner().to_string();
-        if path == "." {
+        if error.inner().is_syntax() || error.inner().is_eof() {
+            // Not JSON at all, so no field is at fault: say where the text stops being JSON and what was
+            // expected there (serde_json's message: "expected value at line 1 column 1").
+            ApiError::invalid_input(None, format!("the request body is not valid JSON: {message}"))
+        } else if path == "." {
             ApiError::invalid_input(missing_field(&message), message)
         } else {
             ApiError::invalid_input(Some(path.clone()), format!("{path}: {message}"))

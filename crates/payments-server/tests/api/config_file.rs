@@ -357,3 +357,39 @@ async fn config_check_reads_a_postgresql_database_without_changing_it_and_keys_i
     );
     database.drop_database().await;
 }
+
+#[test]
+fn a_port_flag_is_refused_with_a_tip_naming_listen() {
+    let dir = tempfile::tempdir().unwrap();
+
+    let output = server(dir.path(), &[], &["--port", "9000"]);
+
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("unexpected argument '--port'"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("tip: the address and the port are one flag: --listen"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn help_explains_the_commands_without_notes_meant_for_developers() {
+    let dir = tempfile::tempdir().unwrap();
+
+    for args in [&["--help"][..], &["config", "--help"][..]] {
+        let output = server(dir.path(), &[], args);
+
+        assert!(output.status.success(), "{args:?}");
+        assert!(stdout(&output).contains("Usage:"), "{args:?}");
+        assert!(
+            !stdout(&output).contains("clippy"),
+            "{args:?}: {}",
+            stdout(&output)
+        );
+    }
+}

@@ -39,6 +39,25 @@ async fn malformed_json_is_invalid_input() {
 }
 
 #[tokio::test]
+async fn a_body_that_is_not_json_says_where_it_stops_being_json_and_names_no_field() {
+    let api = Api::spawn().await;
+
+    let reply = send(api.dev(Method::POST, "/api/inventory").body("sku=A-1&name=Mug")).await;
+
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.json["error"], "invalid_input");
+    assert_eq!(
+        reply.json["message"],
+        "the request body is not valid JSON: expected value at line 1 column 1"
+    );
+    assert!(
+        reply.json.get("field").is_none_or(|field| field.is_null()),
+        "{}",
+        reply.json
+    );
+}
+
+#[tokio::test]
 async fn an_empty_body_is_invalid_input() {
     let api = Api::spawn().await;
 

@@ -4,6 +4,21 @@ use serde_json::json;
 use crate::helpers::{Api, send};
 
 #[tokio::test]
+async fn the_root_names_the_api_reference_and_the_health_route_and_both_answer() {
+    let api = Api::spawn().await;
+
+    let reply = send(api.anonymous(Method::GET, "/")).await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json["service"], "payments-server");
+    for route in ["openapi", "health"] {
+        let path = reply.json[route].as_str().unwrap();
+        let followed = send(api.anonymous(Method::GET, path)).await;
+        assert_eq!(followed.status, 200, "{route}: {path}");
+    }
+}
+
+#[tokio::test]
 async fn healthz_answers_ok_without_a_key() {
     let api = Api::spawn().await;
 

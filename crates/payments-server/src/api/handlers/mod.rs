@@ -16,6 +16,7 @@ pub(crate) mod portal;
 pub(crate) mod portal_checkout;
 pub(crate) mod receipts;
 pub(crate) mod reserve;
+pub(crate) mod root;
 pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod subscriptions;
