@@ -56,6 +56,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "inventory_items",
         "receipt_history",
         "receipt_refunds",
+        "receipt_stock",
         "receipts",
         "relayer_send_leases",
         "schema_migrations",
@@ -95,7 +96,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (9, T0),
             (10, T0),
             (11, T0),
-            (13, T0)
+            (13, T0),
+            (14, T0)
         ]
     );
     drop(first);
