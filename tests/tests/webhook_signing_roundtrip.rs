@@ -33,6 +33,7 @@ fn paid_event() -> ReceiptStatusUpdated {
         metadata: Some(serde_json::json!({ "cart": "c-1" })),
         timestamp: SENT_AT_MS as i64,
         brand_key: "acme".into(),
+        paid_late: false,
     }
 }
 

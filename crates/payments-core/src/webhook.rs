@@ -148,6 +148,14 @@ pub struct ReceiptStatusUpdated {
     pub timestamp: i64,
     /// The merchant's brand key.
     pub brand_key: String,
+    /// Paid after its payment window ended (only sent when true): the merchant decides whether to fulfil
+    /// or refund.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paid_late: bool,
+}
+
+const fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 #[cfg(test)]

@@ -18,3 +18,16 @@ impl FieldError {
         }
     }
 }
+
+/// An optional `true`/`false` query parameter named `field`; anything else is refused.
+///
+/// # Errors
+/// A [`FieldError`] on `field` when the text is neither `true` nor `false`.
+pub fn parse_flag(field: &str, text: Option<&str>) -> Result<Option<bool>, FieldError> {
+    match text {
+        None => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(_) => Err(FieldError::new(field, "must be true or false")),
+    }
+}

@@ -22,7 +22,9 @@ pub trait ChainRepository: Send + Sync + fmt::Debug {
         cursor: &ChainCursor,
         now_ms: i64,
     ) -> Result<(), StoreError>;
-    /// Deposit addresses of unpaid receipts created at or after `since_ms` (what the watcher looks for).
+    /// Deposit addresses of receipts, paid or not, whose payment window ends at or after `since_ms` (still
+    /// open, or closed recently enough for a late or repeated payment); receipts without a window count from
+    /// their creation.
     async fn open_deposits(&self, since_ms: i64) -> Result<Vec<Wallet>, StoreError>;
     /// Every recorded transfer (of any token) to the deposit address `to` on `chain_id`, in chain order: what
     /// a merchant is shown of a receipt's payments, counted or not.

@@ -32,6 +32,14 @@ impl ReceiptPage {
     }
 }
 
+/// Which of a merchant's receipts a list returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReceiptFilter {
+    /// `Some(true)`: only receipts paid after their payment window ended (`paidLate=true`); `Some(false)`:
+    /// only the others; `None`: all.
+    pub paid_late: Option<bool>,
+}
+
 /// What creating a receipt did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CreateReceiptOutcome {
@@ -85,6 +93,13 @@ pub struct TransitionCommit {
     pub now_ms: i64,
     pub delivery: Option<NewDelivery>,
     pub refund: Option<NewRefund>,
+    /// The payment window ended unpaid: mark the receipt expired and give back the stock it holds.
+    pub expires: bool,
+    /// A payment: take again what an expiry gave back (marking the receipt `stock_short` where too little
+    /// remains). Nothing happens for a receipt that still holds its stock.
+    pub retakes_stock: bool,
+    /// Stored as the receipt's `paid_late`.
+    pub paid_late: bool,
 }
 
 /// What a dispatcher asks the outbox for: due deliveries, leased until `lease_until_ms`, at most `limit`,

@@ -14,8 +14,8 @@ use crate::use_case::{
     Committed, Sale, SaleRefused, SaleTx, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use crate::{
-    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OutboxDepth, ReceiptPage,
-    StoreError, UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OutboxDepth, ReceiptFilter,
+    ReceiptPage, StoreError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use payments_domain::api_key::{KeyHash, SubscriptionId};
@@ -126,11 +126,15 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptPage, StoreError>;
     /// A merchant's newest `limit` receipts (what the contract tests read back).
     #[cfg(any(test, feature = "testing"))]
     async fn list(&self, wallet: Wallet, limit: u32) -> Result<Vec<Receipt>, StoreError> {
-        Ok(self.list_page(wallet, limit, None).await?.receipts)
+        Ok(self
+            .list_page(wallet, limit, None, ReceiptFilter::default())
+            .await?
+            .receipts)
     }
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
     /// service's decision, the stock reservation and the insert, and the kept response.
@@ -141,6 +145,9 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
         &self,
         change: TransitionTx<T>,
     ) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>>;
+    /// Unpaid receipts (of every merchant) whose payment window ended at or before `now_ms` and that are
+    /// not yet expired, soonest ended first, at most `limit`: what the expiry pass fails.
+    async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError>;
 }
 
 /// The webhook outbox: deliveries are enqueued by [`ReceiptRepository::transition`] and leased here.

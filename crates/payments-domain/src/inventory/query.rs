@@ -171,11 +171,8 @@ fn tags_mode(text: &str) -> Result<TagsMode, FieldError> {
 }
 
 fn boolean(field: &str, text: &str) -> Result<bool, FieldError> {
-    match text {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(FieldError::new(field, "must be true or false")),
-    }
+    crate::field_error::parse_flag(field, Some(text))?
+        .ok_or_else(|| FieldError::new(field, "must be true or false"))
 }
 
 fn stock(text: &str) -> Result<StockFilter, FieldError> {

@@ -15,6 +15,9 @@ pub enum Actor {
     Admin(Wallet),
     /// The server's chain workers, acting on a confirmed transfer or a mined settlement.
     Chain,
+    /// The server's own clock closing an unpaid receipt's payment window. It holds the chain's authority:
+    /// neither a key nor the buyer's page may reopen what it expired (a late payment, the chain's word, may).
+    PaymentWindow,
 }
 
 impl Actor {
@@ -23,17 +26,18 @@ impl Actor {
             Actor::Portal => Authority::Buyer,
             Actor::Key(_) => Authority::MerchantKey,
             Actor::Admin(_) => Authority::Admin,
-            Actor::Chain => Authority::Chain,
+            Actor::Chain | Actor::PaymentWindow => Authority::Chain,
         }
     }
 
-    /// The history row's actor: `portal`, `key:<subscription id>`, `admin:<wallet>`, `chain`.
+    /// The history row's actor: `portal`, `key:<subscription id>`, `admin:<wallet>`, `chain`, `payment_window`.
     pub fn history_label(&self) -> String {
         match self {
             Actor::Portal => "portal".to_owned(),
             Actor::Key(id) => format!("key:{}", id.as_str()),
             Actor::Admin(wallet) => format!("admin:{wallet}"),
             Actor::Chain => "chain".to_owned(),
+            Actor::PaymentWindow => "payment_window".to_owned(),
         }
     }
 }

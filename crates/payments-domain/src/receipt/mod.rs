@@ -6,6 +6,7 @@ mod id;
 mod options;
 mod order_request;
 mod payment_target;
+mod payment_window;
 mod request;
 mod status_post;
 mod webhook_target;
@@ -18,6 +19,7 @@ pub use id::{DeliveryId, ReceiptId};
 pub use options::{BillingAddress, ReceiptOptions};
 pub use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
 pub use payment_target::PaymentTarget;
+pub use payment_window::PaymentWindow;
 pub use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft, webhook_target};
 pub use status_post::{StatusPost, StatusPostError, StatusPostRequest};
 pub use webhook_target::{TargetError, TargetPolicy, endpoint_of};
@@ -111,4 +113,19 @@ pub struct Receipt {
     pub status_authority: Authority,
     /// Its deposit address and split, fixed at creation (`None` for receipts from before deposits).
     pub payment: Option<PaymentTarget>,
+    /// The end of its payment window (Unix ms); `None` for receipts from before payment windows.
+    pub expires_at: Option<i64>,
+    /// The window ended unpaid: the receipt failed with `PORTAL_SESSION_EXPIRED` and released its stock.
+    pub expired: bool,
+    /// Paid after its window ended (`paidLate`): the merchant decides whether to fulfil or refund.
+    pub paid_late: bool,
+    /// Paid late when its released stock was no longer there to take again (`stockShort`).
+    pub stock_short: bool,
+}
+
+impl Receipt {
+    /// Whether its payment window has ended at `now_ms` (never for receipts without one).
+    pub fn window_ended(&self, now_ms: i64) -> bool {
+        self.expires_at.is_some_and(|at| at <= now_ms)
+    }
 }

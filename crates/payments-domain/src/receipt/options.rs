@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::field_error::FieldError;
+use crate::receipt::payment_window::PaymentWindow;
 use crate::receipt::webhook_target::TargetPolicy;
 
 /// Largest `metadata` object, as compact JSON.
@@ -46,6 +47,9 @@ pub(super) struct ReceiptOptionsRequest {
     metadata: Option<Value>,
     #[serde(alias = "webhook_url")]
     pub webhook_url: Option<String>,
+    /// This receipt's payment window in minutes (5 to 10,080); the server's default when absent.
+    #[serde(alias = "expires_in_mins")]
+    expires_in_mins: Option<i64>,
 }
 
 /// The receipt's `billingAddress`.
@@ -78,6 +82,11 @@ pub struct ReceiptOptions {
 }
 
 impl ReceiptOptionsRequest {
+    /// `expiresInMins`, checked; `None` leaves the server's default window.
+    pub(super) fn payment_window(&self) -> Result<Option<PaymentWindow>, FieldError> {
+        PaymentWindow::parse("expiresInMins", self.expires_in_mins)
+    }
+
     /// Validates everything but `webhook_url`, which the caller checks with [`TargetPolicy::check`] too.
     pub(super) fn parse(self, policy: TargetPolicy) -> Result<ReceiptOptions, FieldError> {
         let url = |field: &str, value: Option<String>| -> Result<Option<String>, FieldError> {

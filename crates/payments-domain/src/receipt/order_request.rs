@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
+use crate::receipt::payment_window::PaymentWindow;
 use crate::receipt::request::webhook_url;
 use crate::receipt::webhook_target::TargetPolicy;
 
@@ -54,6 +55,8 @@ pub struct OrderDraft {
     pub tax_components: Option<Vec<String>>,
     pub options: ReceiptOptions,
     pub webhook_url: Option<String>,
+    /// `expiresInMins`; `None`: the server's default.
+    pub payment_window: Option<PaymentWindow>,
 }
 
 /// Why an order body was refused.
@@ -99,8 +102,10 @@ impl CreateOrderRequest {
             items.push((reference, qty));
         }
         let webhook_url = webhook_url(policy, self.options.webhook_url.clone())?;
+        let payment_window = self.options.payment_window()?;
         Ok(OrderDraft {
             items,
+            payment_window,
             explicit_rate: self.tax_rate,
             jurisdiction_code: present(self.jurisdiction_code),
             tax_components: self.tax_components,

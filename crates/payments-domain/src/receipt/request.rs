@@ -6,6 +6,7 @@ use serde::Deserialize;
 use crate::field_error::FieldError;
 use crate::receipt::id::ReceiptId;
 use crate::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
+use crate::receipt::payment_window::PaymentWindow;
 use crate::receipt::webhook_target::TargetPolicy;
 use crate::receipt::{PaymentTarget, Receipt, ReceiptAmounts, ReceiptSource, ReceiptTax};
 
@@ -42,6 +43,8 @@ pub struct ReceiptDraft {
     pub total: Cents,
     pub options: ReceiptOptions,
     pub webhook_url: Option<String>,
+    /// `expiresInMins`; `None`: the server's default.
+    pub payment_window: Option<PaymentWindow>,
 }
 
 impl CreateReceiptRequest {
@@ -92,10 +95,12 @@ impl CreateReceiptRequest {
             ));
         }
         let webhook_url = webhook_url(policy, self.options.webhook_url.clone())?;
+        let payment_window = self.options.payment_window()?;
         Ok(ReceiptDraft {
             id,
             line_items,
             total: self.total_usd,
+            payment_window,
             options: self.options.parse(policy)?,
             webhook_url,
         })
@@ -143,6 +148,8 @@ pub struct NewReceipt {
     pub sealed_signing_key: Option<Vec<u8>>,
     /// Where it is paid, decided with the merchant's split in the creating transaction.
     pub payment: Option<PaymentTarget>,
+    /// The end of its payment window (Unix ms).
+    pub expires_at: i64,
     pub now_ms: i64,
 }
 
@@ -174,6 +181,10 @@ impl NewReceipt {
             options: self.options,
             webhook_url: self.webhook_url,
             payment: self.payment,
+            expires_at: Some(self.expires_at),
+            expired: false,
+            paid_late: false,
+            stock_short: false,
         }
     }
 }

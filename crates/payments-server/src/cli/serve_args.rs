@@ -160,10 +160,30 @@ pub(crate) struct ReceiptArgs {
         default_value = "5000"
     )]
     webhook_retry_delays_ms: Vec<u64>,
+    /// Minutes a new receipt waits for its payment unless it is created with `expiresInMins`; unpaid then,
+    /// it fails and its order's stock is released (docs/money.md).
+    #[arg(
+        long,
+        env = "PAYMENTS_PAYMENT_WINDOW_MINS",
+        default_value_t = payments_server::DEFAULT_PAYMENT_WINDOW_MINS,
+        value_parser = clap::value_parser!(u32).range(5..=10_080)
+    )]
+    payment_window_mins: u32,
+    /// Days the deposit address of an expired receipt stays watched: a payment in that time makes it paid
+    /// with `paidLate`.
+    #[arg(
+        long,
+        env = "PAYMENTS_LATE_PAYMENT_WATCH_DAYS",
+        default_value_t = payments_server::DEFAULT_LATE_PAYMENT_WATCH_DAYS,
+        value_parser = clap::value_parser!(u32).range(1..=3_650)
+    )]
+    late_payment_watch_days: u32,
 }
 
 fn apply_receipt_args(config: &mut ServerConfig, args: &ReceiptArgs) -> anyhow::Result<()> {
     config.webhook_timeout = Duration::from_millis(args.webhook_timeout_ms);
+    config.payment_window_mins = args.payment_window_mins;
+    config.late_payment_watch_days = args.late_payment_watch_days;
     config.webhook_retry_delays = args
         .webhook_retry_delays_ms
         .iter()

@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::chain::rpc::RelayerKey;
 use crate::domain::chain::{ChainContracts, PaymentChain};
+use crate::domain::receipt::PaymentWindow;
 use crate::runtime::limits::ServerLimits;
 use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
@@ -128,7 +129,17 @@ pub struct ServerConfig {
     /// How long a batch run holds its claims (and the relayer's send lease) before another run may take
     /// them over and reconcile them with the chain.
     pub subscription_lease: Duration,
+    /// Minutes a receipt created without `expiresInMins` waits for its payment (`--payment-window-mins`,
+    /// 5 to 10,080; a value outside that range is clamped into it).
+    pub payment_window_mins: u32,
+    /// Days an expired receipt's deposit stays watched for a late payment (`--late-payment-watch-days`).
+    pub late_payment_watch_days: u32,
 }
+
+/// A receipt's payment window unless it asks for another: one hour.
+pub const DEFAULT_PAYMENT_WINDOW_MINS: u32 = 60;
+/// How long an expired receipt's deposit address stays watched for a late payment.
+pub const DEFAULT_LATE_PAYMENT_WATCH_DAYS: u32 = 30;
 
 /// Confirmations a transfer needs on a real chain unless `--confirmations` says otherwise.
 pub const DEFAULT_CONFIRMATIONS: u64 = 3;
@@ -186,7 +197,22 @@ impl ServerConfig {
             subscription_spender: None,
             subscription_batch_interval: DEFAULT_SUBSCRIPTION_BATCH_INTERVAL,
             subscription_lease: DEFAULT_SUBSCRIPTION_LEASE,
+            payment_window_mins: DEFAULT_PAYMENT_WINDOW_MINS,
+            late_payment_watch_days: DEFAULT_LATE_PAYMENT_WATCH_DAYS,
         }
+    }
+
+    /// The default payment window, clamped to what a receipt may ask for.
+    pub(crate) fn payment_window(&self) -> PaymentWindow {
+        let minutes = self
+            .payment_window_mins
+            .clamp(PaymentWindow::MIN_MINUTES, PaymentWindow::MAX_MINUTES);
+        PaymentWindow::of_minutes(i64::from(minutes)).unwrap_or(PaymentWindow::DEFAULT)
+    }
+
+    /// How long an expired receipt's deposit stays watched, in milliseconds.
+    pub(crate) fn late_payment_watch_ms(&self) -> i64 {
+        i64::from(self.late_payment_watch_days).saturating_mul(24 * 60 * 60 * 1000)
     }
 }
 

@@ -97,6 +97,7 @@ impl Services {
             chain: Arc::clone(&chain),
             chain_wakeup: Arc::clone(&chain_wakeup),
             chain_records: Arc::clone(&repos.chain),
+            payment_window: config.payment_window(),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
         let split_transactions = SplitTransactionsService {
@@ -292,6 +293,7 @@ fn chain_workers(
             chain_id: contracts.chain_id,
             token: contracts.token,
             confirmations: config.effective_confirmations(),
+            late_payment_watch_ms: config.late_payment_watch_ms(),
         },
         settlement: can_settle.then(|| Settlement {
             chain: Arc::clone(chain),

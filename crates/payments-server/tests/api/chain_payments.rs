@@ -27,13 +27,13 @@ async fn receipt(api: &Api, key: &TestKey, id: &str, total: f64) -> (Wallet, u12
     (to, payment["amount"].as_str().unwrap().parse().unwrap())
 }
 
-async fn read(api: &Api, key: &TestKey, id: &str) -> Value {
+pub(crate) async fn read(api: &Api, key: &TestKey, id: &str) -> Value {
     let reply = send(api.dev_as(&key.key, Method::GET, &format!("/api/receipts/{id}"))).await;
     assert_eq!(reply.status, 200, "{}", reply.json);
     reply.json
 }
 
-async fn wait_for_status(api: &Api, key: &TestKey, id: &str, status: &str) -> Value {
+pub(crate) async fn wait_for_status(api: &Api, key: &TestKey, id: &str, status: &str) -> Value {
     eventually(&format!("receipt {id} to become {status}"), WAIT, || async {
         let receipt = read(api, key, id).await;
         (receipt["status"] == status).then_some(receipt)

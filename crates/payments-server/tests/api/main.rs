@@ -36,6 +36,7 @@ mod metrics;
 mod openapi;
 mod orders;
 mod paid_receipt;
+mod payment_windows;
 mod portal;
 mod portal_checkout;
 mod portal_live;

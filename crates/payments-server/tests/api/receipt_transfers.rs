@@ -75,6 +75,38 @@ async fn an_underpayment_and_a_wrong_token_are_listed_with_what_is_still_missing
     let covered = transfers_once(&api, &merchant.key, "tea-9", 3).await;
     assert_eq!(covered["received"], "10000000");
     assert_eq!(covered["missing"], "0");
+    assert_eq!(covered["overpaid"], "0");
+}
+
+#[tokio::test]
+async fn a_second_payment_after_paid_is_recorded_and_listed_as_overpaid() {
+    let api = Api::spawn().await;
+    let merchant = merchant_with_split(&api).await;
+    let body = json!({"id": "tea-10", "lineItems": [{"label": "Tea", "priceUsd": 2.5}], "totalUsd": 2.5});
+    let created = send(
+        api.dev_as(&merchant.key.key, Method::POST, "/api/receipts")
+            .json(&body),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.json);
+    let before = transfers(&api, &merchant.key, "tea-10").await;
+    let deposit = Wallet::parse(before["payment"]["to"].as_str().unwrap()).unwrap();
+    let chain = api.app.chain();
+    chain.pay(deposit, 2_500_000).await;
+    eventually("the receipt to be settled", WAIT, || async {
+        let receipt = send(api.dev_as(&merchant.key.key, Method::GET, "/api/receipts/tea-10")).await;
+        (receipt.json["status"] == "completed").then_some(())
+    })
+    .await;
+
+    let again = chain.pay(deposit, 1_000_000).await;
+
+    let listed = transfers_once(&api, &merchant.key, "tea-10", 2).await;
+    assert_eq!(listed["transfers"][1]["transactionHash"], again.as_str());
+    assert_eq!(listed["transfers"][1]["counted"], true);
+    assert_eq!(listed["received"], "3500000");
+    assert_eq!(listed["missing"], "0");
+    assert_eq!(listed["overpaid"], "1000000", "what the merchant may refund");
 }
 
 #[tokio::test]

@@ -10,8 +10,8 @@ use tokio_postgres::Row;
 use crate::postgres::error::PgError;
 use crate::postgres::{BACKEND, PgStore, rows, sale, splits, transition};
 use crate::{
-    Committed, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError, TransitionRefused,
-    TransitionTx, Transitioned, TxError,
+    Committed, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
+    TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
@@ -24,35 +24,46 @@ use payments_domain::split::StoredSplit;
 const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
+    expires_at, expired, paid_late, stock_short
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
 pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
+    expires_at, expired, paid_late, stock_short
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split
-    FROM receipts WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2";
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
+    expires_at, expired, paid_late, stock_short
+    FROM receipts WHERE wallet = $1 AND ($3::boolean IS NULL OR paid_late = $3)
+    ORDER BY created_at DESC, id DESC LIMIT $2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
 const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split
+    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
+    expires_at, expired, paid_late, stock_short
     FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
+        AND ($5::boolean IS NULL OR paid_late = $5)
     ORDER BY created_at DESC, id DESC LIMIT $2";
 /// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
 /// when the other insert is still uncommitted (this one waits for it).
 pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
     subtotal_cents, tax_cents, fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
-    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19, $20)
+    tax_components_json, options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split,
+    expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19, $20,
+    $21)
     ON CONFLICT (wallet, public_id) DO NOTHING RETURNING id";
+
+const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
+    WHERE paid_cents = 0 AND NOT expired AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2";
 
 /// The row id and the receipt.
 pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
@@ -95,6 +106,10 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
             rows::get::<Option<String>>(row, "pay_split")?,
         )
         .map_err(|error| PgError::Corrupt(format!("receipt payment target: {error}")))?,
+        expires_at: rows::get(row, "expires_at")?,
+        expired: rows::get(row, "expired")?,
+        paid_late: rows::get(row, "paid_late")?,
+        stock_short: rows::get(row, "stock_short")?,
     };
     Ok((rows::get(row, "id")?, receipt))
 }
@@ -129,6 +144,7 @@ pub(super) async fn insert(
                 &receipt.now_ms,
                 &receipt.payment.map(|target| target.to.to_string()),
                 &receipt.payment.map(|target| target.split.to_string()),
+                &receipt.expires_at,
             ],
         )
         .await?;
@@ -172,18 +188,30 @@ async fn list(
     wallet: Wallet,
     limit: u32,
     after: Option<ReceiptKey>,
+    filter: ReceiptFilter,
 ) -> Result<ReceiptPage, PgError> {
     let wallet = wallet.to_string();
     let read_limit = i64::from(limit) + 1;
     let rows = match after {
         None => {
             let statement = client.prepare_cached(LIST).await?;
-            client.query(&statement, &[&wallet, &read_limit]).await?
+            client
+                .query(&statement, &[&wallet, &read_limit, &filter.paid_late])
+                .await?
         }
         Some(key) => {
             let statement = client.prepare_cached(LIST_AFTER).await?;
             client
-                .query(&statement, &[&wallet, &read_limit, &key.created_at, &key.row_id])
+                .query(
+                    &statement,
+                    &[
+                        &wallet,
+                        &read_limit,
+                        &key.created_at,
+                        &key.row_id,
+                        &filter.paid_late,
+                    ],
+                )
                 .await?
         }
     };
@@ -194,8 +222,29 @@ async fn list(
     Ok(ReceiptPage::of_rows(found, limit))
 }
 
+/// Unpaid, unexpired receipts whose window ended by `now_ms` (the partial index `receipts_window_open`).
+async fn windows_ended(client: Object, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, PgError> {
+    let statement = client.prepare_cached(WINDOWS_ENDED).await?;
+    client
+        .query(&statement, &[&now_ms, &i64::from(limit)])
+        .await?
+        .iter()
+        .map(|row| {
+            Ok((
+                rows::parsed(row, "wallet", Wallet::parse)?,
+                ReceiptId::from_stored(rows::get(row, "public_id")?),
+            ))
+        })
+        .collect()
+}
+
 #[async_trait]
 impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
+    async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
+        self.run(|client| Box::pin(windows_ended(client, now_ms, limit)))
+            .await
+    }
+
     async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
         self.run(|client| Box::pin(fetch(client, wallet, id))).await
     }
@@ -214,8 +263,9 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptPage, StoreError> {
-        self.run(|client| Box::pin(list(client, wallet, limit, after)))
+        self.run(|client| Box::pin(list(client, wallet, limit, after, filter)))
             .await
     }
 

@@ -90,9 +90,10 @@ async fn attempt_sale<S>(
             return Err(Failed::Refused(SaleRefused::OutOfStock { sku, available }));
         }
     }
-    if receipts::insert(&tx, &plan.receipt).await?.is_none() {
+    let Some(rowid) = receipts::insert(&tx, &plan.receipt).await? else {
         return Err(Failed::Refused(SaleRefused::IdTaken(plan.receipt.id)));
-    }
+    };
+    stock::record(&tx, rowid, &plan.reserve).await?;
     let sale = Sale {
         receipt: plan.receipt.into_stored(),
         merchant,

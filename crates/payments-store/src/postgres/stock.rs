@@ -78,3 +78,89 @@ pub(super) async fn stock_of(
     };
     Ok(Some((rows::get(&row, "sku")?, rows::get(&row, "stock_qty")?)))
 }
+
+const RECORD: &str = "INSERT INTO receipt_stock (receipt_id, item_id, qty, held) VALUES ($1, $2, $3, TRUE)";
+const WITH_HELD: &str = "SELECT item_id, qty FROM receipt_stock WHERE receipt_id = $1 AND held = $2
+    ORDER BY item_id";
+const MARK: &str = "UPDATE receipt_stock SET held = $3 WHERE receipt_id = $1 AND item_id = $2";
+/// A product made unlimited (-1) since the order stays unlimited: there is nothing to give back.
+const GIVE_BACK: &str = "UPDATE inventory_items SET stock_qty = stock_qty + $3, updated_at = $4
+    WHERE wallet = $1 AND public_id = $2 AND stock_qty >= 0";
+const MARK_SHORT: &str = "UPDATE receipts SET stock_short = TRUE WHERE id = $1";
+
+/// Records what the sale of receipt row `receipt` reserved (docs/money.md: payment windows).
+pub(super) async fn record(
+    tx: &impl GenericClient,
+    receipt: i64,
+    reserved: &[StockTake],
+) -> Result<(), PgError> {
+    let statement = tx.prepare_cached(RECORD).await?;
+    for take in reserved {
+        tx.execute(&statement, &[&receipt, &take.item_id, &i64::from(take.qty)])
+            .await?;
+    }
+    Ok(())
+}
+
+async fn rows_with(tx: &impl GenericClient, receipt: i64, held: bool) -> Result<Vec<(String, i64)>, PgError> {
+    let statement = tx.prepare_cached(WITH_HELD).await?;
+    tx.query(&statement, &[&receipt, &held])
+        .await?
+        .iter()
+        .map(|row| Ok((rows::get(row, "item_id")?, rows::get(row, "qty")?)))
+        .collect()
+}
+
+/// Gives back every unit receipt row `receipt` still holds.
+pub(super) async fn release(
+    tx: &impl GenericClient,
+    receipt: i64,
+    wallet: Wallet,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let wallet = wallet.to_string();
+    let (give_back, mark) = (
+        tx.prepare_cached(GIVE_BACK).await?,
+        tx.prepare_cached(MARK).await?,
+    );
+    for (item, qty) in rows_with(tx, receipt, true).await? {
+        tx.execute(&give_back, &[&wallet, &item, &qty, &now_ms]).await?;
+        tx.execute(&mark, &[&receipt, &item, &false]).await?;
+    }
+    Ok(())
+}
+
+/// Takes again what receipt row `receipt` gave back, product by product where enough remains (the sale's
+/// guarded take); a product without enough marks the receipt `stock_short`.
+pub(super) async fn retake(
+    tx: &impl GenericClient,
+    receipt: i64,
+    wallet: Wallet,
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let mark = tx.prepare_cached(MARK).await?;
+    let mut short = false;
+    for (item_id, qty) in rows_with(tx, receipt, false).await? {
+        let qty = u32::try_from(qty).map_err(|error| PgError::Corrupt(format!("receipt stock: {error}")))?;
+        if reserve(
+            tx,
+            wallet,
+            &StockTake {
+                item_id: item_id.clone(),
+                qty,
+            },
+            now_ms,
+        )
+        .await?
+        {
+            tx.execute(&mark, &[&receipt, &item_id, &true]).await?;
+        } else {
+            short = true;
+        }
+    }
+    if short {
+        let statement = tx.prepare_cached(MARK_SHORT).await?;
+        tx.execute(&statement, &[&receipt]).await?;
+    }
+    Ok(())
+}

@@ -57,6 +57,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "inventory_items",
         "receipt_history",
         "receipt_refunds",
+        "receipt_stock",
         "receipts",
         "relayer_send_leases",
         "schema_migrations",
@@ -97,7 +98,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (10, T0),
             (11, T0),
             (12, T0),
-            (13, T0)
+            (13, T0),
+            (14, T0)
         ]
     );
     drop(first);

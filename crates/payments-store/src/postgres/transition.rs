@@ -9,7 +9,7 @@ use payments_core::Wallet;
 use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
-use crate::postgres::{PgStore, merchant, outbox, receipts, rows, users};
+use crate::postgres::{PgStore, merchant, outbox, receipts, rows, stock, users};
 use crate::{
     Committed, IdempotencyClaim, OwnerRow, Render, TransitionCommit, TransitionDecision, TransitionRefused,
     TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -20,7 +20,8 @@ use payments_domain::receipt::ReceiptId;
 const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, paid_cents = $3,
     refunded_cents = $4, transaction_hash = COALESCE($5, transaction_hash),
     transaction_timestamp = CASE WHEN $5::text IS NULL THEN transaction_timestamp ELSE $8 END,
-    buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8, status_authority = $10
+    buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8, status_authority = $10,
+    expired = expired OR $11, paid_late = $12
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
@@ -124,8 +125,8 @@ async fn attempt_transition<T>(
     Ok(Committed::Fresh(transitioned))
 }
 
-/// Writes an accepted transition like SQLite's `commit_transition`, except `commit.stock` (stock is
-/// reserved when the order is created). False when the receipt is not at the decision's version.
+/// Writes an accepted transition like SQLite's `commit_transition`, with the stock an expiry gives back or a
+/// late payment takes again. False when the receipt is not at the decision's version.
 async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -> Result<bool, PgError> {
     let failure = commit.failure.as_ref().map(rows::to_json).transpose()?;
     let apply = tx.prepare_cached(APPLY).await?;
@@ -143,6 +144,8 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
                 &commit.now_ms,
                 &commit.expected_version,
                 &commit.to.held_by.as_str(),
+                &commit.expires,
+                &commit.paid_late,
             ],
         )
         .await?;
@@ -163,6 +166,12 @@ async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -
     .await?;
     if let Some(delivery) = &commit.delivery {
         outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;
+    }
+    if commit.expires {
+        stock::release(tx, rowid, commit.wallet, commit.now_ms).await?;
+    }
+    if commit.retakes_stock {
+        stock::retake(tx, rowid, commit.wallet, commit.now_ms).await?;
     }
     if let Some(refund) = &commit.refund {
         let insert = tx.prepare_cached(INSERT_REFUND).await?;

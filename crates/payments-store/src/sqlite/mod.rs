@@ -18,6 +18,7 @@ mod order_items;
 mod read_cache;
 #[cfg(test)]
 mod read_cache_tests;
+mod receipt_stock;
 mod receipts;
 mod recurring;
 mod recurring_charges;
@@ -30,6 +31,7 @@ mod schema_v10;
 mod schema_v11;
 mod schema_v12;
 mod schema_v13;
+mod schema_v14;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;

@@ -4,8 +4,8 @@
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
-use crate::sqlite::{rows, webhooks};
-use crate::{CreateReceiptOutcome, OwnerRow, ReceiptPage, TransitionCommit};
+use crate::sqlite::{receipt_stock, rows, webhooks};
+use crate::{CreateReceiptOutcome, OwnerRow, ReceiptFilter, ReceiptPage, TransitionCommit};
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
     NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
@@ -14,7 +14,8 @@ use payments_domain::receipt::{
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
+    stock_short FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4's `UNIQUE (wallet, public_id)`, the table's only uniqueness
@@ -23,24 +24,28 @@ const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, cu
 const INSERT: &str =
     "INSERT INTO receipts (public_id, wallet, source, status, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, line_items_json, brand_name, jurisdiction_code, tax_rate, tax_components_json,
-    options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20)
+    options_json, webhook_url, signing_key, created_at, updated_at, pay_to, pay_split, expires_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20, ?21)
     ON CONFLICT DO NOTHING";
 /// Newest first; the rowid breaks ties between receipts created in the same millisecond. The rowid is read
 /// last (column 28) for the page's cursor.
 const LIST: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
+    stock_short FROM receipts WHERE wallet = ?1
+    AND (?3 IS NULL OR paid_late = ?3)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
 const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id FROM receipts WHERE wallet = ?1
-    AND (created_at < ?3 OR (created_at = ?3 AND id < ?4))
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
+    stock_short FROM receipts WHERE wallet = ?1
+    AND (created_at < ?3 OR (created_at = ?3 AND id < ?4)) AND (?5 IS NULL OR paid_late = ?5)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
-/// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's own columns.
+/// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's first columns (the
+/// payment-window columns of v14 follow it).
 const ROW_ID_COLUMN: usize = 28;
 /// The version check makes a transition decided on a stale read a no-op (the service reloads and retries).
 const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = version + 1,
@@ -48,9 +53,12 @@ const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = 
     transaction_hash = COALESCE(:transaction_hash, transaction_hash),
     transaction_timestamp = CASE WHEN :transaction_hash IS NULL THEN transaction_timestamp ELSE :now END,
     buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now,
-    status_authority = :authority
+    status_authority = :authority, expired = CASE WHEN :expires THEN 1 ELSE expired END,
+    paid_late = :paid_late
     WHERE public_id = :public_id AND wallet = :wallet AND version = :version
     RETURNING id";
+const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
+    WHERE paid_cents = 0 AND expired = 0 AND expires_at <= ?1 ORDER BY expires_at, id LIMIT ?2";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES (?1, ?2, ?3, ?4, ?5)";
 const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
@@ -99,6 +107,10 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
         status_authority: rows::parsed(row, 25, str::parse::<Authority>)?,
         payment: PaymentTarget::from_stored(row.get(26)?, row.get(27)?)
             .map_err(|error| rows::corrupt(26, error))?,
+        expires_at: row.get(29)?,
+        expired: row.get(30)?,
+        paid_late: row.get(31)?,
+        stock_short: row.get(32)?,
     })
 }
 
@@ -124,6 +136,7 @@ pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<
         receipt.now_ms,
         receipt.payment.map(|target| target.to.to_string()),
         receipt.payment.map(|target| target.split.to_string()),
+        receipt.expires_at,
     ];
     match tx.prepare_cached(INSERT)?.execute(params)? {
         0 => Ok(CreateReceiptOutcome::IdTaken),
@@ -162,6 +175,7 @@ pub(super) fn list(
     wallet: Wallet,
     limit: u32,
     after: Option<ReceiptKey>,
+    filter: ReceiptFilter,
 ) -> rusqlite::Result<ReceiptPage> {
     let wallet = wallet.to_string();
     let read_limit = i64::from(limit) + 1;
@@ -169,11 +183,14 @@ pub(super) fn list(
     let found: Vec<(Receipt, i64)> = match after {
         None => conn
             .prepare_cached(LIST)?
-            .query_map(params![wallet, read_limit], row)?
+            .query_map(params![wallet, read_limit, filter.paid_late], row)?
             .collect::<rusqlite::Result<_>>()?,
         Some(key) => conn
             .prepare_cached(LIST_AFTER)?
-            .query_map(params![wallet, read_limit, key.created_at, key.row_id], row)?
+            .query_map(
+                params![wallet, read_limit, key.created_at, key.row_id, filter.paid_late],
+                row,
+            )?
             .collect::<rusqlite::Result<_>>()?,
     };
     Ok(ReceiptPage::of_rows(found, limit))
@@ -191,7 +208,8 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         ":buyer_wallet": commit.buyer_wallet.map(|wallet| wallet.to_string()), ":failure": failure,
         ":now": commit.now_ms, ":public_id": commit.receipt_id.as_str(),
         ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
-        ":authority": commit.to.held_by.as_str(),
+        ":authority": commit.to.held_by.as_str(), ":expires": commit.expires,
+        ":paid_late": commit.paid_late,
     };
     let Some(rowid) = tx
         .prepare_cached(APPLY_TRANSITION)?
@@ -210,6 +228,12 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
     if let Some(delivery) = &commit.delivery {
         webhooks::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms)?;
     }
+    if commit.expires {
+        receipt_stock::release(tx, rowid, commit.wallet, commit.now_ms)?;
+    }
+    if commit.retakes_stock {
+        receipt_stock::retake(tx, rowid, commit.wallet, commit.now_ms)?;
+    }
     if let Some(refund) = &commit.refund {
         tx.prepare_cached(INSERT_REFUND)?.execute(params![
             rowid,
@@ -221,4 +245,20 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         ])?;
     }
     Ok(true)
+}
+
+/// Unpaid, unexpired receipts whose window ended by `now_ms` (the partial index `receipts_window_open`).
+pub(super) fn windows_ended(
+    conn: &Connection,
+    now_ms: i64,
+    limit: u32,
+) -> rusqlite::Result<Vec<(Wallet, ReceiptId)>> {
+    conn.prepare_cached(WINDOWS_ENDED)?
+        .query_map(params![now_ms, limit], |row| {
+            Ok((
+                rows::parsed(row, 0, Wallet::parse)?,
+                ReceiptId::from_stored(row.get(1)?),
+            ))
+        })?
+        .collect()
 }

@@ -12,8 +12,8 @@ use crate::sqlite::{
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptPage,
-    ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository, ShopRepository, StoreError,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptFilter,
+    ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository, ShopRepository, StoreError,
     TransitionRefused, TransitionTx, Transitioned, TxError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
@@ -155,6 +155,11 @@ impl InventoryRepository for SqliteStore {
 
 #[async_trait]
 impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteStore {
+    async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
+        self.read(move |conn| receipts::windows_ended(conn, now_ms, limit))
+            .await
+    }
+
     async fn fetch(&self, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, StoreError> {
         let id = id.clone();
         self.read_point(move |conn| receipts::fetch(conn, wallet, &id))
@@ -201,8 +206,9 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteSto
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptPage, StoreError> {
-        self.read(move |conn| receipts::list(conn, wallet, limit, after))
+        self.read(move |conn| receipts::list(conn, wallet, limit, after, filter))
             .await
     }
 

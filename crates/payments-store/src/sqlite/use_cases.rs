@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
-use crate::sqlite::{query, receipts, recurring, users};
+use crate::sqlite::{query, receipt_stock, receipts, recurring, users};
 use crate::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleRefused, SaleTx,
     StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -77,7 +77,9 @@ pub(super) fn create_sale<S>(
         reserve(conn, wallet, take, plan.receipt.now_ms)?;
     }
     match receipts::insert(conn, &plan.receipt).map_err(sql)? {
-        CreateReceiptOutcome::Created => {}
+        CreateReceiptOutcome::Created => {
+            receipt_stock::record(conn, conn.last_insert_rowid(), &plan.reserve).map_err(sql)?;
+        }
         CreateReceiptOutcome::IdTaken => {
             return Err(TxError::Refused(SaleRefused::IdTaken(plan.receipt.id)));
         }

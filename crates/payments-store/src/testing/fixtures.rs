@@ -37,6 +37,8 @@ pub type TransitionDecision = crate::TransitionDecision<Refusal>;
 
 /// Where the suite's clock starts: 2023-11-14T22:13:20Z.
 pub const T0: i64 = 1_700_000_000_000;
+/// The payment window of [`new_receipt`]'s receipts: one hour.
+pub const WINDOW_MS: i64 = 3_600_000;
 /// The webhook target of the fixtures' transitions.
 pub const HOOK_URL: &str = "https://merchant.example/hooks";
 
@@ -83,6 +85,7 @@ pub fn new_receipt(wallet: Wallet, id: &str, total_cents: i64) -> NewReceipt {
             to: self::wallet('d'),
             split: self::wallet('e'),
         }),
+        expires_at: T0 + WINDOW_MS,
         now_ms: T0,
     }
 }
@@ -225,7 +228,8 @@ pub fn with_transition_claim(mut change: TransitionTx, key: &str, request_hash: 
     change
 }
 
-fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> TransitionCommit {
+/// The commit of an accepted transition of `receipt` to `to`, with its `event` webhook.
+pub fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> TransitionCommit {
     TransitionCommit {
         receipt_id: receipt.id.clone(),
         wallet: receipt.wallet,
@@ -245,6 +249,9 @@ fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Transitio
             body: format!("{{\"event\":\"{event}\",\"version\":{}}}", receipt.version + 1).into_bytes(),
         }),
         refund: None,
+        expires: false,
+        retakes_stock: false,
+        paid_late: false,
     }
 }
 

@@ -2,7 +2,7 @@
 //! unpaid receipts only.
 
 use crate::Repositories;
-use crate::fixtures::{T0, new_receipt, receipt_id, receipt_sale, wallet};
+use crate::fixtures::{self, T0, WINDOW_MS, new_receipt, receipt_id, receipt_sale, wallet};
 use payments_domain::receipt::PaymentTarget;
 use payments_store::{ChainCursor, RecordedTransfer};
 
@@ -34,13 +34,17 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
     receipt_paid_to(&repos, "order-1", '1').await;
     receipt_paid_to(&repos, "order-2", '2').await;
     assert_eq!(repos.chain.fetch_cursor(1).await.unwrap(), None);
-    let mut open = repos.chain.open_deposits(T0).await.unwrap();
+    let mut open = repos.chain.open_deposits(T0 + WINDOW_MS).await.unwrap();
     open.sort();
-    assert_eq!(open, [wallet('1'), wallet('2')]);
     assert_eq!(
-        repos.chain.open_deposits(T0 + 1).await.unwrap(),
+        open,
+        [wallet('1'), wallet('2')],
+        "watched until their windows end"
+    );
+    assert_eq!(
+        repos.chain.open_deposits(T0 + WINDOW_MS + 1).await.unwrap(),
         [],
-        "created before the window"
+        "payment windows that ended before the watch began"
     );
 
     let first = transfer('c', 0, 10, '1', 3_000_000);
@@ -87,5 +91,22 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
         repos.chain.settlements_due(T0, 10).await.unwrap(),
         [],
         "nothing the chain has paid"
+    );
+
+    repos
+        .receipts
+        .transition(fixtures::transition(
+            wallet('a'),
+            "order-2",
+            fixtures::mark_paid(500),
+        ))
+        .await
+        .unwrap();
+    let mut still_open = repos.chain.open_deposits(T0).await.unwrap();
+    still_open.sort();
+    assert_eq!(
+        still_open,
+        [wallet('1'), wallet('2')],
+        "a paid receipt's deposit stays watched"
     );
 }

@@ -18,6 +18,7 @@ pub(crate) mod inventory;
 pub(crate) mod keys;
 pub(crate) mod outbox;
 pub(crate) mod paging;
+pub(crate) mod payment_windows;
 mod postgres;
 pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
@@ -98,6 +99,10 @@ macro_rules! contract_suite {
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
             chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
+            payment_windows::ended_windows_are_listed_until_expired_and_never_once_paid,
+            payment_windows::an_expiry_gives_back_the_orders_stock_and_a_late_payment_takes_it_again,
+            payment_windows::a_late_payment_short_of_stock_is_marked_and_takes_nothing,
+            payment_windows::the_paid_late_filter_lists_only_late_or_only_other_receipts,
             reserve::volume_counts_the_windows_payments_and_refunds_of_one_merchant,
             reserve::deposit_addresses_name_only_the_merchants_own_receipts,
             reserve::the_first_deposit_block_is_the_merchants_lowest_recorded_transfer,

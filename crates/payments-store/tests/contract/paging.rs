@@ -11,6 +11,7 @@ use crate::inventory::BUDGET;
 use crate::product_id;
 use payments_domain::inventory::{InventoryQuery, SortField, SortOrder};
 use payments_domain::page_cursor::{InventoryKey, ReceiptKey};
+use payments_store::ReceiptFilter;
 
 async fn create_receipt(repos: &Repositories, id: &str, at: i64) {
     let mut receipt = fixtures::new_receipt(wallet('a'), id, 100);
@@ -51,7 +52,11 @@ pub(crate) async fn receipt_pages_return_every_receipt_once_while_receipts_are_c
     let mut after: Option<ReceiptKey> = None;
     let mut pages = 0;
     loop {
-        let page = repos.receipts.list_page(merchant, 3, after).await.unwrap();
+        let page = repos
+            .receipts
+            .list_page(merchant, 3, after, ReceiptFilter::default())
+            .await
+            .unwrap();
         pages += 1;
         seen.extend(page.receipts.iter().map(|receipt| receipt.id.as_str().to_owned()));
         // Created while the walk goes on: newer than every page still to come, so never in them.
@@ -69,9 +74,17 @@ pub(crate) async fn receipt_pages_return_every_receipt_once_while_receipts_are_c
         "every receipt of the merchant once, newest first"
     );
     assert_eq!(pages, 3);
-    let fresh = repos.receipts.list_page(merchant, 3, None).await.unwrap();
+    let fresh = repos
+        .receipts
+        .list_page(merchant, 3, None, ReceiptFilter::default())
+        .await
+        .unwrap();
     assert_eq!(fresh.receipts[0].id.as_str(), "new-3");
-    let last_page = repos.receipts.list_page(merchant, 8, after).await.unwrap();
+    let last_page = repos
+        .receipts
+        .list_page(merchant, 8, after, ReceiptFilter::default())
+        .await
+        .unwrap();
     assert_eq!(last_page.receipts.len(), 2, "the last page again, from its key");
     assert_eq!(last_page.next, None);
 }

@@ -287,7 +287,7 @@ pub(crate) async fn unlimited_stock_is_never_reserved(repos: Repositories) {
     assert_eq!(stock_of(&repos, &id).await, -1);
 }
 
-async fn stock_of(repos: &Repositories, id: &ProductId) -> i64 {
+pub(crate) async fn stock_of(repos: &Repositories, id: &ProductId) -> i64 {
     let items = all_items(repos, wallet('a')).await;
     items.iter().find(|item| &item.id == id).unwrap().fields.stock_qty
 }

@@ -5,7 +5,7 @@
 
 use payments_core::{Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
 
-use crate::api::portal::view::{PortalLine, PortalView, https_only};
+use crate::api::portal::view::{PaymentWindowState, PortalLine, PortalView, https_only};
 use crate::domain::receipt::{Receipt, ReceiptId};
 use crate::http::state::AppState;
 use crate::services::receipts::{ReceiptError, accepted_or_refused};
@@ -31,6 +31,7 @@ pub(crate) async fn view(
         config.token_address,
         config.chain_id,
         state.services.chain.is_test_mode(),
+        state.clock.now_ms(),
     )))
 }
 
@@ -102,8 +103,10 @@ pub(crate) fn view_of(
     token: Wallet,
     chain_id: u64,
     test_mode: bool,
+    now_ms: i64,
 ) -> PortalView {
     let amounts = receipt.amounts;
+    let unpaid = receipt.paid == Cents::ZERO && !receipt.status.is_settled();
     PortalView {
         receipt_id: receipt.id.as_str().to_owned(),
         brand_name,
@@ -128,6 +131,7 @@ pub(crate) fn view_of(
         test_mode,
         wallet_checkout: receipt.payment.is_some_and(|target| target.to == recipient),
         redirect_url: https_only(receipt.options.redirect_url.as_deref()),
+        window: PaymentWindowState::at(receipt.expires_at, unpaid, receipt.expired, now_ms),
     }
 }
 

@@ -7,7 +7,10 @@ use payments_core::{Cents, PaymentRequest};
 use super::escape::Html;
 use super::qr::qr_svg;
 use super::style::CSS;
-use super::view::{PortalView, Stage, TOKEN_SYMBOL, chain_name, settled_message, status_label, usd};
+use super::view::{
+    PaymentWindowState, PortalView, Stage, TOKEN_SYMBOL, chain_name, settled_message, status_label,
+    time_left, usd,
+};
 
 /// The payment page of one receipt.
 pub(crate) fn render_page(view: &PortalView) -> String {
@@ -100,7 +103,24 @@ impl Display for ReceiptBody<'_> {
         let stage = Stage::of(view.status);
         write_live_endpoints(f, view)?;
         f.write_str("<section class=\"card\" id=\"pay-section\" aria-labelledby=\"pay-heading\">\n")?;
+        if view.window == PaymentWindowState::Ended {
+            // Instead of instructions: nobody should pay a request the merchant no longer holds open.
+            f.write_str(
+                "<div class=\"notice bad expired\" role=\"alert\">\n<h2 id=\"pay-heading\">Payment request \
+                 expired</h2>\n<p>The time to pay this receipt has ended. Ask the merchant for a new one; do not \
+                 send a payment to it.</p>\n</div>\n</section>\n",
+            )?;
+            return write_footer(f, view);
+        }
         write_stage_notice(f, view, stage)?;
+        let before_payment = stage == Stage::Unopened || stage.shows_instructions();
+        if let (PaymentWindowState::Open { minutes_left }, true) = (view.window, before_payment) {
+            writeln!(
+                f,
+                "<p class=\"time-left\">Time left to pay: <strong>{}</strong></p>",
+                time_left(minutes_left)
+            )?;
+        }
         if stage.shows_instructions() {
             write_instructions(f, view)?;
             if view.test_mode && view.payment.is_some() {
@@ -108,13 +128,17 @@ impl Display for ReceiptBody<'_> {
             }
         }
         f.write_str("</section>\n")?;
-        writeln!(
-            f,
-            "<footer>{} &middot; receipt {}</footer>",
-            Html(view.brand()),
-            Html(&view.receipt_id)
-        )
+        write_footer(f, view)
     }
+}
+
+fn write_footer(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
+    writeln!(
+        f,
+        "<footer>{} &middot; receipt {}</footer>",
+        Html(view.brand()),
+        Html(&view.receipt_id)
+    )
 }
 
 fn write_summary(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {

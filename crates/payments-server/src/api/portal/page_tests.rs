@@ -1,7 +1,7 @@
 use payments_core::{Cents, Failure, FailureCategory, PaymentRequest, ReceiptStatus, Wallet};
 
 use super::{render_not_found, render_page};
-use crate::api::portal::view::{PortalLine, PortalView};
+use crate::api::portal::view::{PaymentWindowState, PortalLine, PortalView};
 
 const TOKEN: &str = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const RECIPIENT: &str = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23";
@@ -35,6 +35,7 @@ fn view(status: ReceiptStatus) -> PortalView {
         test_mode: false,
         wallet_checkout: true,
         redirect_url: None,
+        window: PaymentWindowState::NotApplicable,
     }
 }
 
@@ -232,4 +233,33 @@ fn a_paid_receipt_with_a_redirect_url_offers_return_to_shop() {
     );
     view.status = ReceiptStatus::LinkOpened;
     assert!(!render_page(&view).contains("Return to shop"));
+}
+
+#[test]
+fn an_open_payment_window_shows_the_time_left_beside_the_instructions() {
+    let mut open = view(ReceiptStatus::LinkOpened);
+    open.window = PaymentWindowState::Open { minutes_left: 65 };
+
+    let html = render_page(&open);
+
+    assert!(
+        html.contains("Time left to pay: <strong>1 hour 5 minutes</strong>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Send exactly"),
+        "the instructions are still there: {html}"
+    );
+}
+
+#[test]
+fn an_ended_payment_window_says_expired_instead_of_payment_instructions() {
+    let mut ended = view(ReceiptStatus::LinkOpened);
+    ended.window = PaymentWindowState::Ended;
+
+    let html = render_page(&ended);
+
+    assert!(html.contains("Payment request expired"), "{html}");
+    assert!(!html.contains("Send exactly"), "no instructions: {html}");
+    assert!(!html.contains("ethereum:"), "no payment link or QR code: {html}");
 }

@@ -38,6 +38,47 @@ pub(crate) struct PortalView {
     pub(crate) wallet_checkout: bool,
     /// Where "Return to shop" leads once paid: the receipt's redirect URL, HTTPS only.
     pub(crate) redirect_url: Option<String>,
+    /// The payment window as the page was rendered.
+    pub(crate) window: PaymentWindowState,
+}
+
+/// Where an unpaid receipt's payment window stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PaymentWindowState {
+    /// Paid, or a receipt from before payment windows: nothing to show.
+    NotApplicable,
+    /// Still open for this many whole minutes (rounded up, so "1 minute" until it ends).
+    Open { minutes_left: i64 },
+    /// Ended unpaid: the page says so instead of payment instructions.
+    Ended,
+}
+
+impl PaymentWindowState {
+    /// The window of a receipt that expires at `expires_at` (`None`: no window), paid or not, at `now_ms`.
+    pub(crate) fn at(expires_at: Option<i64>, unpaid: bool, expired: bool, now_ms: i64) -> Self {
+        match expires_at {
+            _ if !unpaid => PaymentWindowState::NotApplicable,
+            _ if expired => PaymentWindowState::Ended,
+            None => PaymentWindowState::NotApplicable,
+            Some(at) if at <= now_ms => PaymentWindowState::Ended,
+            Some(at) => PaymentWindowState::Open {
+                minutes_left: (at - now_ms + 59_999) / 60_000,
+            },
+        }
+    }
+}
+
+/// "45 minutes", "1 hour 5 minutes", "2 days 3 hours".
+pub(crate) fn time_left(minutes: i64) -> String {
+    let plural = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    let (days, hours, mins) = (minutes / 1_440, minutes % 1_440 / 60, minutes % 60);
+    match (days, hours) {
+        (0, 0) => plural(mins, "minute"),
+        (0, _) if mins == 0 => plural(hours, "hour"),
+        (0, _) => format!("{} {}", plural(hours, "hour"), plural(mins, "minute")),
+        (_, 0) => plural(days, "day"),
+        _ => format!("{} {}", plural(days, "day"), plural(hours, "hour")),
+    }
 }
 
 impl PortalView {

@@ -45,6 +45,12 @@ impl ChainWorkers {
                 true
             }
         };
+        // After the watcher: a payment confirmed in this pass is paid, not expired.
+        match self.watcher.receipts.expire_ended_windows().await {
+            Ok(0) => {}
+            Ok(expired) => tracing::info!(expired, "payment windows closed"),
+            Err(error) => tracing::warn!(error = %error, "payment window pass failed; retrying"),
+        }
         if let Some(settlement) = &self.settlement {
             match settlement.pass().await {
                 Ok(0) => {}

@@ -30,8 +30,6 @@ const DEPOSITS_PER_QUERY: usize = 200;
 pub(crate) const FIRST_SCAN_LOOKBACK: u64 = 1_000;
 /// How far the watcher rewinds after finding a reorganisation below its cursor.
 pub(crate) const REORG_RESCAN_BLOCKS: u64 = 64;
-/// Unpaid receipts older than this are no longer watched (docs/chain.md: what happens to a late payment).
-pub(crate) const WATCH_WINDOW_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 
 /// Why a pass stopped early; the next pass retries.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +65,9 @@ pub(crate) struct DepositWatcher {
     pub(crate) token: Wallet,
     /// Blocks on top of a transfer's block before it counts.
     pub(crate) confirmations: u64,
+    /// How long after its payment window ended an unpaid receipt's deposit is still watched
+    /// (`--late-payment-watch-days`; docs/money.md).
+    pub(crate) late_payment_watch_ms: i64,
 }
 
 impl DepositWatcher {
@@ -94,7 +95,7 @@ impl DepositWatcher {
         }
         let from = cursor.next_block;
         let to = confirmed.min(from.saturating_add(MAX_BLOCKS_PER_SCAN - 1));
-        let since = self.clock.now_ms().saturating_sub(WATCH_WINDOW_MS);
+        let since = self.clock.now_ms().saturating_sub(self.late_payment_watch_ms);
         let deposits = self.records.open_deposits(since).await?;
         let mut transfers = Vec::new();
         for chunk in deposits.chunks(DEPOSITS_PER_QUERY) {

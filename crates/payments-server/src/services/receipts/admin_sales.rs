@@ -21,6 +21,7 @@ impl ReceiptService {
     ) -> Result<Sale, OrderError> {
         let (id, now_ms) = (ReceiptId::generate(), self.clock.now_ms());
         let deposits = self.deposits;
+        let expires_at = self.payment_window.expires_at(now_ms);
         let sale = SaleTx {
             wallet,
             items: Vec::new(),
@@ -51,6 +52,7 @@ impl ReceiptService {
                     // An admin session presents no API key: terminal receipts have no webhook URL to sign for.
                     sealed_signing_key: None,
                     payment,
+                    expires_at,
                     now_ms,
                 };
                 Ok(SalePlan {

@@ -56,6 +56,10 @@ impl ReceiptService {
             self.seal_signing_key(&draft.id, signing_key, draft.webhook_url.as_deref())?;
         let (wallet, now_ms) = (caller.wallet, self.clock.now_ms());
         let deposits = self.deposits;
+        let expires_at = draft
+            .payment_window
+            .unwrap_or(self.payment_window)
+            .expires_at(now_ms);
         let sale = SaleTx {
             wallet,
             items: Vec::new(),
@@ -82,6 +86,7 @@ impl ReceiptService {
                         webhook_url: draft.webhook_url,
                         sealed_signing_key,
                         payment,
+                        expires_at,
                         now_ms,
                     },
                     reserve: Vec::new(),

@@ -25,6 +25,19 @@ impl DepositTransfers {
         transfer.token == self.token && transfer.amount.is_some()
     }
 
+    /// Base units of the payment token received beyond the total (a second payment after paid, or one
+    /// transfer too many): what the merchant may owe the buyer back.
+    pub(crate) fn overpaid(&self) -> TokenAmount {
+        let (received, _) = self.received_and_missing();
+        let required = self
+            .receipt
+            .amounts
+            .total
+            .to_token_amount()
+            .map_or(0, TokenAmount::base_units);
+        TokenAmount::from_base_units(received.base_units().saturating_sub(required))
+    }
+
     /// Base units of the payment token received, and still missing (zero once covered).
     pub(crate) fn received_and_missing(&self) -> (TokenAmount, TokenAmount) {
         let counted = self

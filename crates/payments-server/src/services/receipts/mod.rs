@@ -10,6 +10,7 @@ mod delivery;
 mod deposit_transfers;
 mod dispatcher;
 mod error;
+mod expiry;
 mod in_flight;
 mod order;
 mod page_checkout;

@@ -32,6 +32,10 @@ impl ReceiptService {
             .map(|(reference, _)| reference.clone())
             .collect();
         let deposits = self.deposits;
+        let expires_at = draft
+            .payment_window
+            .unwrap_or(self.payment_window)
+            .expires_at(now_ms);
         let sale = SaleTx {
             wallet,
             items: refs,
@@ -62,6 +66,7 @@ impl ReceiptService {
                     options: draft.options,
                     webhook_url: draft.webhook_url,
                     payment,
+                    expires_at,
                     now_ms,
                 };
                 Ok(SalePlan { receipt, reserve })

@@ -5,7 +5,7 @@ use payments_core::{Authority, ReceiptStatus, Wallet};
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
 use crate::services::receipts::service::{ReceiptService, pay_to};
-use crate::store::{DeliveryLog, MerchantSnapshot, SettlementState, StoreError};
+use crate::store::{DeliveryLog, MerchantSnapshot, ReceiptFilter, SettlementState, StoreError};
 
 /// A page of a merchant's receipts, newest first; `degraded` when the datastore is down (the list is then
 /// empty and has no next page).
@@ -75,8 +75,9 @@ impl ReceiptService {
         wallet: Wallet,
         limit: u32,
         after: Option<ReceiptKey>,
+        filter: ReceiptFilter,
     ) -> Result<ReceiptListing, ReceiptError> {
-        match self.receipts.list_page(wallet, limit, after).await {
+        match self.receipts.list_page(wallet, limit, after, filter).await {
             Ok(page) => Ok(ReceiptListing {
                 receipts: page.receipts,
                 next: page.next,

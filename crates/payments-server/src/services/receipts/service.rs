@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::chain::Chain;
 use crate::domain::chain::ChainContracts;
-use crate::domain::receipt::{OrderError, PaymentTarget, Receipt, ReceiptError, ReceiptId};
+use crate::domain::receipt::{OrderError, PaymentTarget, PaymentWindow, Receipt, ReceiptError, ReceiptId};
 use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
@@ -60,6 +60,8 @@ pub(crate) struct ReceiptService {
     pub(crate) chain_wakeup: Arc<Notify>,
     /// Settlement attempts, shown on paid receipts.
     pub(crate) chain_records: Arc<dyn ChainRepository>,
+    /// The payment window of receipts created without `expiresInMins` (`--payment-window-mins`).
+    pub(crate) payment_window: PaymentWindow,
 }
 
 /// The chain's factories and the payment token: what a new receipt's deposit address is derived from.

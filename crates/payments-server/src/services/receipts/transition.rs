@@ -143,7 +143,7 @@ impl ReceiptService {
     ) -> Result<StatusOutcome, ReceiptError> {
         let admin = match &actor {
             Actor::Admin(wallet) => Some(*wallet),
-            Actor::Portal | Actor::Key(_) | Actor::Chain => None,
+            Actor::Portal | Actor::Key(_) | Actor::Chain | Actor::PaymentWindow => None,
         };
         let chain_fact = matches!(post.status, ReceiptStatus::Paid | ReceiptStatus::Completed);
         if chain_fact && admin.is_some() && !self.admin_attests_payments {
@@ -210,7 +210,12 @@ fn commit_for(
         ReceiptEvent::Failed(failure) => Some(failure.clone()),
         _ => None,
     };
+    let paying = matches!(event, ReceiptEvent::PaymentConfirmed { .. });
+    let expires = matches!(change.actor, Actor::PaymentWindow);
     let mut after = receipt;
+    // Paid once its window ended (the expiry pass may not have run yet): late, whatever the proof.
+    after.paid_late = after.paid_late || (paying && after.window_ended(now_ms));
+    after.expired = after.expired || expires;
     after.status = to.status;
     after.paid = to.paid;
     after.refunded = to.refunded;
@@ -245,5 +250,8 @@ fn commit_for(
         now_ms,
         delivery,
         refund: change.refund.clone(),
+        expires,
+        retakes_stock: paying,
+        paid_late: after.paid_late,
     }
 }

@@ -36,6 +36,7 @@ pub(super) fn body(
         metadata: receipt.options.metadata.clone().map(serde_json::Value::Object),
         timestamp: now_ms,
         brand_key: shop_brand_key.map_or_else(|| brand_key(receipt), str::to_owned),
+        paid_late: receipt.paid_late,
     };
     // Serializing plain owned data cannot fail; an empty body would fail verification loudly anyway.
     serde_json::to_vec(&event).unwrap_or_default()

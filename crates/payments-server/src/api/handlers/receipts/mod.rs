@@ -12,6 +12,7 @@ use payments_core::{Cents, ErrorCode, Failure, ReceiptStatus};
 use serde::Serialize;
 
 use crate::api::handlers::receipts::view::ReceiptView;
+use crate::domain::field_error::parse_flag;
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::page_limit::parse_limit;
 use crate::domain::receipt::{CreateReceiptRequest, ReceiptId, TargetPolicy};
@@ -21,7 +22,7 @@ use crate::http::error::ApiError;
 use crate::http::idempotency::{self, RenderContext};
 use crate::http::response::{self, Degraded, HttpResponse};
 use crate::services::receipts::sale_link;
-use crate::store::Sale;
+use crate::store::{ReceiptFilter, Sale};
 
 const DEFAULT_LIMIT: u32 = 100;
 const MAX_LIMIT: u32 = 200;
@@ -125,11 +126,12 @@ fn render_created(sale: &Sale, context: &RenderContext) -> (StatusCode, Vec<u8>)
     security(("subscription_key" = [])),
     params(
         ("limit" = Option<u32>, Query, description = "Page size, 1 to 200 (default 100)."),
-        ("cursor" = Option<String>, Query, description = "nextCursor of the previous page.")
+        ("cursor" = Option<String>, Query, description = "nextCursor of the previous page."),
+        ("paidLate" = Option<bool>, Query, description = "true: only receipts paid after their payment window ended; false: only the others.")
     ),
     responses(
         (status = 200, description = "One page of receipts; degraded adds degraded and reason.", body = ListResponse<'static>),
-        (status = 400, description = "limit or cursor is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
+        (status = 400, description = "limit, cursor or paidLate is invalid (invalid_input).", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
@@ -140,11 +142,14 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .filter(|cursor| !cursor.is_empty())
         .map(ReceiptKey::decode)
         .transpose()?;
+    let filter = ReceiptFilter {
+        paid_late: parse_flag("paidLate", ctx.query("paidLate"))?,
+    };
     let listing = ctx
         .state
         .services
         .receipts
-        .list(caller.wallet, limit, after)
+        .list(caller.wallet, limit, after, filter)
         .await?;
     if listing.degraded {
         return Ok(response::ok(&ListResponse {

@@ -24,6 +24,9 @@ struct TransfersResponse<'a> {
     received: String,
     /// Base units still missing before the receipt is paid; `"0"` once covered.
     missing: String,
+    /// Base units received beyond the total (a payment after paid, or too much at once), `"0"` otherwise:
+    /// what the merchant may refund.
+    overpaid: String,
     transfers: Vec<TransferView<'a>>,
 }
 
@@ -93,6 +96,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErr
         payment: PaymentView::of(&deposit.receipt, chain),
         received: received.to_string(),
         missing: missing.to_string(),
+        overpaid: deposit.overpaid().to_string(),
         transfers: deposit
             .transfers
             .iter()

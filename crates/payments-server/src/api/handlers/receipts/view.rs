@@ -53,6 +53,14 @@ pub(crate) struct ReceiptView<'a> {
     /// Failed settlement attempts of a paid receipt (forward + distribute on chain), while it waits to retry.
     #[serde(skip_serializing_if = "Option::is_none")]
     settlement: Option<SettlementView<'a>>,
+    /// When its payment window ends (Unix ms); unpaid then, it fails with `PORTAL_SESSION_EXPIRED`. Absent on
+    /// receipts created before payment windows existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expires_at: Option<i64>,
+    /// Paid after its payment window ended: the merchant decides whether to fulfil or refund.
+    paid_late: bool,
+    /// Paid late when the stock its window's end gave back was no longer there to take again.
+    stock_short: bool,
 }
 
 /// `settlement`: how many attempts failed, the last error, and when the next attempt runs (Unix ms).
@@ -179,6 +187,9 @@ impl<'a> ReceiptView<'a> {
             failure: receipt.failure.as_ref(),
             payment: PaymentView::of(receipt, chain),
             settlement: None,
+            expires_at: receipt.expires_at,
+            paid_late: receipt.paid_late,
+            stock_short: receipt.stock_short,
         }
     }
 }
