@@ -36,7 +36,7 @@ async fn a_missing_key_is_reported_before_sending_with_how_to_set_one() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_refused_key_keeps_the_service_code_exits_1_and_is_never_echoed() {
     let app = spawn_app().await;
-    let wrong = "sk_live_not-a-real-key-but-secret-all-the-same";
+    let wrong = "sk_test_not-a-real-key-but-secret-all-the-same";
 
     let run = payments_with_key(&app, Some(wrong), &["inventory", "list"]).await;
 
