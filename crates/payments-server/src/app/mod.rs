@@ -139,8 +139,7 @@ impl App {
             .map(crate::services::chain::start_chain_workers)
     }
 
-    /// The test-mode chain this server runs, when it runs one.
-    #[cfg(any(test, feature = "testing"))]
+    /// The test-mode chain this server runs, when it runs one (resumed at start, driven by tests).
     pub(crate) fn simulated_chain(&self) -> Option<Arc<SimulatedChain>> {
         self.state.services.simulated.clone()
     }

@@ -54,14 +54,8 @@ pub(crate) struct Services {
     pub(crate) dispatcher: Arc<Dispatcher>,
     /// The chain payments are taken on.
     pub(crate) chain: Arc<dyn Chain>,
-    /// The same chain when it is the test-mode one (simulated payments; tests mine and reorganise it).
-    #[cfg_attr(
-        not(any(test, feature = "testing")),
-        expect(
-            dead_code,
-            reason = "only the test harness drives the simulated chain directly"
-        )
-    )]
+    /// The same chain when it is the test-mode one: resumed at start where the watcher left it; tests mine and
+    /// reorganise it.
     pub(crate) simulated: Option<Arc<SimulatedChain>>,
     /// `None` when the chain's factories are unknown (nothing to watch).
     pub(crate) chain_workers: Option<ChainWorkers>,
