@@ -132,21 +132,29 @@ impl ThrowawayCluster {
     }
 
     fn run_server_tool(&self, tool: &str, args: &[&str]) {
-        let program = self.binaries.join(tool);
-        let mut command = if is_root() {
-            let mut command = Command::new("runuser");
-            command.args(["-u", "postgres", "--"]).arg(&program);
-            command
-        } else {
-            Command::new(&program)
-        };
-        let output = command.args(args).output().expect("start a PostgreSQL tool");
+        let output = self
+            .server_tool(tool)
+            .args(args)
+            .output()
+            .expect("start a PostgreSQL tool");
         assert!(
             output.status.success(),
             "{tool} {args:?} failed: {}{}",
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
+    }
+
+    /// `tool` of the server binaries, run as `postgres` when we are root (initdb and postgres refuse root).
+    fn server_tool(&self, tool: &str) -> Command {
+        let program = self.binaries.join(tool);
+        if is_root() {
+            let mut command = Command::new("runuser");
+            command.args(["-u", "postgres", "--"]).arg(program);
+            command
+        } else {
+            Command::new(program)
+        }
     }
 
     /// initdb and postgres refuse to run as root: when we are root, the directory goes to `postgres`.

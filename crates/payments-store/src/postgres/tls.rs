@@ -128,7 +128,12 @@ impl TlsParameters {
             (None, TlsMode::VerifyFull) => RootCertStore {
                 roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
             },
-            (None, _) => return Ok(Arc::new(EncryptionOnly { algorithms })),
+            (None, _) => {
+                return Ok(Arc::new(BelowVerifyFull {
+                    chain: None,
+                    algorithms,
+                }));
+            }
         };
         let chain_and_name = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
             .build()
@@ -136,7 +141,10 @@ impl TlsParameters {
         if self.mode == TlsMode::VerifyFull {
             Ok(chain_and_name)
         } else {
-            Ok(Arc::new(ChainOnly { chain_and_name }))
+            Ok(Arc::new(BelowVerifyFull {
+                chain: Some(chain_and_name),
+                algorithms,
+            }))
         }
     }
 
@@ -215,23 +223,35 @@ fn read_certificates(path: &Path, parameter: &str) -> Result<Vec<CertificateDer<
     Ok(certificates)
 }
 
-/// libpq's `require` without a root certificate: encrypted, the server not authenticated. The handshake's
-/// own signatures are still checked, so the session key belongs to whoever holds the presented certificate.
+/// The checks libpq's modes below `verify-full` make. Without `chain` (`require`/`prefer` without a root
+/// certificate): encrypted, the server not authenticated. With it (`verify-ca`): the chain must lead to
+/// `sslrootcert`, whatever host name the certificate carries. Either way the handshake's own signatures are
+/// checked, so the session key belongs to whoever holds the presented certificate.
 #[derive(Debug)]
-struct EncryptionOnly {
+struct BelowVerifyFull {
+    chain: Option<Arc<WebPkiServerVerifier>>,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl ServerCertVerifier for EncryptionOnly {
+impl ServerCertVerifier for BelowVerifyFull {
     fn verify_server_cert(
         &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            // webpki checks the name only after the chain, so this error means the chain was good.
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
     }
 
     fn verify_tls12_signature(
@@ -254,58 +274,5 @@ impl ServerCertVerifier for EncryptionOnly {
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.algorithms.supported_schemes()
-    }
-}
-
-/// `verify-ca`: the chain must lead to `sslrootcert`, whatever host name the certificate carries.
-#[derive(Debug)]
-struct ChainOnly {
-    chain_and_name: Arc<WebPkiServerVerifier>,
-}
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        match self.chain_and_name.verify_server_cert(
-            end_entity,
-            intermediates,
-            server_name,
-            ocsp_response,
-            now,
-        ) {
-            // webpki checks the name only after the chain, so this error means the chain was good.
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.chain_and_name.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.chain_and_name.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.chain_and_name.supported_verify_schemes()
     }
 }
