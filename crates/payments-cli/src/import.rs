@@ -11,7 +11,7 @@ use payments_client::{Client, Error as ClientError, ErrorCode, UpsertInventoryIt
 use serde::Serialize;
 
 use crate::output::{Table, one_line, print_json, print_text};
-use crate::product_csv::ColumnMap;
+use crate::product_csv::{ColumnMap, read_rows};
 use crate::report::{client_report, failure};
 
 /// The `--help` text of `import`: the CSV format.
@@ -112,24 +112,9 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
 
 /// The header's column map and every data row with its row (line) number.
 fn read_file(path: &std::path::Path) -> anyhow::Result<(ColumnMap, Vec<(u64, csv::StringRecord)>)> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(path)
+    let file = std::fs::File::open(path)
         .map_err(|err| failure("io_error", format!("cannot open {}: {err}", path.display())))?;
-    let header = reader.headers().map_err(|err| {
-        failure(
-            "invalid_csv",
-            format!("cannot read the header of {}: {err}", path.display()),
-        )
-    })?;
-    let columns = ColumnMap::from_header(header).map_err(|message| failure("invalid_csv", message))?;
-    let mut records = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|err| failure("invalid_csv", format!("{}: {err}", path.display())))?;
-        let row = record.position().map_or(0, csv::Position::line);
-        records.push((row, record));
-    }
-    Ok((columns, records))
+    read_rows(file).map_err(|message| failure("invalid_csv", format!("{}: {message}", path.display())))
 }
 
 /// Sends one row; a 429 waits for the reset and tries again (safe: upserts by SKU are idempotent).

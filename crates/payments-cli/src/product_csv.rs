@@ -111,6 +111,29 @@ impl ColumnMap {
     }
 }
 
+/// Reads a product file: the header's column map and every data row with its row (line) number. Rows may
+/// have fewer or more cells than the header (a missing optional cell is unset; a missing required one fails
+/// that row alone, by name).
+///
+/// # Errors
+/// The message says why the header or a row is not CSV, or what is wrong with the header.
+pub(crate) fn read_rows(
+    source: impl std::io::Read,
+) -> Result<(ColumnMap, Vec<(u64, csv::StringRecord)>), String> {
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(source);
+    let header = reader
+        .headers()
+        .map_err(|err| format!("cannot read the header: {err}"))?;
+    let columns = ColumnMap::from_header(header)?;
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|err| err.to_string())?;
+        let row = record.position().map_or(0, csv::Position::line);
+        rows.push((row, record));
+    }
+    Ok((columns, rows))
+}
+
 fn money(text: &str, column: &str) -> Result<Cents, String> {
     Cents::parse_usd(text).map_err(|err| format!("{column}: {err}"))
 }
@@ -122,6 +145,9 @@ fn boolean(text: &str) -> Result<bool, String> {
         _ => Err(format!("taxable {text:?} is not true or false")),
     }
 }
+
+#[cfg(test)]
+mod fuzz;
 
 #[cfg(test)]
 mod tests {

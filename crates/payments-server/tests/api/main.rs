@@ -18,6 +18,7 @@ mod dev_master_key_shared;
 mod dev_mode;
 mod errors;
 mod exact_numbers;
+mod fuzz;
 mod graceful_shutdown;
 mod graphql;
 mod graphql_limits;
