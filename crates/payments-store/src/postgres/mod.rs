@@ -55,7 +55,7 @@ mod subscriptions;
 mod test_support;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 mod throwaway_cluster;
 mod tls;
 #[cfg(test)]
@@ -78,6 +78,8 @@ pub(crate) use config::PgPoolOptions;
 pub(crate) use maintenance::check;
 #[cfg(any(test, feature = "testing"))]
 pub use test_support::PgTestDatabase;
+#[cfg(any(test, feature = "testing"))]
+pub use throwaway_cluster::ThrowawayCluster;
 
 const HEALTH_CHECK: &str = "SELECT 1";
 /// The `backend` label of this store's operation times.
