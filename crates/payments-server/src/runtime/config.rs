@@ -37,8 +37,9 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 /// key revoked by the `keys` command (or on another instance) keeps working.
 pub const DEFAULT_KEY_CACHE_MS: u64 = 1_000;
 
-/// Time one inventory listing may take (`GET /api/inventory`) before it is stopped and answered 503
-/// `datastore_unavailable` with `Retry-After`: a costly filter cannot hold a core and a connection for long.
+/// Time one inventory listing may take (`GET /api/inventory`) before it is stopped and answered in degraded
+/// mode (200, no items, `degraded: true`, as the spec has lists answer when the datastore cannot serve them):
+/// a costly filter cannot hold a core and a connection for long.
 pub const DEFAULT_INVENTORY_LIST_BUDGET: Duration = Duration::from_secs(2);
 
 /// Requests per minute per subscription key when not configured.

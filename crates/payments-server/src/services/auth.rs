@@ -101,7 +101,8 @@ impl Authenticator {
                 self.recent_callers.forget(&remembered_as);
                 return Err(AuthError::Unauthenticated);
             }
-            Err(StoreError::Unavailable(reason)) => self
+            // Locked or out of time is as good as down: a caller seen lately keeps its degraded answers.
+            Err(StoreError::Unavailable(reason) | StoreError::Busy(reason)) => self
                 .recent_callers
                 .recall(&remembered_as, now_ms)
                 .ok_or(AuthError::Store(StoreError::Unavailable(reason)))?,

@@ -53,13 +53,15 @@ pub(crate) struct Listing {
 pub(crate) struct InventoryService {
     pub(crate) inventory: Arc<dyn InventoryRepository>,
     pub(crate) clock: Arc<dyn Clock>,
-    /// Time one listing may take before it is answered busy (503 with `Retry-After`).
+    /// Time one listing may take before it is given up and answered degraded (200, `degraded: true`).
     pub(crate) list_budget: Duration,
 }
 
 impl InventoryService {
-    /// A listing over its time budget is [`StoreError::Busy`]: the answer comes back at the budget even when
-    /// the backend is slow to notice its own cancellation.
+    /// The page, or its degraded form (no items, `degraded: true`) when the datastore is unavailable, locked
+    /// or overloaded: the spec has lists answer 200 with `degraded: true` then, never 503. A listing over its
+    /// time budget counts as overloaded; the answer comes back at the budget even when the backend is slow to
+    /// notice its own cancellation.
     pub(crate) async fn list(&self, wallet: Wallet, query: InventoryQuery) -> Result<Listing, StoreError> {
         let listing = self.inventory.list(wallet, &query, self.list_budget);
         let listed = tokio::time::timeout(self.list_budget, listing)
@@ -77,7 +79,7 @@ impl InventoryService {
                 next: page.next,
                 degraded: false,
             }),
-            Err(StoreError::Unavailable(reason)) => {
+            Err(StoreError::Unavailable(reason) | StoreError::Busy(reason)) => {
                 tracing::warn!(reason = %reason, "inventory listed in degraded mode");
                 Ok(Listing {
                     items: Vec::new(),

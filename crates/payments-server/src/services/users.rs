@@ -143,7 +143,7 @@ fn degraded_when_unavailable<T>(read: Result<T, StoreError>, empty: T) -> Result
             found,
             degraded: false,
         }),
-        Err(StoreError::Unavailable(reason)) => {
+        Err(StoreError::Unavailable(reason) | StoreError::Busy(reason)) => {
             tracing::warn!(reason = %reason, "users listed in degraded mode");
             Ok(Listing {
                 found: empty,

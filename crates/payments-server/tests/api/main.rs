@@ -36,6 +36,8 @@ mod list_cursors;
 mod metrics;
 mod openapi;
 mod orders;
+mod outage_postgres;
+mod outage_sqlite_lock;
 mod paid_receipt;
 mod payment_windows;
 mod portal;

@@ -18,15 +18,20 @@ pub(crate) struct PgPoolOptions {
     /// Most connections held at once (each request holds one for its transaction).
     pub(crate) max_size: usize,
     /// How long a request waits for a free connection, or a new one to open, before the datastore
-    /// counts as unavailable.
+    /// counts as unavailable (503, or a degraded list).
     pub(crate) wait_timeout: Duration,
 }
+
+/// The default of [`PgPoolOptions::wait_timeout`]: a stopped or unreachable server is answered 503 within
+/// 2 s (the spec's degraded mode), while a new TLS connection to a remote server (a few round trips) still
+/// fits.
+pub(crate) const CONNECTION_WAIT: Duration = Duration::from_millis(1500);
 
 impl Default for PgPoolOptions {
     fn default() -> Self {
         PgPoolOptions {
             max_size: 16,
-            wait_timeout: Duration::from_secs(5),
+            wait_timeout: CONNECTION_WAIT,
         }
     }
 }

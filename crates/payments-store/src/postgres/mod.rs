@@ -55,7 +55,7 @@ mod subscriptions;
 mod test_support;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 mod throwaway_cluster;
 mod tls;
 #[cfg(test)]
@@ -66,6 +66,7 @@ mod users_repos;
 mod users_search;
 
 use std::fmt;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
@@ -78,6 +79,8 @@ pub(crate) use config::PgPoolOptions;
 pub(crate) use maintenance::check;
 #[cfg(any(test, feature = "testing"))]
 pub use test_support::PgTestDatabase;
+#[cfg(any(test, feature = "testing"))]
+pub use throwaway_cluster::ThrowawayCluster;
 
 const HEALTH_CHECK: &str = "SELECT 1";
 /// The `backend` label of this store's operation times.
@@ -87,6 +90,8 @@ const BACKEND: &str = "postgres";
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
+    /// The longest a request waits for a connection in all (see [`PgPoolOptions::wait_timeout`]).
+    connection_wait: Duration,
     availability: Availability,
     timing: StoreTiming,
 }
@@ -154,6 +159,7 @@ impl PgStore {
         }
         Ok(PgStore {
             pool,
+            connection_wait: options.wait_timeout,
             availability,
             timing: StoreTiming::default(),
         })
@@ -195,12 +201,17 @@ impl PgStore {
         self.timing.time(BACKEND, "query", attempts).await
     }
 
-    /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`].
+    /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`]. The pool bounds its
+    /// wait for a free slot and the opening of a new connection each; this bounds the two together, so a
+    /// request never waits longer than one timeout for the server.
     async fn client(&self) -> Result<Object, StoreError> {
-        self.pool
-            .get()
-            .await
-            .map_err(|error| PgError::from(error).into_store())
+        match tokio::time::timeout(self.connection_wait, self.pool.get()).await {
+            Ok(pooled) => pooled.map_err(|error| PgError::from(error).into_store()),
+            Err(_) => Err(StoreError::Unavailable(format!(
+                "no PostgreSQL connection within {} ms",
+                self.connection_wait.as_millis()
+            ))),
+        }
     }
 }
 

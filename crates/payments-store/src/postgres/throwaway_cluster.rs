@@ -1,7 +1,8 @@
 //! A PostgreSQL cluster of a test's own: `initdb` into a temporary directory, its own port on 127.0.0.1,
 //! TLS with a certificate authority made for it by `openssl`, stopped and deleted on drop. Nothing of the
-//! machine's own cluster is touched. Without PostgreSQL's server binaries or `openssl` the test skips with a
-//! message, except under `CI=true` where that is a failure.
+//! machine's own cluster is touched, so a test may also stop and start it (an outage). Without PostgreSQL's
+//! server binaries or `openssl` the test skips with a message, except under `CI=true` where that is a
+//! failure. Test support (feature `testing`): a failure to set it up panics, failing the test.
 
 use std::fs;
 use std::net::TcpListener;
@@ -17,17 +18,18 @@ const SERVER_BINARIES: [&str; 3] = [
 /// The role that logs in with a client certificate (its certificate's CN).
 pub(super) const CERTIFICATE_ROLE: &str = "certuser";
 
-pub(super) struct ThrowawayCluster {
+#[derive(Debug)]
+pub struct ThrowawayCluster {
     directory: tempfile::TempDir,
     binaries: PathBuf,
-    pub(super) port: u16,
+    port: u16,
 }
 
 impl ThrowawayCluster {
     /// Starts a cluster with `ssl = on` (or off), trust auth over TCP for every role but
     /// [`CERTIFICATE_ROLE`], which must present a client certificate. `None` after `skipping: ...` when the
     /// tools are missing outside CI.
-    pub(super) fn start(ssl: bool) -> Option<Self> {
+    pub fn start(ssl: bool) -> Option<Self> {
         let Some(binaries) = SERVER_BINARIES
             .iter()
             .map(PathBuf::from)
@@ -41,7 +43,7 @@ impl ThrowawayCluster {
         let directory = tempfile::Builder::new()
             .prefix("payments-pg-")
             .tempdir()
-            .expect("temporary directory");
+            .unwrap_or_else(|error| panic!("temporary directory: {error}"));
         let cluster = ThrowawayCluster {
             directory,
             binaries,
@@ -67,19 +69,33 @@ impl ThrowawayCluster {
             "local all all trust\nhostssl all {CERTIFICATE_ROLE} 127.0.0.1/32 cert\n\
              hostnossl all {CERTIFICATE_ROLE} 127.0.0.1/32 reject\nhost all all 127.0.0.1/32 trust\n"
         );
-        fs::write(Path::new(&data).join("pg_hba.conf"), access).expect("pg_hba.conf");
-        let log = format!("{dir}/log");
-        cluster.run_server_tool("pg_ctl", &["-D", &data, "-l", &log, "-w", "-t", "30", "start"]);
+        fs::write(Path::new(&data).join("pg_hba.conf"), access)
+            .unwrap_or_else(|error| panic!("pg_hba.conf: {error}"));
+        cluster.start_again();
         Some(cluster)
     }
 
+    /// Stops the server at once, as a crash or a pulled plug would (`pg_ctl stop -m immediate`): open
+    /// connections break, new ones are refused.
+    pub fn stop(&self) {
+        let data = self.data();
+        self.run_server_tool("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+    }
+
+    /// Starts the (stopped) server on its data directory and port; returns once it accepts connections.
+    pub fn start_again(&self) {
+        let data = self.data();
+        let log = format!("{}/log", self.path().display());
+        self.run_server_tool("pg_ctl", &["-D", &data, "-l", &log, "-w", "-t", "30", "start"]);
+    }
+
     /// A connection URL for `role` on `host` (a name or an address of 127.0.0.1) with extra query `parameters`.
-    pub(super) fn url(&self, role: &str, host: &str, parameters: &str) -> String {
+    pub fn url(&self, role: &str, host: &str, parameters: &str) -> String {
         format!("postgres://{role}@{host}:{}/postgres?{parameters}", self.port)
     }
 
     /// A file of this cluster's certificate authority: `ca.pem`, `client.pem`, `client.key`, `other-ca.pem`.
-    pub(super) fn file(&self, name: &str) -> String {
+    pub fn file(&self, name: &str) -> String {
         self.path().join(name).display().to_string()
     }
 
@@ -115,7 +131,8 @@ impl ThrowawayCluster {
                 CERTIFICATE_ROLE
             };
             let extensions = format!("basicConstraints=CA:FALSE\n{usage}\n");
-            fs::write(dir.join(format!("{name}.ext")), extensions).expect("extensions file");
+            fs::write(dir.join(format!("{name}.ext")), extensions)
+                .unwrap_or_else(|error| panic!("extensions file: {error}"));
             openssl(
                 dir,
                 &format!("req -subj /CN={subject} {new_key} -keyout {name}.key -out {name}.csr"),
@@ -136,7 +153,7 @@ impl ThrowawayCluster {
             .server_tool(tool)
             .args(args)
             .output()
-            .expect("start a PostgreSQL tool");
+            .unwrap_or_else(|error| panic!("starting the PostgreSQL tool {tool}: {error}"));
         assert!(
             output.status.success(),
             "{tool} {args:?} failed: {}{}",
@@ -208,7 +225,7 @@ fn openssl(dir: &Path, args: &str) {
         .args(args.split_whitespace())
         .current_dir(dir)
         .output()
-        .expect("run openssl");
+        .unwrap_or_else(|error| panic!("running openssl: {error}"));
     assert!(
         output.status.success(),
         "openssl {args:?}: {}",
@@ -217,18 +234,24 @@ fn openssl(dir: &Path, args: &str) {
 }
 
 fn append(path: &Path, text: &str) {
-    let mut content = fs::read_to_string(path).expect("read postgresql.conf");
+    let mut content =
+        fs::read_to_string(path).unwrap_or_else(|error| panic!("reading postgresql.conf: {error}"));
     content.push_str(text);
-    fs::write(path, content).expect("write postgresql.conf");
+    fs::write(path, content).unwrap_or_else(|error| panic!("writing postgresql.conf: {error}"));
 }
 
 /// PostgreSQL refuses a key file others can read.
 fn set_private(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod server.key");
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600))
+        .unwrap_or_else(|error| panic!("chmod server.key: {error}"));
 }
 
 fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("its address").port()
+    let listener =
+        TcpListener::bind("127.0.0.1:0").unwrap_or_else(|error| panic!("binding a free port: {error}"));
+    listener
+        .local_addr()
+        .unwrap_or_else(|error| panic!("reading its address: {error}"))
+        .port()
 }

@@ -87,8 +87,9 @@ const BACKEND: &str = "sqlite";
 /// Prepared statements kept per connection: every hot statement is reused instead of parsed per request
 /// (parsing a receipt SELECT costs more than running it).
 const STATEMENT_CACHE: usize = 64;
-/// How long a request waits for a connection before the datastore counts as unavailable.
-const CONNECTION_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a request waits for a reader connection before the datastore counts as unavailable: short, so
+/// that during an outage a request still answers (503, or a degraded list) within 2 s.
+const CONNECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
 type SqlResult<T> = Result<T, rusqlite::Error>;
 

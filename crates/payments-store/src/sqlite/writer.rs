@@ -5,10 +5,16 @@
 //!
 //! A job's answer is released only after the batch committed: a caller never hears "done" for a write that
 //! could still be lost.
+//!
+//! Another process may hold the database's write lock (a `keys` command, a backup tool, an operator's
+//! `sqlite3` shell). A job waits for it at most [`WRITE_LOCK_WAIT`] from the moment it was queued, counting
+//! the time spent behind earlier batches that waited too; then it is answered [`StoreError::Busy`] without
+//! having run, so the request answers 503 within its bound and nothing of it is written.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
@@ -19,6 +25,13 @@ use crate::StoreError;
 
 /// At most this many jobs share one commit, so one commit stays short.
 const MAX_BATCH: usize = 64;
+/// How long a queued job waits for the database's write lock when another process holds it, before it is
+/// refused as busy (answered 503 with `Retry-After`). Requests must answer within 2 s during an outage; the
+/// rest of that is for the request's reads and the answer.
+pub(super) const WRITE_LOCK_WAIT: Duration = Duration::from_secs(1);
+/// Between two tries of `BEGIN` that SQLite refused without waiting (its busy handler is not called in every
+/// busy case), so the retry does not spin.
+const BEGIN_RETRY_PAUSE: Duration = Duration::from_millis(5);
 
 const BEGIN: &str = "BEGIN IMMEDIATE";
 const COMMIT: &str = "COMMIT";
@@ -38,10 +51,16 @@ pub(super) struct JobDone {
 /// running it.
 pub(super) type Job = Box<dyn FnOnce(Result<&Connection, StoreError>) -> JobDone + Send>;
 
+/// A job with the moment it must have started by: past it, a write lock held elsewhere refuses it.
+struct Queued {
+    job: Job,
+    lock_deadline: Instant,
+}
+
 /// Sends jobs to the writer thread; the thread ends when every handle is dropped.
 #[derive(Debug, Clone)]
 pub(super) struct WriterHandle {
-    jobs: Sender<Job>,
+    jobs: Sender<Queued>,
 }
 
 impl WriterHandle {
@@ -53,7 +72,7 @@ impl WriterHandle {
         lookups: Arc<WriterCache>,
         checkpoints: CheckpointSignal,
     ) -> Result<Self, StoreError> {
-        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (jobs, inbox) = mpsc::channel::<Queued>();
         let writer = Writer {
             conn,
             cache,
@@ -69,7 +88,11 @@ impl WriterHandle {
 
     /// Queues a job; when the writer is gone the job is told so at once.
     pub(super) fn submit(&self, job: Job) {
-        if let Err(mpsc::SendError(job)) = self.jobs.send(job) {
+        let queued = Queued {
+            job,
+            lock_deadline: Instant::now() + WRITE_LOCK_WAIT,
+        };
+        if let Err(mpsc::SendError(Queued { job, .. })) = self.jobs.send(queued) {
             let done = job(Err(StoreError::Unavailable(
                 "the writer thread stopped".to_owned(),
             )));
@@ -89,7 +112,7 @@ struct Writer {
 }
 
 impl Writer {
-    fn run(&self, inbox: &Receiver<Job>) {
+    fn run(&self, inbox: &Receiver<Queued>) {
         while let Ok(first) = inbox.recv() {
             let mut batch = vec![first];
             while batch.len() < MAX_BATCH {
@@ -105,9 +128,16 @@ impl Writer {
     }
 
     /// Runs and commits one batch; true when it committed.
-    fn commit_batch(&self, batch: Vec<Job>) -> bool {
+    fn commit_batch(&self, batch: Vec<Queued>) -> bool {
         let conn = &self.conn;
-        if let Err(error) = begin(conn) {
+        // The first job queued first: the batch waits for the lock no longer than it may.
+        let lock_deadline = batch
+            .iter()
+            .map(|queued| queued.lock_deadline)
+            .min()
+            .unwrap_or_else(Instant::now);
+        let batch: Vec<Job> = batch.into_iter().map(|queued| queued.job).collect();
+        if let Err(error) = begin(conn, lock_deadline) {
             let error = super::query(error);
             for job in batch {
                 let done = job(Err(clone_error(&error)));
@@ -165,22 +195,24 @@ impl Writer {
     }
 }
 
-/// Another process (a `keys` command, a second server) may hold the write lock; each try waits up to the
-/// connection's `busy_timeout` before the batch is refused as busy.
-const BEGIN_TRIES: usize = 3;
-
-fn begin(conn: &Connection) -> rusqlite::Result<()> {
-    let mut outcome = control(conn, BEGIN);
-    for _ in 1..BEGIN_TRIES {
-        match &outcome {
+/// Begins the batch's transaction, waiting for a write lock another process holds until `lock_deadline`
+/// (at least one try, so a free lock is always taken). The wait is SQLite's busy handler, given what is left
+/// of the deadline; afterwards the handler gets its usual bound back for the statements of the batch.
+fn begin(conn: &Connection, lock_deadline: Instant) -> rusqlite::Result<()> {
+    let outcome = loop {
+        let left = lock_deadline.saturating_duration_since(Instant::now());
+        conn.busy_timeout(left)?;
+        match control(conn, BEGIN) {
             Err(rusqlite::Error::SqliteFailure(failure, _))
-                if failure.code == rusqlite::ErrorCode::DatabaseBusy =>
+                if failure.code == rusqlite::ErrorCode::DatabaseBusy && Instant::now() < lock_deadline =>
             {
-                outcome = control(conn, BEGIN);
+                thread::sleep(BEGIN_RETRY_PAUSE.min(left));
             }
-            _ => break,
+            outcome => break outcome,
         }
-    }
+    };
+    // Only a closed connection refuses a new timeout, and then the batch's statements fail anyway.
+    let _ = conn.busy_timeout(WRITE_LOCK_WAIT);
     outcome
 }
 

@@ -68,8 +68,8 @@ impl ReceiptService {
         })
     }
 
-    /// The list, or its degraded form while the datastore is unavailable (a merchant's dashboard keeps
-    /// rendering; writes are refused meanwhile).
+    /// The list, or its degraded form while the datastore is unavailable or locked (a merchant's dashboard
+    /// keeps rendering; writes are refused meanwhile).
     pub(crate) async fn list(
         &self,
         wallet: Wallet,
@@ -83,7 +83,7 @@ impl ReceiptService {
                 next: page.next,
                 degraded: false,
             }),
-            Err(StoreError::Unavailable(reason)) => {
+            Err(StoreError::Unavailable(reason) | StoreError::Busy(reason)) => {
                 tracing::warn!(reason = %reason, "receipts listed in degraded mode");
                 Ok(ReceiptListing {
                     receipts: Vec::new(),
