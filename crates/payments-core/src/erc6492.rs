@@ -25,6 +25,22 @@ pub const MAX_SIGNATURE_BYTES: usize = 8 * 1024;
 pub const SIGNATURE_VALIDATOR_6492_CREATION_CODE: &[u8] =
     crate::onchain::SIGNATURE_VALIDATOR_6492_CREATION_CODE;
 
+/// A stored subscription signature is not empty and not over [`MAX_SIGNATURE_BYTES`]: any other length is
+/// legitimate (an EOA's 65 bytes, an ERC-1271 wallet's own format, an ERC-6492 wrapper), so a store must not
+/// ask for 65 bytes when it reads one back.
+///
+/// # Errors
+/// The length found, when it is out of bounds.
+pub fn stored_signature_fits(signature: &[u8]) -> Result<(), String> {
+    if signature.is_empty() || signature.len() > MAX_SIGNATURE_BYTES {
+        return Err(format!(
+            "signature is {} bytes, expected 1 to {MAX_SIGNATURE_BYTES}",
+            signature.len()
+        ));
+    }
+    Ok(())
+}
+
 /// The three parts of an ERC-6492 signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CounterfactualSignature {

@@ -39,7 +39,7 @@ pub use admin_login::{
 pub use deposit::{DepositAssessment, assess_deposit};
 pub use erc6492::{
     CounterfactualSignature, CounterfactualSignatureError, ERC6492_SUFFIX, MAX_SIGNATURE_BYTES,
-    SIGNATURE_VALIDATOR_6492_CREATION_CODE,
+    SIGNATURE_VALIDATOR_6492_CREATION_CODE, stored_signature_fits,
 };
 pub use error_code::{ErrorCode, UnknownErrorCode};
 pub use json_number::first_inexact_number;

@@ -69,6 +69,7 @@ mod subscription_vectors;
 mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_6492;
+mod subscriptions_6492_refusals;
 mod subscriptions_anvil;
 mod subscriptions_batch_anvil;
 mod test_and_live;

@@ -1,24 +1,22 @@
 //! ERC-6492: a customer whose smart wallet does not exist yet (a counterfactual `TestWallet` of
 //! `TestWalletFactory`) subscribes with a wrapped signature. On anvil the server verifies it in one deployless
 //! `eth_call` (nothing deployed by the create), refuses wrong ones with `signer_mismatch`, and charges once
-//! the wallet is deployed, with exact amounts; the test-mode chain, which runs no contract code, refuses it
-//! and says why. Anvil tests are skipped (with a message) when anvil is not installed, except under `CI=true`.
+//! the wallet is deployed, with exact amounts (refusals: `subscriptions_6492_refusals.rs`). Anvil tests are
+//! skipped (with a message) when anvil is not installed, except under `CI=true`.
 
 use payments_core::{CounterfactualSignature, SpendPermission, SpendPermissionData, SpendPermissionDomain};
-use payments_server::testing::{TEST_CRON_SECRET, TestNode, TestOptions, sign_hash, sign_permission};
+use payments_server::testing::{TEST_CRON_SECRET, TestNode, TestOptions, sign_permission};
 use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::anvil::{Anvil, DEPLOYER_KEY};
 use crate::chain_anvil::bootstrap;
 use crate::helpers::{Api, Reply, send};
-use crate::subscription_helpers::{CUSTOMER_KEY, create, weekly_permission, weekly_plan};
+use crate::subscription_helpers::{create, weekly_plan};
 
 /// anvil's third default account: the wallet's owner key (it pays the gas of its wallet's calls).
-const OWNER_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+pub(crate) const OWNER_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const OWNER: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
-/// anvil's fourth default account: a key that does not own the wallet.
-const STRANGER_KEY: &str = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
 /// The relayer (anvil's first account) is the platform's spender.
 const RELAYER: &str = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
@@ -28,7 +26,7 @@ const NET: u128 = 9_940_050;
 const WEEK: u64 = 604_800;
 const DAY: u64 = 86_400;
 /// The wallet's CREATE2 salt at the factory.
-const SALT: u64 = 7;
+pub(crate) const SALT: u64 = 7;
 
 fn key_bytes(hex_key: &str) -> [u8; 32] {
     hex::decode(hex_key.trim_start_matches("0x"))
@@ -47,17 +45,17 @@ fn artifact_code(name: &str) -> String {
 }
 
 /// anvil with the platform's contracts, a `TestWalletFactory`, a server on it and a weekly plan.
-struct World {
+pub(crate) struct World {
     anvil: Anvil,
     api: Api,
-    token: String,
+    pub(crate) token: String,
     manager: String,
-    factory: String,
+    pub(crate) factory: String,
     plan_id: String,
 }
 
 impl World {
-    async fn start() -> Option<World> {
+    pub(crate) async fn start() -> Option<World> {
         let anvil = Anvil::start()?;
         let contracts = bootstrap(&anvil);
         let api = Api::spawn_with(TestOptions {
@@ -101,7 +99,7 @@ impl World {
     }
 
     /// The counterfactual wallet of `OWNER` for `salt` (no code there until `createAccount`).
-    fn wallet(&self, salt: u64) -> String {
+    pub(crate) fn wallet(&self, salt: u64) -> String {
         self.anvil.cast(&[
             "call",
             &self.factory,
@@ -111,11 +109,11 @@ impl World {
         ])
     }
 
-    fn has_code(&self, account: &str) -> bool {
+    pub(crate) fn has_code(&self, account: &str) -> bool {
         self.anvil.cast(&["code", account]) != "0x"
     }
 
-    fn create_account_call(&self, salt: u64) -> Vec<u8> {
+    pub(crate) fn create_account_call(&self, salt: u64) -> Vec<u8> {
         let calldata = self.anvil.cast(&[
             "calldata",
             "createAccount(address,uint256)",
@@ -126,7 +124,7 @@ impl World {
     }
 
     /// The weekly permission of `account` from a little before now, for a year.
-    fn permission(&self, account: &str, salt: u64) -> SpendPermissionData {
+    pub(crate) fn permission(&self, account: &str, salt: u64) -> SpendPermissionData {
         let start = self.now() - 10;
         SpendPermissionData {
             account: account.to_owned(),
@@ -149,12 +147,12 @@ impl World {
     }
 
     /// `key`'s signature of the permission as the wallet checks it (its ERC-1271 recovers the hash's signer).
-    fn inner_signature(&self, key: &str, data: &SpendPermissionData) -> Vec<u8> {
+    pub(crate) fn inner_signature(&self, key: &str, data: &SpendPermissionData) -> Vec<u8> {
         let permission: SpendPermission = data.parse().unwrap();
         sign_permission(key_bytes(key), &permission, &self.domain())
     }
 
-    async fn subscribe(&self, data: &SpendPermissionData, signature: &[u8]) -> Reply {
+    pub(crate) async fn subscribe(&self, data: &SpendPermissionData, signature: &[u8]) -> Reply {
         create(
             &self.api,
             &json!({
@@ -230,7 +228,7 @@ impl World {
     }
 }
 
-fn wrap(factory: &str, factory_calldata: Vec<u8>, inner: Vec<u8>) -> Vec<u8> {
+pub(crate) fn wrap(factory: &str, factory_calldata: Vec<u8>, inner: Vec<u8>) -> Vec<u8> {
     CounterfactualSignature {
         factory: factory.parse().unwrap(),
         factory_calldata: factory_calldata.into(),
@@ -312,122 +310,4 @@ async fn an_erc6492_signature_of_a_wallet_deployed_meanwhile_is_checked_and_char
     assert_eq!(world.balance(&account), 0);
     assert_eq!(world.balance(&merchant), NET);
     assert_eq!(world.balance(PLATFORM), FEE);
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn wrong_erc6492_signatures_are_refused_with_their_code_and_store_nothing() {
-    let Some(world) = World::start().await else { return };
-    let account = world.wallet(SALT);
-    let data = world.permission(&account, 1);
-    let good_inner = world.inner_signature(OWNER_KEY, &data);
-    let mut tampered = good_inner.clone();
-    tampered[10] ^= 0x01;
-    let mut garbage = vec![0x01; 40];
-    garbage.extend_from_slice(&payments_core::ERC6492_SUFFIX);
-    let oversized = wrap(&world.factory, vec![0; 9_000], good_inner.clone());
-    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        (
-            "another key signed",
-            wrap(
-                &world.factory,
-                world.create_account_call(SALT),
-                world.inner_signature(STRANGER_KEY, &data),
-            ),
-            "signer_mismatch",
-        ),
-        (
-            "the factory call deploys another wallet",
-            wrap(
-                &world.factory,
-                world.create_account_call(SALT + 1),
-                good_inner.clone(),
-            ),
-            "signer_mismatch",
-        ),
-        (
-            "the factory is not a factory",
-            wrap(&world.token, world.create_account_call(SALT), good_inner.clone()),
-            "signer_mismatch",
-        ),
-        (
-            "the inner signature was tampered with",
-            wrap(&world.factory, world.create_account_call(SALT), tampered),
-            "signer_mismatch",
-        ),
-        (
-            "the inner signature was made for another permission",
-            wrap(
-                &world.factory,
-                world.create_account_call(SALT),
-                world.inner_signature(OWNER_KEY, &world.permission(&account, 2)),
-            ),
-            "signer_mismatch",
-        ),
-        (
-            "the wrapper is not the three fields",
-            garbage,
-            "invalid_signature",
-        ),
-        ("the signature is over 8 KiB", oversized, "invalid_signature"),
-    ];
-
-    for (case, signature, code) in cases {
-        let reply = world.subscribe(&data, &signature).await;
-
-        assert_eq!(
-            (reply.status, reply.json["error"].as_str()),
-            (400, Some(code)),
-            "{case}: {}",
-            reply.json
-        );
-        assert!(reply.json["message"].is_string(), "{case}: {}", reply.json);
-    }
-    assert!(!world.has_code(&account));
-    // Nothing was stored: the same permission, correctly signed, is not "reused".
-    let signature = wrap(&world.factory, world.create_account_call(SALT), good_inner);
-    let accepted = world.subscribe(&data, &signature).await;
-    assert_eq!(accepted.status, 201, "{}", accepted.json);
-}
-
-#[tokio::test]
-async fn the_test_mode_chain_refuses_an_erc6492_signature_and_says_why() {
-    let api = Api::spawn().await;
-    let plan = weekly_plan(&api).await;
-    let account: payments_core::Wallet = "0x1111111111111111111111111111111111111111".parse().unwrap();
-    let data = weekly_permission(&api, account, 1);
-    let permission: SpendPermission = data.parse().unwrap();
-    let inner = sign_hash(CUSTOMER_KEY, permission.signing_hash(&api.app.spend().domain()));
-    let signature = wrap("0x2222222222222222222222222222222222222222", vec![0xab; 4], inner);
-
-    let reply = create(
-        &api,
-        &json!({
-            "planId": plan,
-            "customerWallet": account.to_string(),
-            "permissionSignature": format!("0x{}", hex::encode(signature)),
-            "permissionData": data,
-        }),
-    )
-    .await;
-
-    assert_eq!(
-        (reply.status, reply.json["error"].as_str()),
-        (400, Some("signer_mismatch")),
-        "{}",
-        reply.json
-    );
-    assert!(
-        reply.json["message"]
-            .as_str()
-            .unwrap()
-            .contains("test-mode chain runs no contract code"),
-        "{}",
-        reply.json
-    );
-    let listed = send(api.anonymous(
-        Method::GET,
-        &format!("/api/subscriptions/status?customer={account}"),
-    ))
-    .await;
-    assert_eq!(listed.json["subscriptions"], json!([]));
 }
