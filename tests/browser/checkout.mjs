@@ -29,7 +29,11 @@ async function connectAndPay(page) {
 
 async function waitForPaid(page) {
   await page
-    .waitForFunction(() => document.querySelector("#pay-section #pay-heading")?.textContent === "Paid", { timeout })
+    // Polled on a timer, not on animation frames, so a tab in the background is watched too.
+    .waitForFunction(() => document.querySelector("#pay-section #pay-heading")?.textContent === "Paid", {
+      timeout,
+      polling: 200,
+    })
     .catch(async (error) => {
       const said = await page.$eval(".checkout-message", (node) => node.textContent).catch(() => "");
       throw new Error(`${error.message}; the page said: ${said}`);
@@ -39,20 +43,20 @@ async function waitForPaid(page) {
 // Several buyers, each with a tab of their own receipt and a wallet of their own, in one browser: all
 // connect, then all press Pay at the same moment, and each tab must end showing Paid.
 async function concurrentBuyers(browser) {
-  const tabs = await Promise.all(
-    config.buyers.map(async (buyer) => {
-      const own = newWallet({ account: buyer.account, chainId: config.anvilChainId, knownChains: [config.anvilChainId] });
-      return { buyer, own, page: await openPage(browser, { url: buyer.url, own }) };
-    }),
-  );
-  await Promise.all(
-    tabs.map(async ({ page }) => {
-      await visible(page, "[data-action=connect]");
-      await page.click("[data-action=connect]");
-      await visible(page, "[data-action=pay]");
-    }),
-  );
-  await Promise.all(tabs.map(({ page }) => page.click("[data-action=pay]")));
+  // Opening and connecting go tab by tab, each brought to the front: puppeteer's visibility checks wait for
+  // animation frames, which a background tab does not get. What must be simultaneous is the paying.
+  const tabs = [];
+  for (const buyer of config.buyers) {
+    const own = newWallet({ account: buyer.account, chainId: config.anvilChainId, knownChains: [config.anvilChainId] });
+    const page = await openPage(browser, { url: buyer.url, own });
+    await page.bringToFront();
+    await visible(page, "[data-action=connect]");
+    await page.click("[data-action=connect]");
+    await visible(page, "[data-action=pay]");
+    tabs.push({ buyer, own, page });
+  }
+  // Every tab presses Pay at the same moment (clicks are dispatched without needing the tab in front).
+  await Promise.all(tabs.map(({ page }) => page.$eval("[data-action=pay]", (button) => button.click())));
   return {
     buyers: await Promise.all(
       tabs.map(async ({ buyer, own, page }) => {

@@ -1,6 +1,7 @@
 //! Several buyers paying at the same time, on anvil: five receipts of the same amount, five buyers each with
-//! an anvil account of their own. Through the payment page (five tabs of one headless chromium, each with
-//! its own injected wallet, all pressing Pay at once) and through plain token transfers sent at once. Every
+//! an anvil account of their own, the five payments mined in one block. Through the payment page (five tabs
+//! of one headless chromium, each with its own injected wallet, all pressing Pay at once) and through plain
+//! token transfers. Every
 //! receipt ends paid exactly once, by its own buyer's transaction; each receipt's webhooks carry its own
 //! buyer and hash (no checkout_success lands on another receipt); tokens move exactly.
 
@@ -86,6 +87,15 @@ async fn each_paid_once_by_its_own_buyer(shop: &Shop, sales: &[Sale], hashes: &[
         BUYERS.len(),
         "one transaction per buyer: {hashes:?}"
     );
+    let blocks: std::collections::HashSet<String> = hashes
+        .iter()
+        .map(|hash| shop.anvil.cast(&["receipt", hash, "blockNumber"]))
+        .collect();
+    assert_eq!(
+        blocks.len(),
+        1,
+        "the five payments were not mined together: {blocks:?}"
+    );
     for ((sale, hash), (buyer, _)) in sales.iter().zip(hashes).zip(BUYERS) {
         let done = shop.wait_for(&sale.id, "completed").await;
         assert_eq!(
@@ -167,14 +177,37 @@ async fn five_buyers_paying_on_the_page_at_once_each_pay_their_own_receipt_exact
         .map(|(sale, (account, _))| json!({"url": sale.url, "account": account}))
         .collect();
 
-    let report = browser
-        .run(json!({
+    // No block is mined while the buyers pay: the five transfers wait in the node's pool, each page posts
+    // its pending hash (checkout_success), and only then do all five land in one block.
+    shop.anvil.cast(&["rpc", "evm_setAutomine", "false"]);
+    let one_block = async {
+        for sale in &sales {
+            eventually(
+                &format!("the checkout_success webhook of {}", sale.id),
+                Duration::from_secs(60),
+                || async {
+                    let received = sale.hook.received();
+                    received
+                        .iter()
+                        .any(|request| request.json()["status"] == "checkout_success")
+                        .then_some(())
+                },
+            )
+            .await;
+        }
+        shop.anvil.cast(&["rpc", "evm_setAutomine", "true"]);
+        shop.anvil.mine(1);
+    };
+
+    let (report, ()) = tokio::join!(
+        browser.run(json!({
             "scenario": "concurrent",
             "rpcUrl": shop.anvil.rpc_url,
             "anvilChainId": ANVIL_CHAIN_ID,
             "buyers": buyers,
-        }))
-        .await;
+        })),
+        one_block
+    );
 
     let tabs = report["buyers"].as_array().unwrap();
     assert_eq!(tabs.len(), BUYERS.len(), "{report}");
@@ -193,25 +226,27 @@ async fn five_buyers_transferring_at_once_each_pay_their_own_receipt_exactly_onc
     let sales = sales(&shop, "wire").await;
     let token = shop.token();
 
-    // Five `cast send`s at once, each from its own account to its own receipt's deposit.
-    let hashes: Vec<String> = std::thread::scope(|scope| {
-        let sends: Vec<_> = sales
-            .iter()
-            .zip(BUYERS)
-            .map(|(sale, (_, key))| {
-                let (anvil, token) = (&shop.anvil, &token);
-                scope.spawn(move || {
-                    anvil.send(
-                        key,
-                        token,
-                        "transfer(address,uint256)",
-                        &[&sale.deposit, &sale.amount.to_string()],
-                    )
-                })
-            })
-            .collect();
-        sends.into_iter().map(|send| send.join().unwrap()).collect()
-    });
+    // Five transfers sent without waiting, each from its own account to its own receipt's deposit, mined
+    // together in one block.
+    shop.anvil.cast(&["rpc", "evm_setAutomine", "false"]);
+    let hashes: Vec<String> = sales
+        .iter()
+        .zip(BUYERS)
+        .map(|(sale, (_, key))| {
+            shop.anvil.cast(&[
+                "send",
+                "--async",
+                "--private-key",
+                key,
+                &token,
+                "transfer(address,uint256)",
+                &sale.deposit,
+                &sale.amount.to_string(),
+            ])
+        })
+        .collect();
+    shop.anvil.cast(&["rpc", "evm_setAutomine", "true"]);
+    shop.anvil.mine(1);
 
     each_paid_once_by_its_own_buyer(&shop, &sales, &hashes, false).await;
 }
