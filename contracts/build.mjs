@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const solc = require('solc');
 
 /** The contracts that get an artifact; libraries and interfaces are compiled into them. */
-const DEPLOYABLE = ['Split', 'SplitFactory', 'Deposit', 'DepositFactory', 'TestToken', 'SpendPermissionManager', 'TestWallet'];
+const DEPLOYABLE = ['Split', 'SplitFactory', 'Deposit', 'DepositFactory', 'TestToken', 'SpendPermissionManager', 'TestWallet', 'TestWalletFactory', 'SignatureValidator6492'];
 /** Must match package.json; a different solc would produce different bytecode (and addresses). */
 const SOLC_VERSION = '0.8.28';
 /** Pinned explicitly so a compiler default change cannot alter the bytecode. */

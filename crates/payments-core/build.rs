@@ -7,14 +7,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// (artifact name, constant prefix, whether the runtime code is needed too) of every contract the domain uses:
-/// creation codes derive addresses and deploy factories; Split's runtime code recognises a genuine Split.
-const CONTRACTS: [(&str, &str, bool); 6] = [
+/// creation codes derive addresses and deploy factories (the ERC-6492 validator's runs in a deployless
+/// `eth_call`); Split's runtime code recognises a genuine Split.
+const CONTRACTS: [(&str, &str, bool); 7] = [
     ("Split", "SPLIT", true),
     ("Deposit", "DEPOSIT", false),
     ("SplitFactory", "SPLIT_FACTORY", false),
     ("DepositFactory", "DEPOSIT_FACTORY", false),
     ("TestToken", "TEST_TOKEN", false),
     ("SpendPermissionManager", "SPEND_PERMISSION_MANAGER", false),
+    ("SignatureValidator6492", "SIGNATURE_VALIDATOR_6492", false),
 ];
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -10,14 +10,21 @@ import puppeteer from "puppeteer-core";
 
 export const config = JSON.parse(process.env.PAGE_CONFIG ?? "{}");
 export const timeout = config.timeoutMs ?? 60000;
-export const calls = [];
-export const wallet = {
-  chainId: config.walletChainId ?? 31337,
-  known: new Set(config.knownChains ?? [config.walletChainId ?? 31337]),
-  refuse: config.refuse === true || config.scenario === "refuse",
-  sentHash: null,
-  sentAt: null,
-};
+
+// One wallet's state: its account, the chain it is on, the chains it knows, what the page asked of it and
+// the hash of the transaction it sent. Every tab gets its own wallet, so several buyers can share a browser.
+export function newWallet({
+  account = config.account,
+  chainId = config.walletChainId ?? 31337,
+  knownChains = config.knownChains,
+  refuse = false,
+} = {}) {
+  return { account, chainId, known: new Set(knownChains ?? [chainId]), refuse, calls: [], sentHash: null, sentAt: null };
+}
+
+// The wallet of the single-buyer scenarios, configured by $PAGE_CONFIG.
+export const wallet = newWallet({ refuse: config.refuse === true || config.scenario === "refuse" });
+export const calls = wallet.calls;
 
 async function anvil(method, params) {
   const response = await fetch(config.rpcUrl, {
@@ -30,13 +37,13 @@ async function anvil(method, params) {
   return answer.result;
 }
 
-// What a wallet answers; errors carry EIP-1193 codes (4001 refused, 4902 unknown chain).
-async function walletRequest({ method, params }) {
-  calls.push(method);
+// What `wallet` answers; errors carry EIP-1193 codes (4001 refused, 4902 unknown chain).
+async function walletRequest(wallet, { method, params }) {
+  wallet.calls.push(method);
   switch (method) {
     case "eth_requestAccounts":
     case "eth_accounts":
-      return [config.account];
+      return [wallet.account];
     case "eth_chainId":
       return "0x" + wallet.chainId.toString(16);
     case "wallet_switchEthereumChain": {
@@ -88,8 +95,12 @@ const INJECTED = `(() => {
   announce();
 })();`;
 
-// A new tab of `config.url` at `width` px, with the wallet injected unless told otherwise.
-export async function openPage(browser, { withWallet = true, javascript = true, width = 390 } = {}) {
+// A new tab of `url` (default `config.url`) at `width` px, with `own` (default: the configured wallet)
+// injected unless told otherwise.
+export async function openPage(
+  browser,
+  { withWallet = true, javascript = true, width = 390, url = config.url, own = wallet } = {},
+) {
   const page = await browser.newPage();
   await page.setViewport({ width, height: 900 });
   page.setDefaultTimeout(timeout);
@@ -97,14 +108,14 @@ export async function openPage(browser, { withWallet = true, javascript = true, 
   if (withWallet) {
     await page.exposeFunction("__walletRequest", async (text) => {
       try {
-        return JSON.stringify({ result: await walletRequest(JSON.parse(text)) });
+        return JSON.stringify({ result: await walletRequest(own, JSON.parse(text)) });
       } catch (error) {
         return JSON.stringify({ error: { code: error.code ?? -32603, message: error.message ?? String(error) } });
       }
     });
     await page.evaluateOnNewDocument(INJECTED);
   }
-  await page.goto(config.url, { waitUntil: "load" });
+  await page.goto(url, { waitUntil: "load" });
   return page;
 }
 
@@ -117,7 +128,16 @@ export async function run(scenario) {
   const browser = await puppeteer.launch({
     executablePath: config.chromium ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    // Tabs in the background keep their timers (the pages poll their status) when several buyers share
+    // the browser.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-timer-throttling",
+      "--disable-renderer-backgrounding",
+      "--disable-backgrounding-occluded-windows",
+    ],
   });
   const deadline = setTimeout(() => {
     console.log(JSON.stringify({ error: `timed out after ${timeout * 2} ms`, calls }));

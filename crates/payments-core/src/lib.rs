@@ -6,6 +6,7 @@
 
 mod admin_login;
 mod deposit;
+mod erc6492;
 mod error_code;
 mod json_number;
 mod money;
@@ -36,6 +37,10 @@ pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
 };
 pub use deposit::{DepositAssessment, assess_deposit};
+pub use erc6492::{
+    CounterfactualSignature, CounterfactualSignatureError, ERC6492_SUFFIX, MAX_SIGNATURE_BYTES,
+    SIGNATURE_VALIDATOR_6492_CREATION_CODE, stored_signature_fits,
+};
 pub use error_code::{ErrorCode, UnknownErrorCode};
 pub use json_number::first_inexact_number;
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};

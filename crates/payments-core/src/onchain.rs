@@ -30,6 +30,8 @@ pub const TEST_TOKEN_CREATION_CODE: &[u8] = code::TEST_TOKEN_CREATION_CODE;
 /// Creation code of `SpendPermissionManager`, the contract that charges subscriptions within the allowance
 /// each customer signed (deployed once per chain by `chain bootstrap`, after the token).
 pub const SPEND_PERMISSION_MANAGER_CREATION_CODE: &[u8] = code::SPEND_PERMISSION_MANAGER_CREATION_CODE;
+/// Creation code of `SignatureValidator6492` (see [`crate::SIGNATURE_VALIDATOR_6492_CREATION_CODE`]).
+pub(crate) const SIGNATURE_VALIDATOR_6492_CREATION_CODE: &[u8] = code::SIGNATURE_VALIDATOR_6492_CREATION_CODE;
 
 /// The 32 bytes that name one receipt's deposit on chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -178,7 +178,10 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
     fn relayer(&self) -> Option<Wallet>;
 
     /// ERC-1271: whether the contract `account` accepts `signature` over `hash` (`isValidSignature` answers
-    /// the magic value). `false` for an account without code or a contract that refuses or reverts.
+    /// the magic value). An ERC-6492-wrapped signature is verified for an account that has no code yet (its
+    /// factory call, then ERC-1271, simulated without changing anything) and unwrapped for a deployed one.
+    /// `false` for an account without code (and no wrapper) or a contract that refuses or reverts.
+    /// [`ChainError::NotConfigured`] when this chain cannot run contract code to tell (the test-mode chain).
     async fn is_valid_contract_signature(
         &self,
         account: Wallet,

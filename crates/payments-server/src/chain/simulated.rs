@@ -471,9 +471,21 @@ impl Chain for SimulatedChain {
         &self,
         _account: Wallet,
         _hash: B256,
-        _signature: &[u8],
+        signature: &[u8],
     ) -> Result<bool, ChainError> {
-        // The test-mode chain has no contract accounts, so no contract accepts anything.
+        // The test-mode chain runs no contract code: a wallet that does not exist yet cannot be deployed in
+        // a simulation to ask it, so an ERC-6492 signature is refused with that reason rather than a bare no.
+        if matches!(
+            payments_core::CounterfactualSignature::parse(signature),
+            Ok(Some(_))
+        ) {
+            return Err(ChainError::NotConfigured(
+                "the test-mode chain runs no contract code, so an ERC-6492 signature (a smart wallet not \
+                 deployed yet) cannot be verified on it; use a node (e.g. anvil) to test one"
+                    .to_owned(),
+            ));
+        }
+        // No contract accounts either, so no contract accepts anything.
         Ok(false)
     }
 

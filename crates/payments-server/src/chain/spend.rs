@@ -16,7 +16,7 @@ pub(crate) struct SpendCharge {
     /// The permission the customer signed (its `spender` is the relayer, its `token` the payment token).
     pub(crate) permission: SpendPermission,
     /// The customer's 65-byte EIP-712 signature over `permission` (or an ERC-1271 signature of a contract
-    /// account).
+    /// account; of an ERC-6492 signature, the inner one, since the account must exist to be charged).
     pub(crate) signature: Vec<u8>,
     /// Where the merchant's part goes (the merchant's split).
     pub(crate) merchant: Wallet,

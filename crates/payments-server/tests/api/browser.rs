@@ -68,7 +68,11 @@ impl Browser {
                     String::from_utf8_lossy(&output.stderr)
                 )
             });
-            assert!(report.get("error").is_none(), "the harness failed: {report}");
+            assert!(
+                report.get("error").is_none(),
+                "the harness failed: {report}\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
             report
         })
         .await

@@ -20,7 +20,7 @@ use crate::webhook_receiver::Receiver;
 const ANVIL_CHAIN_ID: u64 = 31_337;
 
 /// A receipt of $12.50 with a webhook to `hook`; returns (page URL, deposit address, base units).
-async fn receipt(shop: &Shop, id: &str, hook: &str) -> (String, String, u128) {
+pub(crate) async fn receipt(shop: &Shop, id: &str, hook: &str) -> (String, String, u128) {
     let body = json!({
         "id": id,
         "lineItems": [{"label": "Pour-over kettle", "priceUsd": 12.5}],

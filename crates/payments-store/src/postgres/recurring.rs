@@ -1,7 +1,7 @@
 //! Plans and customer subscriptions over PostgreSQL (the charge ledger is in `recurring_charges`).
 
 use deadpool_postgres::{GenericClient, Object};
-use payments_core::{Cents, RecoverableSignature, SpendPermissionData, Wallet};
+use payments_core::{Cents, SpendPermissionData, Wallet, stored_signature_fits};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
@@ -106,8 +106,7 @@ fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
 pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, PgError> {
     let permission: SpendPermissionData = rows::json(row, "permission_json")?;
     let signature: Vec<u8> = rows::get(row, "signature")?;
-    RecoverableSignature::from_bytes(&signature)
-        .map_err(|error| PgError::corrupt("column signature", error))?;
+    stored_signature_fits(&signature).map_err(|error| PgError::corrupt("column signature", error))?;
     let count =
         |name: &str| rows::get::<i64>(row, name).map(|value| u32::try_from(value).unwrap_or(u32::MAX));
     Ok(CustomerSubscription {

@@ -1,6 +1,6 @@
 //! Plans and customer subscriptions over SQLite (the charge ledger is in `recurring_charges`).
 
-use payments_core::{Cents, RecoverableSignature, SpendPermissionData, Wallet};
+use payments_core::{Cents, SpendPermissionData, Wallet, stored_signature_fits};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::sqlite::{rows, subscription_hooks};
@@ -105,7 +105,7 @@ fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
 pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerSubscription> {
     let permission: SpendPermissionData = rows::json(row, 6)?;
     let signature: Vec<u8> = row.get(7)?;
-    RecoverableSignature::from_bytes(&signature).map_err(|error| rows::corrupt(7, error))?;
+    stored_signature_fits(&signature).map_err(|error| rows::corrupt(7, error))?;
     Ok(CustomerSubscription {
         id: CustomerSubscriptionId::from_stored(row.get(0)?),
         plan_id: PlanId::from_stored(row.get(1)?),

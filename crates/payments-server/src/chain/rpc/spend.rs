@@ -1,12 +1,19 @@
 //! Subscription charges on a node: the spend permission manager's `charge` sent by the relayer, its
-//! current-period view, and ERC-1271 signature checks of contract accounts.
+//! current-period view, and signature checks of contract accounts: ERC-1271 for a deployed one, ERC-6492
+//! (a deployless `eth_call` of `SignatureValidator6492`) for one that does not exist yet.
 
+use alloy::network::TransactionBuilder;
 use alloy::primitives::{B256, Bytes, FixedBytes, U256};
-use payments_core::{SpendPermission, TokenAmount, Wallet};
+use alloy::providers::Provider;
+use alloy::rpc::types::TransactionRequest;
+use alloy::sol_types::SolValue;
+use payments_core::{
+    CounterfactualSignature, SIGNATURE_VALIDATOR_6492_CREATION_CODE, SpendPermission, TokenAmount, Wallet,
+};
 
 use crate::chain::ChainError;
 use crate::chain::bindings::{IERC1271, IPaymentToken, ISpendPermissionManager};
-use crate::chain::rpc::{READ_DEADLINE, RpcChain, contract_error, within};
+use crate::chain::rpc::{READ_DEADLINE, RpcChain, contract_error, rpc_error, within};
 use crate::chain::spend::{PermissionPeriod, SpendCharge};
 
 /// What `isValidSignature` answers to accept: its own selector.
@@ -94,17 +101,29 @@ impl RpcChain {
         })
     }
 
-    /// ERC-1271 `isValidSignature(hash, signature)` of `account`: false without code, on a revert or any
-    /// answer other than the magic value; an unreachable node is an error, not a refusal.
+    /// Whether the contract account `account` accepts `signature` over `hash`. A deployed account is asked
+    /// by ERC-1271 (the inner signature when it is ERC-6492-wrapped: the wallet exists, its factory call is
+    /// moot); an account without code is asked through its ERC-6492 wrapper, else it accepts nothing. False on
+    /// a revert or any answer other than "valid"; an unreachable node is an error, not a refusal.
     pub(super) async fn contract_signature(
         &self,
         account: Wallet,
         hash: B256,
         signature: &[u8],
     ) -> Result<bool, ChainError> {
-        if !crate::chain::Chain::has_code(self, account).await? {
-            return Ok(false);
+        // A malformed wrapper is no ERC-6492 signature; as plain bytes, a wallet refuses it by itself.
+        let wrapped = CounterfactualSignature::parse(signature).ok().flatten();
+        let deployed = crate::chain::Chain::has_code(self, account).await?;
+        match (deployed, wrapped) {
+            (true, Some(wrapped)) => self.erc1271(account, hash, &wrapped.inner).await,
+            (true, None) => self.erc1271(account, hash, signature).await,
+            (false, Some(_)) => self.counterfactual_signature(account, hash, signature).await,
+            (false, None) => Ok(false),
         }
+    }
+
+    /// ERC-1271 `isValidSignature(hash, signature)` of the deployed `account`.
+    async fn erc1271(&self, account: Wallet, hash: B256, signature: &[u8]) -> Result<bool, ChainError> {
         let contract = IERC1271::new(account.address(), &self.provider);
         let answer = within(READ_DEADLINE, async {
             contract
@@ -116,6 +135,29 @@ impl RpcChain {
         .await;
         match answer {
             Ok(magic) => Ok(magic == ERC1271_MAGIC),
+            Err(ChainError::Reverted(_)) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// ERC-6492 for an account without code: one `eth_call` without a `to` runs the validator's creation
+    /// code, which calls the wrapper's factory (deploying the wallet inside the simulation only) and then
+    /// the wallet's ERC-1271, and returns one word, 1 when valid. Nothing is sent, nothing changes on chain.
+    async fn counterfactual_signature(
+        &self,
+        account: Wallet,
+        hash: B256,
+        signature: &[u8],
+    ) -> Result<bool, ChainError> {
+        let mut code = SIGNATURE_VALIDATOR_6492_CREATION_CODE.to_vec();
+        code.extend((account.address(), hash, Bytes::copy_from_slice(signature)).abi_encode_params());
+        let request = TransactionRequest::default().with_deploy_code(Bytes::from(code));
+        let answer = within(READ_DEADLINE, async {
+            self.provider.call(request).await.map_err(rpc_error)
+        })
+        .await;
+        match answer {
+            Ok(output) => Ok(output.as_ref() == B256::with_last_byte(1).as_slice()),
             Err(ChainError::Reverted(_)) => Ok(false),
             Err(error) => Err(error),
         }

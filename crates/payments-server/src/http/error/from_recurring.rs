@@ -23,7 +23,9 @@ impl From<RecurringError> for ApiError {
             RecurringError::InvalidPermission(permission) => permission_field(&permission),
             RecurringError::AccountMismatch => refused(ErrorCode::AccountMismatch, message),
             RecurringError::InvalidSignature(_) => refused(ErrorCode::InvalidSignature, message),
-            RecurringError::SignerMismatch => refused(ErrorCode::SignerMismatch, message),
+            RecurringError::SignerMismatch | RecurringError::CounterfactualUnverifiable(_) => {
+                refused(ErrorCode::SignerMismatch, message)
+            }
             RecurringError::PermissionDoesNotFit(fit) => plan_fit(&fit),
             RecurringError::PermissionReused => refused(ErrorCode::PermissionReused, message),
             RecurringError::NotAllowed => ApiError::Forbidden { message },

@@ -4,7 +4,8 @@
 
 use futures_util::{StreamExt, stream};
 use payments_core::{
-    ChargeProgress, ScheduleAfter, SubscriptionChargeUnits, SubscriptionStatus, Wallet, slot_at,
+    ChargeProgress, CounterfactualSignature, ScheduleAfter, SubscriptionChargeUnits, SubscriptionStatus,
+    Wallet, slot_at,
 };
 
 use crate::chain::ChainError;
@@ -213,10 +214,14 @@ impl RecurringService {
             return Prepared::Decided(self.failed(claim, "the charge amounts are negative".to_owned()));
         };
         let (net, fee) = (amounts.merchant_net, amounts.platform_fee);
+        let signature = match self.charge_signature(claim).await {
+            Ok(signature) => signature,
+            Err(attempt) => return Prepared::Decided(attempt),
+        };
         Prepared::Send(Box::new(SpendCharge {
             manager: targets.manager,
             permission: subscription.permission.clone(),
-            signature: subscription.signature.clone(),
+            signature,
             merchant: targets
                 .splits
                 .get(&subscription.merchant)
@@ -226,6 +231,34 @@ impl RecurringService {
             fee_recipient: targets.fee_recipient,
             fee,
         }))
+    }
+
+    /// The signature the manager checks when it approves the permission (at the first charge). An ERC-6492
+    /// one (the customer's smart wallet did not exist when it subscribed) works only once the wallet is
+    /// deployed, as its inner signature, which the manager asks the wallet about by ERC-1271. The server does
+    /// not deploy it: the factory call is the customer's arbitrary calldata, and sent by the relayer (the
+    /// permissions' spender) it would act with the relayer's rights. Until the wallet exists (its first
+    /// transaction deploys it, and the token approval the manager needs is one), the charge fails with that
+    /// reason, without a transaction, and the failure policy retries it.
+    async fn charge_signature(&self, claim: &ChargeClaim) -> Result<Vec<u8>, Attempt> {
+        let stored = &claim.subscription.signature;
+        if !matches!(CounterfactualSignature::parse(stored), Ok(Some(_))) {
+            return Ok(stored.clone());
+        }
+        let account = Wallet::from_address(claim.subscription.permission.account);
+        match self.chain.has_code(account).await {
+            Ok(true) => Ok(CounterfactualSignature::for_deployed_account(stored)),
+            Ok(false) => Err(self.failed(
+                claim,
+                format!(
+                    "the customer's smart wallet {account} is not deployed yet (ERC-6492 signature): it is \
+                     charged once the wallet exists"
+                ),
+            )),
+            Err(error) => Err(Attempt::Unknown {
+                reason: format!("checking the customer's wallet: {error}"),
+            }),
+        }
     }
 
     /// A claim an earlier run may have sent: `Some` when the chain settles the question, `None` when nothing

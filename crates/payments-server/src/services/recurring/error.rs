@@ -38,6 +38,10 @@ pub(crate) enum RecurringError {
     /// The signature was not made by the customer (EOA), or the customer's contract refuses it (ERC-1271).
     #[error("permissionSignature was not made by customerWallet")]
     SignerMismatch,
+    /// An ERC-6492 signature (a wallet not deployed yet) on a chain that cannot run the wallet's factory to
+    /// check it (the test-mode chain): the customer's signature is not proven, so it is refused as unproven.
+    #[error("permissionSignature could not be verified: {0}")]
+    CounterfactualUnverifiable(String),
     /// The permission does not fit the plan or the platform (spender, token, period, allowance, window).
     #[error("{0}")]
     PermissionDoesNotFit(PlanFitError),

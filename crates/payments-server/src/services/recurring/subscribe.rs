@@ -1,10 +1,13 @@
 //! `POST /api/subscriptions/create`: the customer's signed spend permission is verified under the
-//! configured manager's EIP-712 domain (ERC-1271 on chain for contract wallets), checked against the plan
-//! and the platform, and stored once per permission hash.
+//! configured manager's EIP-712 domain (ERC-1271 on chain for contract wallets, ERC-6492 for smart wallets
+//! not deployed yet), checked against the plan and the platform, and stored once per permission hash.
 
 use payments_core::{
-    RecoverableSignature, SpendPermission, SpendingConfig, Wallet, check_permission_fits_plan,
+    CounterfactualSignature, MAX_SIGNATURE_BYTES, RecoverableSignature, SpendPermission, SpendingConfig,
+    Wallet, check_permission_fits_plan,
 };
+
+use crate::chain::ChainError;
 
 use crate::domain::field_error::FieldError;
 use crate::domain::recurring::{
@@ -36,7 +39,14 @@ fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, Recurring
         .permission_data
         .as_ref()
         .ok_or_else(|| FieldError::new("permissionData", "is required"))?;
-    let signature = match hex::decode(signature_hex.strip_prefix("0x").unwrap_or(signature_hex)) {
+    let digits = signature_hex.strip_prefix("0x").unwrap_or(signature_hex);
+    // Bounded before decoding: the signature is stored and replayed in every charge.
+    if digits.len() > 2 * MAX_SIGNATURE_BYTES {
+        return Ok(Err(RecurringError::InvalidSignature(format!(
+            "longer than {MAX_SIGNATURE_BYTES} bytes"
+        ))));
+    }
+    let signature = match hex::decode(digits) {
         Ok(bytes) if !bytes.is_empty() => bytes,
         _ => return Ok(Err(RecurringError::InvalidSignature("not hex".to_owned()))),
     };
@@ -157,7 +167,9 @@ impl RecurringService {
     }
 
     /// An EOA's 65-byte signature must recover to the customer; anything else (or a signature by another
-    /// key) is asked of the customer's contract through ERC-1271 when the customer has code.
+    /// key) is asked of the customer's contract through ERC-1271 when the customer has code. An ERC-6492
+    /// signature (a smart wallet not deployed yet) is never an EOA's: it goes to the chain, which simulates
+    /// the wallet's deployment and asks it (or asks the deployed wallet the inner signature).
     async fn check_signer(
         &self,
         permission: &SpendPermission,
@@ -165,21 +177,28 @@ impl RecurringService {
         customer: Wallet,
         hash: alloy_primitives::B256,
     ) -> Result<(), RecurringError> {
+        let wrapped = CounterfactualSignature::parse(signature)
+            .map_err(|error| RecurringError::InvalidSignature(error.to_string()))?;
         let recovered =
             RecoverableSignature::from_bytes(signature).and_then(|signature| signature.recover(&hash));
-        match recovered {
-            Ok(signer) if signer == permission.account => return Ok(()),
-            Ok(_) | Err(_) => {}
+        if wrapped.is_none()
+            && let Ok(signer) = recovered
+            && signer == permission.account
+        {
+            return Ok(());
         }
-        if self.chain.has_code(customer).await? {
-            return if self
+        if wrapped.is_some() || self.chain.has_code(customer).await? {
+            return match self
                 .chain
                 .is_valid_contract_signature(customer, hash, signature)
-                .await?
+                .await
             {
-                Ok(())
-            } else {
-                Err(RecurringError::SignerMismatch)
+                Ok(true) => Ok(()),
+                Ok(false) => Err(RecurringError::SignerMismatch),
+                Err(ChainError::NotConfigured(reason)) => {
+                    Err(RecurringError::CounterfactualUnverifiable(reason))
+                }
+                Err(error) => Err(error.into()),
             };
         }
         match recovered {
