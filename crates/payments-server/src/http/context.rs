@@ -156,9 +156,16 @@ impl<'a> Ctx<'a> {
     /// A Dev route: subscription key (or edge path), then the rate limit, then the scope.
     pub(crate) async fn dev_caller(&self, scope: Scope) -> Result<Caller, ApiError> {
         let edge_configured = self.state.config.edge_secret.is_some();
-        let caller = self
-            .caller(credentials::dev(self.headers(), edge_configured))
-            .await?;
+        let presented = credentials::dev(self.headers(), edge_configured);
+        if matches!(presented, Credentials::Missing)
+            && credentials::presents_bearer_instead_of_key(self.headers())
+        {
+            return Err(ApiError::AdminUnauthorized {
+                message: "no key: the key goes in the X-Gateway-Subscription-Key header, not in Authorization: Bearer"
+                    .to_owned(),
+            });
+        }
+        let caller = self.caller(presented).await?;
         auth::require_scope(&caller, scope)?;
         Ok(caller)
     }

@@ -35,11 +35,22 @@ pub(crate) fn dev(headers: &HeaderMap, edge_configured: bool) -> Credentials {
 
 /// The status ping: `x-api-key` or `Authorization: Bearer <key>`.
 pub(crate) fn api_key(headers: &HeaderMap) -> Credentials {
-    let bearer = header(headers, AUTHORIZATION.as_str())
+    header(headers, API_KEY)
+        .or_else(|| bearer(headers))
+        .map_or(Credentials::Missing, |key| Credentials::Key(Secret::new(key)))
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    header(headers, AUTHORIZATION.as_str())
         .and_then(|value| value.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, key)| key.trim());
-    header(headers, API_KEY)
-        .or(bearer)
-        .map_or(Credentials::Missing, |key| Credentials::Key(Secret::new(key)))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// Whether a request without the key header carries `Authorization: Bearer`, as Stripe-style clients send
+/// keys: its 401 then says where the key goes instead of only that it is missing.
+pub(crate) fn presents_bearer_instead_of_key(headers: &HeaderMap) -> bool {
+    header(headers, SUBSCRIPTION_KEY).is_none() && bearer(headers).is_some()
 }

@@ -20,6 +20,26 @@ async fn a_dev_route_without_a_key_is_unauthorized() {
 }
 
 #[tokio::test]
+async fn a_key_sent_as_authorization_bearer_is_unauthorized_with_a_pointer_to_the_key_header() {
+    let api = Api::spawn().await;
+
+    let reply = send(
+        api.anonymous(Method::GET, "/api/inventory")
+            .bearer_auth(&api.app.key),
+    )
+    .await;
+
+    assert_eq!(reply.status, 401);
+    assert_eq!(reply.json["error"], "unauthorized");
+    assert_eq!(
+        reply.json["message"],
+        "no key: the key goes in the X-Gateway-Subscription-Key header, not in Authorization: Bearer"
+    );
+    let with_both = send(api.dev(Method::GET, "/api/inventory").bearer_auth("anything")).await;
+    assert_eq!(with_both.status, 200, "{}", with_both.json);
+}
+
+#[tokio::test]
 async fn an_unknown_key_is_unauthorized() {
     let api = Api::spawn().await;
 
