@@ -58,6 +58,10 @@ pub(crate) fn local_hint(code: &str) -> (&'static str, u8) {
             "fix the rows listed above and import again (rows are upserted by SKU, so a rerun is safe)",
             EXIT_FAILED,
         ),
+        "import_stopped" => (
+            "start or reach the server (`payments ping`), then import the same file again (rows are upserted by SKU, so a rerun is safe)",
+            EXIT_FAILED,
+        ),
         _ => ("", EXIT_FAILED),
     }
 }

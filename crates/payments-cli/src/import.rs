@@ -32,8 +32,10 @@ The first line names the columns, in any order; matching is case-insensitive:
   industryPack      optional  e.g. general
 Empty cells leave a field unset. Rows are numbered like the file's lines (the header is row 1).
 
-A row that fails (unreadable value or refused by the service) does not stop the import. The summary lists
-each failed row with its error code and message, and the exit code is 1 when any row failed. A row
+A row that fails (unreadable value, more cells than the header has columns, or refused by the service) does
+not stop the import. The summary lists each failed row with its error code and message, and the exit code
+is 1 when any row failed. A transport failure (server down, unreachable, timing out) stops the import at
+that row: the summary says how many rows were imported before it and how many were not tried. A row
 answered 429 rate_limited waits for the quota reset (up to 60 s) and is sent again: upserts by SKU are
 idempotent.";
 
@@ -58,10 +60,13 @@ struct RowFailure {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Summary {
     rows: usize,
     imported: usize,
     failed: Vec<RowFailure>,
+    /// Rows after a transport failure, not sent (the server is down: every further row would fail too).
+    not_tried: usize,
 }
 
 pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow::Result<ExitCode> {
@@ -71,8 +76,10 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
         rows: records.len(),
         imported: 0,
         failed: Vec::new(),
+        not_tried: 0,
     };
-    for (row, record) in records {
+    let total = records.len();
+    for (index, (row, record)) in records.into_iter().enumerate() {
         match columns.to_upsert(&record) {
             Err(message) => summary.failed.push(RowFailure {
                 row,
@@ -83,6 +90,7 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
             Ok(item) => match upsert_with_backoff(client, &item).await {
                 Ok(()) => summary.imported += 1,
                 Err(error) => {
+                    let stop = matches!(error, ClientError::Transport { .. });
                     let report = client_report(&error);
                     summary.failed.push(RowFailure {
                         row,
@@ -90,6 +98,10 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
                         code: report.code,
                         message: report.message,
                     });
+                    if stop {
+                        summary.not_tried = total - index - 1;
+                        break;
+                    }
                 }
             },
         }
@@ -104,6 +116,17 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
     if summary.failed.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
+    if summary.not_tried > 0 {
+        return Err(failure(
+            "import_stopped",
+            format!(
+                "the server could not be reached at row {}: {} rows imported before it, {} not tried",
+                summary.failed.last().map_or(0, |failed| failed.row),
+                summary.imported,
+                summary.not_tried
+            ),
+        ));
+    }
     Err(failure(
         "import_failed",
         format!("{} of {} rows failed", summary.failed.len(), summary.rows),
@@ -114,7 +137,7 @@ pub(crate) async fn run(client: &Client, args: ImportArgs, json: bool) -> anyhow
 fn read_file(path: &std::path::Path) -> anyhow::Result<(ColumnMap, Vec<(u64, csv::StringRecord)>)> {
     let file = std::fs::File::open(path)
         .map_err(|err| failure("io_error", format!("cannot open {}: {err}", path.display())))?;
-    read_rows(file).map_err(|message| failure("invalid_csv", format!("{}: {message}", path.display())))
+    read_rows(file).map_err(|message| failure("invalid_csv", message))
 }
 
 /// Sends one row; a 429 waits for the reset and tries again (safe: upserts by SKU are idempotent).
@@ -155,11 +178,15 @@ fn progress_bar(rows: usize) -> ProgressBar {
 
 fn render(summary: &Summary) -> String {
     let mut text = format!(
-        "imported {} of {} rows, {} failed\n",
+        "imported {} of {} rows, {} failed",
         summary.imported,
         summary.rows,
         summary.failed.len()
     );
+    if summary.not_tried > 0 {
+        text.push_str(&format!(", {} not tried", summary.not_tried));
+    }
+    text.push('\n');
     if !summary.failed.is_empty() {
         let mut table = Table::new(["ROW", "SKU", "CODE", "MESSAGE"]);
         for failed in &summary.failed {

@@ -27,6 +27,8 @@ const REQUIRED: [&str; 4] = ["sku", "name", "priceUsd", "stockQty"];
 #[derive(Debug)]
 pub(crate) struct ColumnMap {
     positions: [Option<usize>; COLUMNS.len()],
+    /// Cells the header names: a row with more would lose its extra cells.
+    width: usize,
 }
 
 impl ColumnMap {
@@ -51,7 +53,10 @@ impl ColumnMap {
                 return Err(format!("column {name:?} appears twice"));
             }
         }
-        let map = ColumnMap { positions };
+        let map = ColumnMap {
+            positions,
+            width: header.len(),
+        };
         for required in REQUIRED {
             if map.position(required).is_none() {
                 return Err(format!("missing required column {required:?}"));
@@ -79,8 +84,16 @@ impl ColumnMap {
     /// Converts one data row.
     ///
     /// # Errors
-    /// The message names the column whose value is missing or unreadable.
+    /// The message names the column whose value is missing or unreadable, or says the row has more cells
+    /// than the header has columns (never dropped silently: usually an unquoted comma shifted the row).
     pub(crate) fn to_upsert(&self, record: &csv::StringRecord) -> Result<UpsertInventoryItem, String> {
+        if record.len() > self.width {
+            return Err(format!(
+                "the row has {} cells but the header names {} columns (a comma inside a value needs quotes)",
+                record.len(),
+                self.width
+            ));
+        }
         let required = |column: &str| {
             self.cell(record, column)
                 .ok_or_else(|| format!("{column} is empty"))
@@ -201,6 +214,19 @@ mod tests {
         assert!(unknown.contains("unknown column \"price\""), "{unknown}");
         let missing = ColumnMap::from_header(&record(&["sku", "name", "priceUsd"])).unwrap_err();
         assert!(missing.contains("stockQty"), "{missing}");
+    }
+
+    #[test]
+    fn a_row_with_more_cells_than_the_header_is_refused_not_cut() {
+        let map = ColumnMap::from_header(&record(&["sku", "name", "priceUsd", "stockQty"])).unwrap();
+        let error = map
+            .to_upsert(&record(&["MUG-1", "Mug", "12", "99", "5"]))
+            .unwrap_err();
+        assert_eq!(
+            error,
+            "the row has 5 cells but the header names 4 columns (a comma inside a value needs quotes)"
+        );
+        assert!(map.to_upsert(&record(&["MUG-1", "Mug", "12"])).is_err());
     }
 
     #[test]

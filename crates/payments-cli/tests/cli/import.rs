@@ -5,7 +5,7 @@ use payments_core::Cents;
 use payments_server::testing::spawn_app;
 use serde_json::{Value, json};
 
-use crate::helpers::{client, payments, write_csv};
+use crate::helpers::{client, payments, payments_with_env, write_csv};
 
 const CSV_WITH_TWO_BAD_ROWS: &str = "\
 sku,name,priceUsd,stockQty,category,description,tags,taxable,jurisdictionCode,costUsd,industryPack
@@ -93,6 +93,63 @@ async fn a_clean_import_exits_zero_and_is_idempotent() {
             .unwrap()
             .total,
         2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_import_stops_at_the_first_row_the_server_cannot_be_reached_for_and_counts_the_rest() {
+    let app = spawn_app().await;
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let down = format!("http://127.0.0.1:{closed_port}");
+    let (_dir, path) =
+        write_csv("sku,name,priceUsd,stockQty\nA,Apple,x,1\nB,Bean,2,2\nC,Corn,3,3\nD,Date,4,4\n");
+
+    let run = payments_with_env(
+        &app,
+        Some(&app.key),
+        &[("PAYMENTS_URL", &down)],
+        &["inventory", "import", &path],
+    )
+    .await;
+
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout.lines().next(),
+        Some("imported 0 of 4 rows, 2 failed, 2 not tried"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.starts_with(
+            "error: import_stopped: the server could not be reached at row 3: 0 rows imported before it, 2 not tried"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_row_with_more_cells_than_the_header_fails_by_row_and_the_others_import() {
+    let app = spawn_app().await;
+    let (_dir, path) = write_csv("sku,name,priceUsd,stockQty\nA,Apple,1,1\nB,Bean, large,2,2\n");
+
+    let run = payments(&app, &["inventory", "import", &path]).await;
+
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.starts_with("imported 1 of 2 rows, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("the row has 5 cells but the header names 4 columns"),
+        "{}",
+        run.stdout
     );
 }
 
