@@ -94,6 +94,11 @@ impl ThrowawayCluster {
         format!("postgres://{role}@{host}:{}/postgres?{parameters}", self.port)
     }
 
+    /// The port it listens on (127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// A file of this cluster's certificate authority: `ca.pem`, `client.pem`, `client.key`, `other-ca.pem`.
     pub fn file(&self, name: &str) -> String {
         self.path().join(name).display().to_string()
