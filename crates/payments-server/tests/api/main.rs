@@ -40,6 +40,7 @@ mod payment_windows;
 mod portal;
 mod portal_checkout;
 mod portal_live;
+mod portal_onramp;
 mod portal_screenshot;
 mod rate_limit;
 mod receipt_authority;

@@ -35,6 +35,7 @@ fn view(status: ReceiptStatus) -> PortalView {
         test_mode: false,
         wallet_checkout: true,
         redirect_url: None,
+        card_onramp: None,
         window: PaymentWindowState::NotApplicable,
     }
 }
