@@ -145,16 +145,36 @@ impl OnrampFailure {
 const CODE_WORDS: [(&str, FailureCategory, &str); 13] = [
     ("region", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
     ("country", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
-    ("jurisdiction", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
-    ("sanction", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
+    (
+        "jurisdiction",
+        FailureCategory::Compliance,
+        "PORTAL_ONRAMP_COMPLIANCE",
+    ),
+    (
+        "sanction",
+        FailureCategory::Compliance,
+        "PORTAL_ONRAMP_COMPLIANCE",
+    ),
     ("kyc", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
-    ("unsupport", FailureCategory::Compliance, "PORTAL_ONRAMP_COMPLIANCE"),
+    (
+        "unsupport",
+        FailureCategory::Compliance,
+        "PORTAL_ONRAMP_COMPLIANCE",
+    ),
     ("limit", FailureCategory::Limits, "PORTAL_ONRAMP_LIMITS"),
     ("minimum", FailureCategory::Limits, "PORTAL_ONRAMP_LIMITS"),
     ("maximum", FailureCategory::Limits, "PORTAL_ONRAMP_LIMITS"),
     ("amount", FailureCategory::Limits, "PORTAL_ONRAMP_LIMITS"),
-    ("declin", FailureCategory::CardDecline, "PORTAL_ONRAMP_CARD_DECLINED"),
-    ("card", FailureCategory::CardDecline, "PORTAL_ONRAMP_CARD_DECLINED"),
+    (
+        "declin",
+        FailureCategory::CardDecline,
+        "PORTAL_ONRAMP_CARD_DECLINED",
+    ),
+    (
+        "card",
+        FailureCategory::CardDecline,
+        "PORTAL_ONRAMP_CARD_DECLINED",
+    ),
     ("expired", FailureCategory::Session, "PORTAL_ONRAMP_SESSION"),
 ];
 
@@ -180,7 +200,9 @@ pub fn classify_onramp_refusal(answer: OnrampAnswer<'_>) -> OnrampFailure {
         OnrampAnswer::Unreachable => system("PORTAL_ONRAMP_UNREACHABLE"),
         OnrampAnswer::Malformed => system("PORTAL_ONRAMP_PROVIDER_ERROR"),
         OnrampAnswer::Refused { status, .. } if status >= 500 => system("PORTAL_ONRAMP_PROVIDER_ERROR"),
-        OnrampAnswer::Refused { status: 401 | 403, .. } => system("PORTAL_ONRAMP_NOT_AUTHORIZED"),
+        OnrampAnswer::Refused {
+            status: 401 | 403, ..
+        } => system("PORTAL_ONRAMP_NOT_AUTHORIZED"),
         OnrampAnswer::Refused { status: 429, .. } => system("PORTAL_ONRAMP_BUSY"),
         OnrampAnswer::Refused { code, .. } => {
             let code = code.unwrap_or_default().to_ascii_lowercase();
@@ -223,10 +245,19 @@ mod tests {
                 code: "PORTAL_ONRAMP_COMPLIANCE"
             }
         );
-        assert_eq!(refused(400, "guest_region_forbidden").category, FailureCategory::Compliance);
-        assert_eq!(refused(400, "guest_transaction_limit").category, FailureCategory::Limits);
+        assert_eq!(
+            refused(400, "guest_region_forbidden").category,
+            FailureCategory::Compliance
+        );
+        assert_eq!(
+            refused(400, "guest_transaction_limit").category,
+            FailureCategory::Limits
+        );
         assert_eq!(refused(400, "amount_too_small").code, "PORTAL_ONRAMP_LIMITS");
-        assert_eq!(refused(402, "card_declined").category, FailureCategory::CardDecline);
+        assert_eq!(
+            refused(402, "card_declined").category,
+            FailureCategory::CardDecline
+        );
         assert_eq!(refused(400, "session_expired").category, FailureCategory::Session);
     }
 

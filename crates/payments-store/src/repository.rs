@@ -149,7 +149,8 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
     /// not yet expired, soonest ended first, at most `limit`: what the expiry pass fails.
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError>;
     /// Records the card-onramp session the payment page created for `wallet`'s receipt `id`, replacing the
-    /// one before; `false` (nothing written) when there is no such receipt or it is paid.
+    /// one before (its status and `version` stay); `false` (nothing written) when there is no such receipt or
+    /// it is paid.
     async fn record_onramp_session(
         &self,
         wallet: Wallet,

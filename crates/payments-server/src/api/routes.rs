@@ -22,8 +22,8 @@ use crate::api::handlers::subscriptions::{
 };
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop, split, subscribe_page,
-    subscriptions, test_fund, users,
+    ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop, split,
+    subscribe_page, subscriptions, test_fund, users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;

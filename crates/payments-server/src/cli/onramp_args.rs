@@ -24,7 +24,12 @@ pub(crate) struct OnrampArgs {
     onramp_secret_file: Option<PathBuf>,
     /// The provider's secret itself, for deployments that inject it into the environment (the file is
     /// preferred; the value is never shown).
-    #[arg(long, env = "PAYMENTS_ONRAMP_SECRET", hide_env_values = true, value_name = "SECRET")]
+    #[arg(
+        long,
+        env = "PAYMENTS_ONRAMP_SECRET",
+        hide_env_values = true,
+        value_name = "SECRET"
+    )]
     onramp_secret: Option<String>,
     /// Coinbase: the CDP API key's id (`organizations/.../apiKeys/...` or its UUID).
     #[arg(long, env = "PAYMENTS_ONRAMP_KEY_ID")]
@@ -57,9 +62,11 @@ pub(crate) fn apply_onramp_args(config: &mut ServerConfig, args: &OnrampArgs) ->
     let api_url = args.onramp_api_url.clone();
     let onramp = match provider {
         OnrampProviderKind::Stripe => OnrampConfig::stripe(secret, api_url),
-        OnrampProviderKind::Coinbase => {
-            OnrampConfig::coinbase(args.onramp_key_id.as_deref().unwrap_or_default(), &secret, api_url)
-        }
+        OnrampProviderKind::Coinbase => OnrampConfig::coinbase(
+            args.onramp_key_id.as_deref().unwrap_or_default(),
+            &secret,
+            api_url,
+        ),
         other => Err(format!("{other} is not supported by this build")),
     }
     .map_err(|error| anyhow::anyhow!("--onramp {provider}: {error}"))?

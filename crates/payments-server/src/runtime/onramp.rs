@@ -176,8 +176,10 @@ impl CdpSigningKey {
                     pkcs8_der: der,
                 })
             }
-            _ => Err("the CDP API key secret is neither an Ed25519 key (base64 of 64 bytes) nor an EC key (PEM)"
-                .to_owned()),
+            _ => Err(
+                "the CDP API key secret is neither an Ed25519 key (base64 of 64 bytes) nor an EC key (PEM)"
+                    .to_owned(),
+            ),
         }
     }
 }

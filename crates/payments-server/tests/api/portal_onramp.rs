@@ -90,7 +90,11 @@ async fn read(api: &Api, key: &TestKey, id: &str) -> Value {
 /// The page's script pressing "Pay with card".
 async fn press_card(api: &Api, key: &TestKey, id: &str) -> Reply {
     let url = format!("/portal/{id}/onramp?merchant={}", key.wallet);
-    send(api.anonymous(Method::POST, &url).header("accept", "application/json")).await
+    send(
+        api.anonymous(Method::POST, &url)
+            .header("accept", "application/json"),
+    )
+    .await
 }
 
 fn form_of(request: &Request) -> Vec<(String, String)> {
@@ -151,7 +155,10 @@ async fn stripe_gets_a_locked_session_for_exactly_the_amount_due_at_the_receipts
     let pressed = press_card(&api, &merchant.key, "card-1").await;
 
     assert!(html.contains("Pay with card"), "{html}");
-    assert!(html.contains("Buy exactly 12.65 USDC with a card through Stripe"), "{html}");
+    assert!(
+        html.contains("Buy exactly 12.65 USDC with a card through Stripe"),
+        "{html}"
+    );
     assert_eq!(pressed.status, 200, "{}", pressed.json);
     assert_eq!(
         pressed.json,
@@ -162,9 +169,13 @@ async fn stripe_gets_a_locked_session_for_exactly_the_amount_due_at_the_receipts
     assert_eq!(requests.len(), 1);
     let request = &requests[0];
     assert_eq!(request.headers["authorization"], format!("Bearer {STRIPE_KEY}"));
-    assert_eq!(request.headers["content-type"], "application/x-www-form-urlencoded");
+    assert_eq!(
+        request.headers["content-type"],
+        "application/x-www-form-urlencoded"
+    );
     let form = form_of(request);
-    assert_eq!(field(&form, "wallet_addresses[base]"), Some(deposit.as_str()));
+    let checksummed = Wallet::parse(&deposit).unwrap().to_checksum();
+    assert_eq!(field(&form, "wallet_addresses[base]"), Some(checksummed.as_str()));
     assert_eq!(field(&form, "lock_wallet_address"), Some("true"));
     assert_eq!(field(&form, "destination_amount"), Some("12.65"));
     assert_eq!(field(&form, "destination_currency"), Some("usdc"));
@@ -226,7 +237,10 @@ async fn the_receipt_and_its_webhooks_carry_the_session_and_the_tokens_arriving_
     assert_eq!(before["isOnrampSessionUnique"], false);
     assert_eq!(recorded["onrampSessionId"], "cos_test_3");
     assert_eq!(recorded["isOnrampSessionUnique"], true);
-    assert_eq!(recorded["status"], before["status"], "a session is no status change");
+    assert_eq!(
+        recorded["status"], before["status"],
+        "a session is no status change"
+    );
     assert_eq!(amount, 12_650_000);
     let paid = eventually("the paid webhook", WAIT, || async {
         hook.received()
@@ -246,7 +260,13 @@ async fn the_receipt_and_its_webhooks_carry_the_session_and_the_tokens_arriving_
 }
 
 /// Mounts one answer of the provider's session route, presses the button, and returns the reply.
-async fn refused_with(server: &MockServer, route: &str, answer: ResponseTemplate, api: &Api, key: &TestKey) -> Reply {
+async fn refused_with(
+    server: &MockServer,
+    route: &str,
+    answer: ResponseTemplate,
+    api: &Api,
+    key: &TestKey,
+) -> Reply {
     server.reset().await;
     Mock::given(method("POST"))
         .and(path(route))
@@ -271,13 +291,37 @@ async fn stripe_errors_map_to_failure_categories_and_leave_the_receipt_unchanged
     receipt(&api, &merchant.key, "card-4", None).await;
     let route = "/v1/crypto/onramp_sessions";
     let cases = [
-        (stripe_error(400, "crypto_onramp_unsupported_country"), "compliance", "PORTAL_ONRAMP_COMPLIANCE"),
-        (stripe_error(400, "amount_too_small"), "limits", "PORTAL_ONRAMP_LIMITS"),
-        (stripe_error(400, "parameter_invalid_empty"), "system", "PORTAL_ONRAMP_REJECTED"),
-        (stripe_error(401, "api_key_expired"), "system", "PORTAL_ONRAMP_NOT_AUTHORIZED"),
+        (
+            stripe_error(400, "crypto_onramp_unsupported_country"),
+            "compliance",
+            "PORTAL_ONRAMP_COMPLIANCE",
+        ),
+        (
+            stripe_error(400, "amount_too_small"),
+            "limits",
+            "PORTAL_ONRAMP_LIMITS",
+        ),
+        (
+            stripe_error(400, "parameter_invalid_empty"),
+            "system",
+            "PORTAL_ONRAMP_REJECTED",
+        ),
+        (
+            stripe_error(401, "api_key_expired"),
+            "system",
+            "PORTAL_ONRAMP_NOT_AUTHORIZED",
+        ),
         (stripe_error(429, "rate_limit"), "system", "PORTAL_ONRAMP_BUSY"),
-        (ResponseTemplate::new(500), "system", "PORTAL_ONRAMP_PROVIDER_ERROR"),
-        (ResponseTemplate::new(200).set_body_json(json!({"id": "cos_x"})), "system", "PORTAL_ONRAMP_PROVIDER_ERROR"),
+        (
+            ResponseTemplate::new(500),
+            "system",
+            "PORTAL_ONRAMP_PROVIDER_ERROR",
+        ),
+        (
+            ResponseTemplate::new(200).set_body_json(json!({"id": "cos_x"})),
+            "system",
+            "PORTAL_ONRAMP_PROVIDER_ERROR",
+        ),
         (
             stripe_session("cos_late").set_delay(Duration::from_secs(3)),
             "system",
@@ -338,7 +382,7 @@ async fn coinbase_gets_a_jwt_signed_session_for_exactly_the_amount_with_the_redi
         json!({
             "purchaseCurrency": "USDC",
             "destinationNetwork": "base",
-            "destinationAddress": deposit,
+            "destinationAddress": Wallet::parse(&deposit).unwrap().to_checksum(),
             "purchaseAmount": "12.65",
             "paymentCurrency": "USD",
             "redirectUrl": "https://shop.example/thanks",
@@ -355,7 +399,9 @@ async fn coinbase_gets_a_jwt_signed_session_for_exactly_the_amount_with_the_redi
     let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::EdDSA);
     validation.set_issuer(&["cdp"]);
     validation.validate_nbf = true;
-    let claims = jsonwebtoken::decode::<Value>(token, &key, &validation).unwrap().claims;
+    let claims = jsonwebtoken::decode::<Value>(token, &key, &validation)
+        .unwrap()
+        .claims;
     assert_eq!(claims["sub"], CDP_KEY_ID);
     let host = server.uri().trim_start_matches("http://").to_owned();
     assert_eq!(claims["uri"], format!("POST {host}/platform/v2/onramp/sessions"));
@@ -365,13 +411,25 @@ async fn coinbase_gets_a_jwt_signed_session_for_exactly_the_amount_with_the_redi
     );
     let nonce = |request: &Request| {
         let bearer = request.headers["authorization"].to_str().unwrap();
-        let header = bearer.strip_prefix("Bearer ").unwrap().split('.').next().unwrap().to_owned();
+        let header = bearer
+            .strip_prefix("Bearer ")
+            .unwrap()
+            .split('.')
+            .next()
+            .unwrap()
+            .to_owned();
         use base64::Engine as _;
-        let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(header).unwrap();
+        let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(header)
+            .unwrap();
         serde_json::from_slice::<Value>(&decoded).unwrap()["nonce"].clone()
     };
     assert!(nonce(&requests[0]).as_str().is_some_and(|n| n.len() == 32));
-    assert_ne!(nonce(&requests[0]), nonce(&requests[1]), "a fresh nonce per token");
+    assert_ne!(
+        nonce(&requests[0]),
+        nonce(&requests[1]),
+        "a fresh nonce per token"
+    );
 }
 
 #[tokio::test]
@@ -394,7 +452,8 @@ async fn coinbase_errors_map_to_failure_categories() {
         (error(429, "rate_limit_exceeded"), "system"),
         (error(503, "internal_server_error"), "system"),
         (
-            ResponseTemplate::new(200).set_body_json(json!({"session": {"onrampUrl": "https://pay.coinbase.com/buy"}})),
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"session": {"onrampUrl": "https://pay.coinbase.com/buy"}})),
             "system",
         ),
     ];
@@ -405,7 +464,10 @@ async fn coinbase_errors_map_to_failure_categories() {
         assert_eq!(reply.status, 502, "{}", reply.json);
         assert_eq!(reply.json["failureCategory"], category, "{}", reply.json);
     }
-    assert_eq!(read(&api, &merchant.key, "card-4").await["onrampSessionId"], Value::Null);
+    assert_eq!(
+        read(&api, &merchant.key, "card-4").await["onrampSessionId"],
+        Value::Null
+    );
 }
 
 #[tokio::test]
@@ -439,7 +501,12 @@ async fn a_paid_or_expired_receipt_refuses_a_card_session_without_asking_the_pro
     assert_eq!(paid.json["error"], "invalid_transition");
     assert!(paid.json["message"].as_str().unwrap().contains("already paid"));
     assert_eq!(expired.status, 409, "{}", expired.json);
-    assert!(expired.json["message"].as_str().unwrap().contains("payment window"));
+    assert!(
+        expired.json["message"]
+            .as_str()
+            .unwrap()
+            .contains("payment window")
+    );
     assert_eq!(unknown.status, 404);
 }
 
@@ -459,12 +526,18 @@ async fn without_javascript_the_form_post_answers_a_page_linking_to_the_provider
     let response = api.anonymous(Method::POST, &url).send().await.unwrap();
 
     assert_eq!(response.status(), 200);
-    let csp = response.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     assert!(csp.contains("form-action 'self'"), "{csp}");
     let html = response.text().await.unwrap();
     assert!(
         html.contains("<a class=\"button\" href=\"https://crypto.link.com?session_hash=cos_test_8\" rel=\"noreferrer\">Continue to Stripe</a>"),
         "{html}"
     );
-    assert!(html.contains(&format!("href=\"../card-8?merchant={}\"", merchant.key.wallet)), "{html}");
+    assert!(
+        html.contains(&format!("href=\"../card-8?merchant={}\"", merchant.key.wallet)),
+        "{html}"
+    );
 }

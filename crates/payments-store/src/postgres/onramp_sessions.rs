@@ -6,8 +6,8 @@ use payments_core::Wallet;
 use crate::postgres::error::PgError;
 use payments_domain::receipt::{OnrampSession, ReceiptId};
 
-/// Only an unpaid receipt takes a session: one paid meanwhile keeps what it has. The receipt's `version` is
-/// not bumped, since no status changes, and a transition writes none of these columns.
+/// Only an unpaid receipt takes a session: one paid meanwhile keeps what it has. The receipt's `version`
+/// (its count of history rows) stays: no status changes, and a transition writes none of these columns.
 const RECORD: &str = "UPDATE receipts SET onramp_provider = $1, onramp_session_id = $2, onramp_url = $3,
     onramp_created_at = $4
     WHERE public_id = $5 AND wallet = $6 AND paid_cents = 0";

@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use payments_core::{FeePct, Wallet};
 
 use crate::sqlite::{
-    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, onramp_sessions, receipts, shops,
-    splits, subscriptions, use_cases, webhooks,
+    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, onramp_sessions,
+    receipts, shops, splits, subscriptions, use_cases, webhooks,
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,

@@ -67,7 +67,10 @@ pub(crate) async fn start(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiEr
             StatusCode::OK,
             portal::render_card_handoff(checkout.session.provider, &checkout.session.url, &back),
         ),
-        Err(error) => portal::html(error.status(), portal::render_card_refused(&error.message(), &back)),
+        Err(error) => portal::html(
+            error.status(),
+            portal::render_card_refused(&error.message(), &back),
+        ),
     };
     page.headers_mut()
         .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -79,9 +82,14 @@ async fn start_session(ctx: &Ctx<'_>, id: &str) -> Result<CardCheckout, ApiError
     let (receipt, merchant) = link(ctx, id).ok_or_else(|| ApiError::NotFound {
         message: "no such receipt".to_owned(),
     })?;
-    let onramp = ctx.state.services.onramp.as_ref().ok_or_else(|| ApiError::NotFound {
-        message: "this server offers no card payments".to_owned(),
-    })?;
+    let onramp = ctx
+        .state
+        .services
+        .onramp
+        .as_ref()
+        .ok_or_else(|| ApiError::NotFound {
+            message: "this server offers no card payments".to_owned(),
+        })?;
     Ok(onramp.start(merchant, receipt, ctx.peer_ip()).await?)
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Request and answer shapes as documented at
 //! <https://docs.cdp.coinbase.com/api-reference/v2/rest-api/onramp/create-an-onramp-session>; the JWT at
-//! <https://docs.cdp.coinbase.com/api-reference/v2/authentication> (header `kid` + `nonce`, claims `sub`,
+//! <https://docs.cdp.coinbase.com/api-reference/authentication> (header `kid` + `nonce`, claims `sub`,
 //! `iss: "cdp"`, `nbf`, `exp` two minutes later, `uri: "POST host/path"`).
 
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -20,7 +20,7 @@ use crate::runtime::clock::Clock;
 use crate::runtime::onramp::{OnrampConfig, OnrampCredentials};
 use crate::store::{Receipts, StoreError};
 
-pub(crate) use provider::{MintedSession, OnrampOrder, OnrampProvider, ProviderError};
+use provider::{OnrampOrder, OnrampProvider};
 
 /// The token's symbol as providers name it.
 const TOKEN_SYMBOL: &str = "USDC";
@@ -31,8 +31,7 @@ pub(crate) struct OnrampService {
     pub(crate) receipts: Arc<Receipts>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) provider: Arc<dyn OnrampProvider>,
-    pub(crate) chain: PaymentChain,
-    /// The provider's name of `chain` (checked when the server starts).
+    /// The provider's name of the server's chain (checked when the server starts).
     pub(crate) network: &'static str,
     /// The public base URL: the payment page is where the buyer returns when the receipt names nowhere else.
     pub(crate) base_url: Url,
@@ -95,10 +94,7 @@ impl OnrampService {
                 api_url,
                 secret_key: secret_key.clone(),
             }),
-            OnrampCredentials::Coinbase {
-                key_id,
-                signing_key,
-            } => Arc::new(coinbase::CoinbaseOnramp {
+            OnrampCredentials::Coinbase { key_id, signing_key } => Arc::new(coinbase::CoinbaseOnramp {
                 client,
                 api_url,
                 key_id: key_id.clone(),
@@ -109,7 +105,6 @@ impl OnrampService {
             receipts,
             clock,
             provider,
-            chain,
             network,
             base_url,
         })
@@ -200,7 +195,11 @@ impl OnrampService {
             .or_else(|| https(&receipt.options.redirect_url))
             .or_else(|| {
                 let base = self.base_url.as_str().trim_end_matches('/');
-                Some(format!("{base}/portal/{}?merchant={}", receipt.id.as_str(), receipt.wallet))
+                Some(format!(
+                    "{base}/portal/{}?merchant={}",
+                    receipt.id.as_str(),
+                    receipt.wallet
+                ))
             })
     }
 }
@@ -214,7 +213,9 @@ fn payable_address(receipt: &Receipt, now_ms: i64) -> Result<payments_core::Wall
         receipt.status,
         ReceiptStatus::CheckoutSuccess | ReceiptStatus::TxMined | ReceiptStatus::RecipientValidated
     ) {
-        return Err(OnrampError::NotPayable("a payment for it is already being confirmed"));
+        return Err(OnrampError::NotPayable(
+            "a payment for it is already being confirmed",
+        ));
     }
     if receipt.expired || receipt.window_ended(now_ms) {
         return Err(OnrampError::NotPayable("its payment window has ended"));

@@ -4,7 +4,9 @@ use std::fmt;
 use std::net::IpAddr;
 
 use async_trait::async_trait;
-use payments_core::{OnrampAnswer, OnrampFailure, OnrampProviderKind, TokenAmount, Wallet, classify_onramp_refusal};
+use payments_core::{
+    OnrampAnswer, OnrampFailure, OnrampProviderKind, TokenAmount, Wallet, classify_onramp_refusal,
+};
 
 /// What a session must buy: exactly `amount` of the server's token, delivered to `address` on `network`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //!
 //! Request and answer shapes as documented at <https://docs.stripe.com/api/crypto/onramp_sessions/create>
 //! and <https://docs.stripe.com/api/crypto/onramp_sessions/object>; the hosted page at
-//! <https://docs.stripe.com/crypto/onramp/stripe-hosted>; errors at <https://docs.stripe.com/api/errors>.
+//! <https://stripe.com/docs/crypto/standalone-hosted-onramp>; errors at <https://docs.stripe.com/api/errors>.
 //! Stripe's create call takes no return URL, so the receipt's redirect URL is not passed (the spec lets
 //! providers without redirect support ignore it).
 
@@ -54,7 +54,10 @@ impl StripeOnramp {
     fn form(order: &OnrampOrder) -> Vec<(String, String)> {
         let currency = order.token_symbol.to_ascii_lowercase();
         let mut form = vec![
-            (format!("wallet_addresses[{}]", order.network), order.address.to_checksum()),
+            (
+                format!("wallet_addresses[{}]", order.network),
+                order.address.to_checksum(),
+            ),
             ("lock_wallet_address".to_owned(), "true".to_owned()),
             ("destination_currency".to_owned(), currency.clone()),
             ("destination_currencies[0]".to_owned(), currency),
@@ -98,7 +101,9 @@ impl OnrampProvider for StripeOnramp {
             let error = serde_json::from_slice::<ErrorBody>(&body)
                 .ok()
                 .and_then(|body| body.error);
-            let code = error.as_ref().and_then(|e| e.code.as_deref().or(e.kind.as_deref()));
+            let code = error
+                .as_ref()
+                .and_then(|e| e.code.as_deref().or(e.kind.as_deref()));
             let message = error.as_ref().and_then(|e| e.message.as_deref());
             return Err(ProviderError::refused(status.as_u16(), code, message));
         }
