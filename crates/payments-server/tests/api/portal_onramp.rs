@@ -21,10 +21,10 @@ use crate::portal::{open_page, press_continue};
 use crate::webhook_receiver::Receiver;
 
 const STRIPE_KEY: &str = "sk_test_onramp";
-const CDP_KEY_ID: &str = "organizations/org-1/apiKeys/key-1";
+pub(crate) const CDP_KEY_ID: &str = "organizations/org-1/apiKeys/key-1";
 /// RFC 8032 test 1 (seed, public key): the CDP Ed25519 secret is their concatenation, base64.
 const ED25519_SEED: &str = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
-const ED25519_PUBLIC: &str = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+pub(crate) const ED25519_PUBLIC: &str = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
 const WAIT: Duration = Duration::from_secs(10);
 
 /// Base mainnet's chain id and USDC on the test-mode chain: the providers deliver on Base, never on a
@@ -45,7 +45,7 @@ fn cdp_secret() -> Secret {
     Secret::new(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
-async fn spawn(onramp: Option<OnrampConfig>) -> Api {
+pub(crate) async fn spawn(onramp: Option<OnrampConfig>) -> Api {
     Api::spawn_with(TestOptions {
         chain_contracts: Some(base_contracts()),
         onramp,
@@ -58,12 +58,12 @@ fn stripe(server: &MockServer) -> OnrampConfig {
     OnrampConfig::stripe(Secret::new(STRIPE_KEY), Some(server.uri().parse().unwrap())).unwrap()
 }
 
-fn coinbase(server: &MockServer) -> OnrampConfig {
+pub(crate) fn coinbase(server: &MockServer) -> OnrampConfig {
     OnrampConfig::coinbase(CDP_KEY_ID, &cdp_secret(), Some(server.uri().parse().unwrap())).unwrap()
 }
 
 /// A receipt of $12.65 with its own deposit address (and optionally a webhook); returns that address.
-async fn receipt(api: &Api, key: &TestKey, id: &str, webhook: Option<&str>) -> String {
+pub(crate) async fn receipt(api: &Api, key: &TestKey, id: &str, webhook: Option<&str>) -> String {
     let mut body = json!({
         "id": id,
         "lineItems": [{"label": "Pour-over kettle", "priceUsd": 12.65}],
@@ -81,14 +81,14 @@ async fn receipt(api: &Api, key: &TestKey, id: &str, webhook: Option<&str>) -> S
         .to_owned()
 }
 
-async fn read(api: &Api, key: &TestKey, id: &str) -> Value {
+pub(crate) async fn read(api: &Api, key: &TestKey, id: &str) -> Value {
     send(api.dev_as(&key.key, Method::GET, &format!("/api/receipts/{id}")))
         .await
         .json
 }
 
 /// The page's script pressing "Pay with card".
-async fn press_card(api: &Api, key: &TestKey, id: &str) -> Reply {
+pub(crate) async fn press_card(api: &Api, key: &TestKey, id: &str) -> Reply {
     let url = format!("/portal/{id}/onramp?merchant={}", key.wallet);
     send(
         api.anonymous(Method::POST, &url)
@@ -260,7 +260,7 @@ async fn the_receipt_and_its_webhooks_carry_the_session_and_the_tokens_arriving_
 }
 
 /// Mounts one answer of the provider's session route, presses the button, and returns the reply.
-async fn refused_with(
+pub(crate) async fn refused_with(
     server: &MockServer,
     route: &str,
     answer: ResponseTemplate,
@@ -346,128 +346,6 @@ async fn stripe_errors_map_to_failure_categories_and_leave_the_receipt_unchanged
     assert_eq!(receipt["onrampSessionId"], Value::Null);
     assert_eq!(receipt["status"], "pending");
     assert!(receipt.get("failureCategory").is_none(), "{receipt}");
-}
-
-#[tokio::test]
-async fn coinbase_gets_a_jwt_signed_session_for_exactly_the_amount_with_the_redirect() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/platform/v2/onramp/sessions"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "session": {"onrampUrl": "https://pay.coinbase.com/buy?sessionToken=tok_cb_1&defaultAsset=USDC"}
-        })))
-        .mount(&server)
-        .await;
-    let api = spawn(Some(coinbase(&server))).await;
-    let merchant = merchant_with_split(&api).await;
-    let deposit = receipt(&api, &merchant.key, "card-5", None).await;
-
-    let first = press_card(&api, &merchant.key, "card-5").await;
-    let second = press_card(&api, &merchant.key, "card-5").await;
-
-    assert_eq!(first.status, 200, "{}", first.json);
-    assert_eq!(first.json["provider"], "coinbase");
-    assert_eq!(first.json["sessionId"], "tok_cb_1");
-    assert_eq!(
-        first.json["url"],
-        "https://pay.coinbase.com/buy?sessionToken=tok_cb_1&defaultAsset=USDC"
-    );
-    assert_eq!(second.json["reused"], false, "Coinbase URLs are single-use");
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 2);
-    let request = &requests[0];
-    let body: Value = serde_json::from_slice(&request.body).unwrap();
-    assert_eq!(
-        body,
-        json!({
-            "purchaseCurrency": "USDC",
-            "destinationNetwork": "base",
-            "destinationAddress": Wallet::parse(&deposit).unwrap().to_checksum(),
-            "purchaseAmount": "12.65",
-            "paymentCurrency": "USD",
-            "redirectUrl": "https://shop.example/thanks",
-            "clientIp": "127.0.0.1",
-            "partnerUserRef": "card-5",
-        })
-    );
-    let bearer = request.headers["authorization"].to_str().unwrap();
-    let token = bearer.strip_prefix("Bearer ").unwrap();
-    let header = jsonwebtoken::decode_header(token).unwrap();
-    assert_eq!(header.alg, jsonwebtoken::Algorithm::EdDSA);
-    assert_eq!(header.kid.as_deref(), Some(CDP_KEY_ID));
-    let key = jsonwebtoken::DecodingKey::from_ed_der(&hex::decode(ED25519_PUBLIC).unwrap());
-    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::EdDSA);
-    validation.set_issuer(&["cdp"]);
-    validation.validate_nbf = true;
-    let claims = jsonwebtoken::decode::<Value>(token, &key, &validation)
-        .unwrap()
-        .claims;
-    assert_eq!(claims["sub"], CDP_KEY_ID);
-    let host = server.uri().trim_start_matches("http://").to_owned();
-    assert_eq!(claims["uri"], format!("POST {host}/platform/v2/onramp/sessions"));
-    assert_eq!(
-        claims["exp"].as_u64().unwrap() - claims["nbf"].as_u64().unwrap(),
-        120
-    );
-    let nonce = |request: &Request| {
-        let bearer = request.headers["authorization"].to_str().unwrap();
-        let header = bearer
-            .strip_prefix("Bearer ")
-            .unwrap()
-            .split('.')
-            .next()
-            .unwrap()
-            .to_owned();
-        use base64::Engine as _;
-        let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(header)
-            .unwrap();
-        serde_json::from_slice::<Value>(&decoded).unwrap()["nonce"].clone()
-    };
-    assert!(nonce(&requests[0]).as_str().is_some_and(|n| n.len() == 32));
-    assert_ne!(
-        nonce(&requests[0]),
-        nonce(&requests[1]),
-        "a fresh nonce per token"
-    );
-}
-
-#[tokio::test]
-async fn coinbase_errors_map_to_failure_categories() {
-    let server = MockServer::start().await;
-    let api = spawn(Some(coinbase(&server))).await;
-    let merchant = merchant_with_split(&api).await;
-    receipt(&api, &merchant.key, "card-4", None).await;
-    let route = "/platform/v2/onramp/sessions";
-    let error = |status: u16, kind: &str| {
-        ResponseTemplate::new(status).set_body_json(json!({
-            "errorType": kind, "errorMessage": "no", "correlationId": "c-1",
-            "errorLink": "https://docs.cdp.coinbase.com/api-reference/v2/errors"
-        }))
-    };
-    let cases = [
-        (error(400, "guest_region_forbidden"), "compliance"),
-        (error(400, "guest_transaction_limit"), "limits"),
-        (error(401, "unauthorized"), "system"),
-        (error(429, "rate_limit_exceeded"), "system"),
-        (error(503, "internal_server_error"), "system"),
-        (
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"session": {"onrampUrl": "https://pay.coinbase.com/buy"}})),
-            "system",
-        ),
-    ];
-
-    for (answer, category) in cases {
-        let reply = refused_with(&server, route, answer, &api, &merchant.key).await;
-
-        assert_eq!(reply.status, 502, "{}", reply.json);
-        assert_eq!(reply.json["failureCategory"], category, "{}", reply.json);
-    }
-    assert_eq!(
-        read(&api, &merchant.key, "card-4").await["onrampSessionId"],
-        Value::Null
-    );
 }
 
 #[tokio::test]
