@@ -71,6 +71,12 @@ pub struct Receipt {
     /// The transfer that pays this receipt, for receipts with their own deposit address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment: Option<PaymentInstruction>,
+    /// The card-onramp session its payment page created last ("Pay with card"), as in its webhooks.
+    #[serde(default)]
+    pub onramp_session_id: Option<String>,
+    /// True once it has a card-onramp session: each is created for this receipt alone.
+    #[serde(default)]
+    pub is_onramp_session_unique: bool,
 }
 
 /// Send exactly `amount` base units of `token` to `to` on chain `chain_id`; `to` is the receipt's own deposit

@@ -145,6 +145,9 @@ error_codes! {
     SubscriptionsNotConfigured = "subscriptions_not_configured", 503;
     /// Plans: a `webhookUrl` from a caller without an API key to sign its webhooks with.
     WebhookRequiresKey = "webhook_requires_key", 400;
+    /// The payment page's card path: the onramp provider refused to create a session or did not answer
+    /// (the body adds `failureCategory` and `failureCode`); the receipt is unchanged.
+    OnrampFailed = "onramp_failed", 502;
 }
 
 impl fmt::Display for ErrorCode {

@@ -12,6 +12,7 @@ mod json_number;
 mod money;
 mod money_serde;
 mod onchain;
+mod onramp;
 #[cfg(feature = "openapi")]
 mod openapi;
 mod payment_request;
@@ -48,6 +49,9 @@ pub use onchain::{
     DEPOSIT_FACTORY_CREATION_CODE, ReceiptSalt, SPEND_PERMISSION_MANAGER_CREATION_CODE,
     SPLIT_FACTORY_CREATION_CODE, SPLIT_RUNTIME_CODE, TEST_TOKEN_CREATION_CODE, deposit_address,
     split_address, split_constructor_args,
+};
+pub use onramp::{
+    OnrampAnswer, OnrampFailure, OnrampProviderKind, UnknownOnrampProvider, classify_onramp_refusal,
 };
 pub use payment_request::PaymentRequest;
 pub use platform_fees::{FeeBalance, split_fee_balance};

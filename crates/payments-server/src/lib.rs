@@ -51,6 +51,7 @@ pub use runtime::limits::{
     DEFAULT_REQUEST_DEADLINE, ServerLimits, raise_open_file_limit,
 };
 pub use runtime::master_key::{MasterKey, MasterKeyError};
+pub use runtime::onramp::{COINBASE_API_URL, DEFAULT_ONRAMP_TIMEOUT, OnrampConfig, STRIPE_API_URL};
 pub use runtime::telemetry::{LogFormat, LogGuard, init_tracing};
 pub use secret::Secret;
 pub use services::instance_settings::InstanceError;

@@ -23,7 +23,7 @@ use payments_domain::inventory::{
     ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
 };
 use payments_domain::page_cursor::ReceiptKey;
-use payments_domain::receipt::{Receipt, ReceiptId};
+use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
@@ -148,6 +148,15 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
     /// Unpaid receipts (of every merchant) whose payment window ended at or before `now_ms` and that are
     /// not yet expired, soonest ended first, at most `limit`: what the expiry pass fails.
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError>;
+    /// Records the card-onramp session the payment page created for `wallet`'s receipt `id`, replacing the
+    /// one before (its status and `version` stay); `false` (nothing written) when there is no such receipt or
+    /// it is paid.
+    async fn record_onramp_session(
+        &self,
+        wallet: Wallet,
+        id: &ReceiptId,
+        session: &OnrampSession,
+    ) -> Result<bool, StoreError>;
 }
 
 /// The webhook outbox: deliveries are enqueued by [`ReceiptRepository::transition`] and leased here.

@@ -3,6 +3,7 @@
 mod actor;
 mod admin_requests;
 mod id;
+mod onramp_session;
 mod options;
 mod order_request;
 mod payment_target;
@@ -16,6 +17,7 @@ use payments_core::{Authority, Cents, Failure, LineItem, ReceiptStatus, TaxRate,
 pub use actor::Actor;
 pub use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
 pub use id::{DeliveryId, ReceiptId};
+pub use onramp_session::OnrampSession;
 pub use options::{BillingAddress, ReceiptOptions};
 pub use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
 pub use payment_target::PaymentTarget;
@@ -121,6 +123,8 @@ pub struct Receipt {
     pub paid_late: bool,
     /// Paid late when its released stock was no longer there to take again (`stockShort`).
     pub stock_short: bool,
+    /// The card-onramp session its payment page created last, if any.
+    pub onramp: Option<OnrampSession>,
 }
 
 impl Receipt {

@@ -185,6 +185,7 @@ impl NewReceipt {
             expired: false,
             paid_late: false,
             stock_short: false,
+            onramp: None,
         }
     }
 }

@@ -22,8 +22,8 @@ use crate::api::handlers::subscriptions::{
 };
 use crate::api::handlers::{
     admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, receipts, reserve, root, shop, split, subscribe_page,
-    subscriptions, test_fund, users,
+    ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop, split,
+    subscribe_page, subscriptions, test_fund, users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -96,6 +96,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(GET "/portal/{id}/status", |ctx, p| portal_checkout::status(ctx, p.at(0)), portal_checkout::__path_status),
     route!(POST "/portal/{id}/events", |ctx, p| portal_checkout::event(ctx, p.at(0)), portal_checkout::__path_event),
     route!(POST "/portal/{id}/payment", |ctx, p| portal_checkout::payment(ctx, p.at(0)), portal_checkout::__path_payment),
+    route!(POST "/portal/{id}/onramp", |ctx, p| portal_onramp::start(ctx, p.at(0)), portal_onramp::__path_start),
     route!(GET "/api/status/ping", |ctx, _| ping::get(ctx), ping::__path_get),
     route!(GET "/api/openapi.json", |ctx, _| openapi_handler::get(ctx), openapi_handler::__path_get),
     route!(GET "/api/inventory", |ctx, _| inventory::list(ctx), inventory::__path_list),

@@ -6,6 +6,7 @@ pub(crate) mod config_check;
 pub(crate) mod config_file;
 pub(crate) mod flag_tips;
 pub(crate) mod keys_command;
+pub(crate) mod onramp_args;
 pub(crate) mod serve;
 pub(crate) mod serve_args;
 pub(crate) mod subscription_args;

@@ -68,6 +68,8 @@ pub(crate) struct ServeArgs {
     pub(crate) chain: chain_args::ChainArgs,
     #[command(flatten)]
     subscriptions: crate::cli::subscription_args::SubscriptionArgs,
+    #[command(flatten)]
+    onramp: crate::cli::onramp_args::OnrampArgs,
 }
 
 /// Connection, timeout and body limits (docs/benchmarks.md shows them under load).
@@ -272,6 +274,7 @@ pub(crate) fn build_config(args: &ServeArgs) -> anyhow::Result<Prepared> {
     apply_receipt_args(&mut config, &args.receipts)?;
     chain_args::apply_chain_args(&mut config, &args.chain)?;
     crate::cli::subscription_args::apply_subscription_args(&mut config, &args.subscriptions)?;
+    crate::cli::onramp_args::apply_onramp_args(&mut config, &args.onramp)?;
     config.rate_limit_per_minute = args.rate_limit_per_minute;
     config.key_cache = Duration::from_millis(args.key_cache_ms);
     config.sign_in_rate_limit_per_minute = args.admin.sign_in_rate_limit_per_minute;

@@ -4,7 +4,8 @@
 //! and the server's configuration (base URL, chain), nothing else, except for a paid receipt still awaiting
 //! settlement, whose failed settlement attempts change without the receipt: those are always rendered
 //! afresh. Every change of a stored receipt is a transition, which moves its `version` (the one
-//! `UPDATE receipts` of either backend), and receipts are never deleted. So a body rendered for a merchant's
+//! `UPDATE receipts` of either backend), except the payment page recording a card-onramp session, which
+//! changes no status and is compared by its session id instead; receipts are never deleted. So a body rendered for a merchant's
 //! receipt at version v paying address r is the body of any later read that finds version v and address r:
 //! the read itself still happens on every request (answered from the store's own cache where it has one),
 //! only the rendering (a fifth of a read's instructions) is skipped. Exact on every backend and with several
@@ -24,6 +25,8 @@ const MAX_BODIES: usize = 2048;
 
 struct Rendered {
     version: i64,
+    /// The receipt's card-onramp session (it changes without a transition).
+    onramp_session: Option<String>,
     recipient: Wallet,
     body: Bytes,
 }
@@ -49,7 +52,11 @@ impl ReceiptBodies {
         let receipt = &payable.receipt;
         let rendered = self.rendered();
         let found = rendered.get(&(receipt.wallet, receipt.id.clone()))?;
-        (found.version == receipt.version && found.recipient == payable.recipient).then(|| found.body.clone())
+        let onramp_session = receipt.onramp.as_ref().map(|session| &session.session_id);
+        (found.version == receipt.version
+            && found.recipient == payable.recipient
+            && found.onramp_session.as_ref() == onramp_session)
+            .then(|| found.body.clone())
     }
 
     /// Keeps `body`, rendered from `payable`, unless it shows settlement attempts.
@@ -66,6 +73,7 @@ impl ReceiptBodies {
             (receipt.wallet, receipt.id.clone()),
             Rendered {
                 version: receipt.version,
+                onramp_session: receipt.onramp.as_ref().map(|session| session.session_id.clone()),
                 recipient: payable.recipient,
                 body: body.clone(),
             },

@@ -12,6 +12,7 @@ use crate::domain::chain::{ChainContracts, PaymentChain};
 use crate::domain::receipt::PaymentWindow;
 use crate::runtime::limits::ServerLimits;
 use crate::runtime::master_key::MasterKey;
+use crate::runtime::onramp::OnrampConfig;
 use crate::secret::Secret;
 use crate::store::DatabaseLocation;
 
@@ -135,6 +136,8 @@ pub struct ServerConfig {
     pub payment_window_mins: u32,
     /// Days an expired receipt's deposit stays watched for a late payment (`--late-payment-watch-days`).
     pub late_payment_watch_days: u32,
+    /// The card path's provider (`--onramp`); `None`: the payment page offers no "Pay with card".
+    pub onramp: Option<OnrampConfig>,
 }
 
 /// A receipt's payment window unless it asks for another: one hour.
@@ -200,6 +203,7 @@ impl ServerConfig {
             subscription_lease: DEFAULT_SUBSCRIPTION_LEASE,
             payment_window_mins: DEFAULT_PAYMENT_WINDOW_MINS,
             late_payment_watch_days: DEFAULT_LATE_PAYMENT_WATCH_DAYS,
+            onramp: None,
         }
     }
 

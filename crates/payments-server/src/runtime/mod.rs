@@ -9,6 +9,7 @@ pub(crate) mod dev_mode;
 pub(crate) mod limits;
 pub(crate) mod master_key;
 pub(crate) mod metrics;
+pub(crate) mod onramp;
 pub(crate) mod overload;
 pub(crate) mod private_file;
 pub(crate) mod telemetry;

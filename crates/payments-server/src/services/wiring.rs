@@ -24,6 +24,7 @@ use crate::services::chain::watcher::DepositWatcher;
 use crate::services::health::HealthService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
+use crate::services::onramp::OnrampService;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
@@ -59,6 +60,8 @@ pub(crate) struct Services {
     pub(crate) simulated: Option<Arc<SimulatedChain>>,
     /// `None` when the chain's factories are unknown (nothing to watch).
     pub(crate) chain_workers: Option<ChainWorkers>,
+    /// The card path; `None` without `--onramp` (the payment page then offers no "Pay with card").
+    pub(crate) onramp: Option<OnrampService>,
 }
 
 impl Services {
@@ -94,6 +97,7 @@ impl Services {
             payment_window: config.payment_window(),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
+        let onramp = onramp(config, repos, clock);
         let split_transactions = SplitTransactionsService {
             chain: Arc::clone(&chain),
             shops: Arc::clone(&repos.shops),
@@ -183,8 +187,24 @@ impl Services {
             chain,
             simulated,
             chain_workers,
+            onramp,
         }
     }
+}
+
+/// The card path of `--onramp`. The flags were checked at start (`serve` and `config check` refuse a chain
+/// the provider does not deliver on), so a refusal here is logged and leaves the button off.
+fn onramp(config: &ServerConfig, repos: &Repositories, clock: &Arc<dyn Clock>) -> Option<OnrampService> {
+    let onramp = config.onramp.as_ref()?;
+    OnrampService::new(
+        onramp,
+        config.payment_chain(),
+        config.base_url.clone(),
+        Arc::clone(&repos.receipts),
+        Arc::clone(clock),
+    )
+    .map_err(|error| tracing::error!(%error, "the card path is off"))
+    .ok()
 }
 
 /// Recurring billing, with the terms every permission and charge must meet, the master key that seals plans'

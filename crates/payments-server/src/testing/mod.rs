@@ -93,6 +93,8 @@ pub struct TestOptions {
     /// On PostgreSQL, leave the master key unset, as `serve --dev` without `--master-key`: the instance takes
     /// the development master key recorded in the database (default: a fixed test key).
     pub dev_master_key_from_database: bool,
+    /// `--onramp`: the card path's provider (tests point its API URL at a mock).
+    pub onramp: Option<crate::OnrampConfig>,
 }
 
 /// The master key of test servers on a shared PostgreSQL database (32 bytes of 7, base64).
@@ -205,6 +207,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
                 crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
         }
     }
+    config.onramp = options.onramp;
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;
     let app = running.app.clone();

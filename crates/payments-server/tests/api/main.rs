@@ -44,6 +44,8 @@ mod portal;
 mod portal_checkout;
 mod portal_concurrent_buyers;
 mod portal_live;
+mod portal_onramp;
+mod portal_onramp_coinbase;
 mod portal_screenshot;
 mod rate_limit;
 mod receipt_authority;

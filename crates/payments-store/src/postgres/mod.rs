@@ -20,6 +20,7 @@ mod merchant;
 #[cfg(test)]
 mod migration_tests;
 mod migrations;
+mod onramp_sessions;
 mod outbox;
 mod receipts;
 mod recurring;
@@ -37,6 +38,7 @@ mod schema_v11;
 mod schema_v12;
 mod schema_v13;
 mod schema_v14;
+mod schema_v16;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;

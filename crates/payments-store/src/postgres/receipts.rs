@@ -8,14 +8,14 @@ use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{BACKEND, PgStore, rows, sale, splits, transition};
+use crate::postgres::{BACKEND, PgStore, onramp_sessions, rows, sale, splits, transition};
 use crate::{
     Committed, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
     TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
-    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+    NewReceipt, OnrampSession, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
 };
 use payments_domain::split::StoredSplit;
 
@@ -25,7 +25,7 @@ const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, curr
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
@@ -33,14 +33,14 @@ pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, ver
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
     FROM receipts WHERE wallet = $1 AND ($3::boolean IS NULL OR paid_late = $3)
     ORDER BY created_at DESC, id DESC LIMIT $2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
@@ -48,7 +48,7 @@ const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
     FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
         AND ($5::boolean IS NULL OR paid_late = $5)
     ORDER BY created_at DESC, id DESC LIMIT $2";
@@ -110,6 +110,12 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
         expired: rows::get(row, "expired")?,
         paid_late: rows::get(row, "paid_late")?,
         stock_short: rows::get(row, "stock_short")?,
+        onramp: OnrampSession::from_stored(
+            rows::get(row, "onramp_provider")?,
+            rows::get(row, "onramp_session_id")?,
+            rows::get(row, "onramp_url")?,
+            rows::get(row, "onramp_created_at")?,
+        ),
     };
     Ok((rows::get(row, "id")?, receipt))
 }
@@ -242,6 +248,16 @@ async fn windows_ended(client: Object, now_ms: i64, limit: u32) -> Result<Vec<(W
 impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
         self.run(|client| Box::pin(windows_ended(client, now_ms, limit)))
+            .await
+    }
+
+    async fn record_onramp_session(
+        &self,
+        wallet: Wallet,
+        id: &ReceiptId,
+        session: &OnrampSession,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(onramp_sessions::record(client, wallet, id, session)))
             .await
     }
 

@@ -15,6 +15,7 @@ use super::schema_v11;
 use super::schema_v12;
 use super::schema_v13;
 use super::schema_v14;
+use super::schema_v16;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -91,6 +92,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (12, schema_v12::SQL),
     (13, schema_v13::SQL),
     (14, schema_v14::SQL),
+    (16, schema_v16::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -14,6 +14,7 @@ mod inventory_images;
 mod inventory_list;
 mod maintenance;
 mod migrations;
+mod onramp_sessions;
 mod order_items;
 mod read_cache;
 #[cfg(test)]
@@ -32,6 +33,7 @@ mod schema_v11;
 mod schema_v12;
 mod schema_v13;
 mod schema_v14;
+mod schema_v16;
 mod schema_v2;
 mod schema_v3;
 mod schema_v4;

@@ -8,14 +8,14 @@ use crate::sqlite::{receipt_stock, rows, webhooks};
 use crate::{CreateReceiptOutcome, OwnerRow, ReceiptFilter, ReceiptPage, TransitionCommit};
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
-    NewReceipt, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
+    NewReceipt, OnrampSession, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
 };
 
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short FROM receipts
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4's `UNIQUE (wallet, public_id)`, the table's only uniqueness
@@ -33,7 +33,7 @@ const LIST: &str = "SELECT public_id, wallet, source, status, version, currency,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short FROM receipts WHERE wallet = ?1
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts WHERE wallet = ?1
     AND (?3 IS NULL OR paid_late = ?3)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
@@ -41,7 +41,7 @@ const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, cur
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short FROM receipts WHERE wallet = ?1
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts WHERE wallet = ?1
     AND (created_at < ?3 OR (created_at = ?3 AND id < ?4)) AND (?5 IS NULL OR paid_late = ?5)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's first columns (the
@@ -111,6 +111,7 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
         expired: row.get(30)?,
         paid_late: row.get(31)?,
         stock_short: row.get(32)?,
+        onramp: OnrampSession::from_stored(row.get(33)?, row.get(34)?, row.get(35)?, row.get(36)?),
     })
 }
 

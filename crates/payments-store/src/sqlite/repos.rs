@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use payments_core::{FeePct, Wallet};
 
 use crate::sqlite::{
-    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, receipts, shops,
-    splits, subscriptions, use_cases, webhooks,
+    HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, onramp_sessions,
+    receipts, shops, splits, subscriptions, use_cases, webhooks,
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
@@ -22,7 +22,7 @@ use payments_domain::inventory::{
     ContentHash, ImageFetch, ImageKey, InventoryPage, InventoryQuery, NewImage, ProductId, Sku, StoredImage,
 };
 use payments_domain::page_cursor::ReceiptKey;
-use payments_domain::receipt::{Receipt, ReceiptId};
+use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
@@ -157,6 +157,17 @@ impl InventoryRepository for SqliteStore {
 impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteStore {
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
         self.read(move |conn| receipts::windows_ended(conn, now_ms, limit))
+            .await
+    }
+
+    async fn record_onramp_session(
+        &self,
+        wallet: Wallet,
+        id: &ReceiptId,
+        session: &OnrampSession,
+    ) -> Result<bool, StoreError> {
+        let (id, session) = (id.clone(), session.clone());
+        self.write(move |conn| onramp_sessions::record(conn, wallet, &id, &session))
             .await
     }
 

@@ -16,6 +16,7 @@ pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod keys;
+pub(crate) mod onramp_sessions;
 pub(crate) mod outbox;
 pub(crate) mod paging;
 pub(crate) mod payment_windows;
@@ -103,6 +104,8 @@ macro_rules! contract_suite {
             payment_windows::an_expiry_gives_back_the_orders_stock_and_a_late_payment_takes_it_again,
             payment_windows::a_late_payment_short_of_stock_is_marked_and_takes_nothing,
             payment_windows::the_paid_late_filter_lists_only_late_or_only_other_receipts,
+            onramp_sessions::an_onramp_session_is_recorded_on_an_unpaid_receipt_of_its_merchant_only,
+            onramp_sessions::a_paid_receipt_takes_no_new_onramp_session,
             reserve::volume_counts_the_windows_payments_and_refunds_of_one_merchant,
             reserve::deposit_addresses_name_only_the_merchants_own_receipts,
             reserve::the_first_deposit_block_is_the_merchants_lowest_recorded_transfer,

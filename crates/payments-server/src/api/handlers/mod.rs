@@ -14,6 +14,7 @@ pub(crate) mod ping;
 pub(crate) mod platform_config;
 pub(crate) mod portal;
 pub(crate) mod portal_checkout;
+pub(crate) mod portal_onramp;
 pub(crate) mod receipts;
 pub(crate) mod reserve;
 pub(crate) mod root;

@@ -152,7 +152,7 @@ async fn live(ctx: &Ctx<'_>, merchant: Option<Wallet>, receipt: ReceiptId) -> Re
 
 /// The page's writes need no credentials, so each client address has a quota: without it anyone could make
 /// the server ask the chain node about hashes without end. In-process calls (no address) are not counted.
-fn count_page_write(ctx: &Ctx<'_>) -> Result<(), ApiError> {
+pub(super) fn count_page_write(ctx: &Ctx<'_>) -> Result<(), ApiError> {
     match ctx.peer_ip() {
         Some(ip) => ctx.count_against(&ctx.state.portal_limits, &ip),
         None => Ok(()),

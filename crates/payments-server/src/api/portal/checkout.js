@@ -32,7 +32,40 @@
 
   enableCopyButtons();
   if (checkout) startCheckout();
+  startCardPayment();
   poll();
+
+  // "Pay with card": the form posts to the page's own /onramp endpoint; with the script the answer is JSON
+  // and the script navigates to the provider itself (a redirect answering the post would be blocked by the
+  // page's `form-action 'self'`), or says in place why the card payment could not start.
+  function startCardPayment() {
+    var form = document.getElementById("card-onramp");
+    if (!form) return;
+    var message = form.querySelector(".checkout-message");
+    var button = form.querySelector("button");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (button.disabled) return;
+      button.disabled = true;
+      message.className = "checkout-message";
+      message.textContent = "Starting the card payment…";
+      postJson(form.action, {}).then(function (answer) {
+        if (answer.ok && answer.body && /^https:\/\//.test(answer.body.url)) {
+          message.textContent = "Opening the card payment…";
+          window.location.assign(answer.body.url);
+          return;
+        }
+        button.disabled = false;
+        message.className = "checkout-message bad";
+        message.textContent =
+          (answer.body && answer.body.message) || "The card payment could not start. Please try again.";
+      }, function () {
+        button.disabled = false;
+        message.className = "checkout-message bad";
+        message.textContent = "The server could not be reached. Please try again.";
+      });
+    });
+  }
 
   function $(selector) {
     return checkout.querySelector(selector);

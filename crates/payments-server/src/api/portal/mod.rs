@@ -1,6 +1,7 @@
 //! The hosted payment page (`GET /portal/{receiptId}`): server-rendered HTML with no script and no external
 //! asset. [`render_page`] is a pure function of a [`PortalView`]; [`html`] adds the security headers.
 
+mod card;
 mod escape;
 mod live;
 mod open;
@@ -20,6 +21,7 @@ use hyper::{Response, StatusCode};
 
 use crate::http::response::HttpResponse;
 
+pub(crate) use card::{render_card_handoff, render_card_refused};
 pub(crate) use live::{LiveStatus, live_status};
 pub(crate) use open::{record_opened, simulate_payment, view};
 pub(crate) use page::{render_not_found, render_page};

@@ -24,7 +24,7 @@ pub(crate) async fn view(
         return Ok(None);
     };
     let config = &state.config;
-    Ok(Some(view_of(
+    let mut view = view_of(
         &found.receipt,
         found.brand_name,
         found.recipient,
@@ -32,7 +32,14 @@ pub(crate) async fn view(
         config.chain_id,
         state.services.chain.is_test_mode(),
         state.clock.now_ms(),
-    )))
+    );
+    view.card_onramp = state
+        .services
+        .onramp
+        .as_ref()
+        .filter(|_| view.wallet_checkout)
+        .map(|onramp| onramp.provider());
+    Ok(Some(view))
 }
 
 /// The buyer asked to see how to pay: `link_opened`, with its history row and webhook. `false` when there
@@ -131,6 +138,7 @@ pub(crate) fn view_of(
         test_mode,
         wallet_checkout: receipt.payment.is_some_and(|target| target.to == recipient),
         redirect_url: https_only(receipt.options.redirect_url.as_deref()),
+        card_onramp: None,
         window: PaymentWindowState::at(receipt.expires_at, unpaid, receipt.expired, now_ms),
     }
 }

@@ -267,6 +267,9 @@ fn write_instructions(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
     if view.wallet_checkout {
         write_wallet_checkout(f, payment, &chain)?;
     }
+    if let Some(provider) = view.card_onramp {
+        super::card::write_card_button(f, view, provider, &TokenDecimal(units.base_units()).to_string())?;
+    }
     if let Some(svg) = qr_svg(&uri, "QR code of the payment request; scan it with your wallet") {
         writeln!(f, "<div class=\"qr\">{svg}</div>")?;
     }

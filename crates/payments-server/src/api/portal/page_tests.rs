@@ -35,6 +35,7 @@ fn view(status: ReceiptStatus) -> PortalView {
         test_mode: false,
         wallet_checkout: true,
         redirect_url: None,
+        card_onramp: None,
         window: PaymentWindowState::NotApplicable,
     }
 }
@@ -262,4 +263,29 @@ fn an_ended_payment_window_says_expired_instead_of_payment_instructions() {
     assert!(html.contains("Payment request expired"), "{html}");
     assert!(!html.contains("Send exactly"), "no instructions: {html}");
     assert!(!html.contains("ethereum:"), "no payment link or QR code: {html}");
+}
+
+#[test]
+fn pay_with_card_is_offered_only_with_a_provider_and_only_while_unpaid() {
+    let mut unpaid = view(ReceiptStatus::LinkOpened);
+    let without = render_page(&unpaid);
+    unpaid.card_onramp = Some(payments_core::OnrampProviderKind::Coinbase);
+    let with = render_page(&unpaid);
+    let mut paid = view(ReceiptStatus::Paid);
+    paid.card_onramp = Some(payments_core::OnrampProviderKind::Coinbase);
+
+    assert!(!without.contains("Pay with card"), "{without}");
+    assert!(
+        with.contains(&format!(
+            "<form id=\"card-onramp\" class=\"checkout card-onramp\" method=\"post\" \
+             action=\"order-42/onramp?merchant={}\">",
+            Wallet::parse(RECIPIENT).unwrap()
+        )),
+        "{with}"
+    );
+    assert!(
+        with.contains("Buy exactly 44.68 USDC with a card through Coinbase"),
+        "{with}"
+    );
+    assert!(!render_page(&paid).contains("Pay with card"));
 }

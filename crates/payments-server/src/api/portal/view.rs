@@ -1,6 +1,6 @@
 //! What the payment page shows, independent of where it came from: the renderer is a pure function of this.
 
-use payments_core::{Cents, Failure, PaymentRequest, ReceiptStatus, Wallet};
+use payments_core::{Cents, Failure, OnrampProviderKind, PaymentRequest, ReceiptStatus, Wallet};
 
 /// The payment token's symbol (a 6-decimal USD stablecoin).
 pub(crate) const TOKEN_SYMBOL: &str = "USDC";
@@ -38,6 +38,9 @@ pub(crate) struct PortalView {
     pub(crate) wallet_checkout: bool,
     /// Where "Return to shop" leads once paid: the receipt's redirect URL, HTTPS only.
     pub(crate) redirect_url: Option<String>,
+    /// The card path's provider when the server has one and the receipt has its own deposit address (the
+    /// purchased tokens must arrive where the watcher attributes them to this receipt): "Pay with card".
+    pub(crate) card_onramp: Option<OnrampProviderKind>,
     /// The payment window as the page was rendered.
     pub(crate) window: PaymentWindowState,
 }

@@ -3,6 +3,7 @@
 
 mod from;
 mod from_admin;
+mod from_onramp;
 mod from_receipts;
 mod from_recurring;
 mod from_reserve;
@@ -12,7 +13,7 @@ use std::error::Error as StdError;
 
 use hyper::header::{ALLOW, CONNECTION, HeaderValue, RETRY_AFTER};
 use hyper::{Method, StatusCode};
-use payments_core::ErrorCode;
+use payments_core::{ErrorCode, FailureCategory, OnrampFailure};
 use serde::Serialize;
 
 use crate::http::response::{self, HttpResponse};
@@ -77,6 +78,12 @@ pub(crate) enum ApiError {
         code: ErrorCode,
         message: String,
     },
+    /// The card path's provider created no session: the body adds the failure's category and code; the
+    /// provider's own answer (`detail`) is logged at warn, never sent.
+    OnrampFailed {
+        failure: OnrampFailure,
+        detail: String,
+    },
     /// Anything unexpected; the source is logged, never sent.
     Internal {
         source: BoxError,
@@ -95,6 +102,12 @@ pub(crate) struct Envelope<'a> {
     field: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reset_at: Option<i64>,
+    /// `onramp_failed`: the spec's failure category of the provider's refusal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure_category: Option<FailureCategory>,
+    /// `onramp_failed`: the `PORTAL_ONRAMP_…` code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure_code: Option<&'a str>,
 }
 
 impl ApiError {
@@ -129,11 +142,13 @@ impl ApiError {
             ApiError::DatastoreUnavailable { .. } => ErrorCode::DatastoreUnavailable,
             ApiError::ChainUnavailable { .. } => ErrorCode::ChainUnavailable,
             ApiError::Refused { code, .. } => *code,
+            ApiError::OnrampFailed { .. } => ErrorCode::OnrampFailed,
             ApiError::Internal { .. } => ErrorCode::Failed,
         }
     }
 
-    fn message(&self) -> String {
+    /// The text the envelope's `message` carries (never an internal detail).
+    pub(crate) fn message(&self) -> String {
         match self {
             ApiError::Unauthorized => "missing or invalid subscription key".to_owned(),
             ApiError::AdminUnauthorized { message } => message.clone(),
@@ -162,6 +177,7 @@ impl ApiError {
                 "the chain node is unavailable; nothing was changed, retry later".to_owned()
             }
             ApiError::Refused { message, .. } => message.clone(),
+            ApiError::OnrampFailed { failure, .. } => failure.buyer_message().to_owned(),
             ApiError::Internal { .. } => "internal server error".to_owned(),
         }
     }
@@ -176,6 +192,8 @@ impl ApiError {
             tracing::warn!(status = status.as_u16(), reason = %reason, "datastore unavailable");
         } else if let ApiError::ChainUnavailable { reason } = &self {
             tracing::warn!(status = status.as_u16(), reason = %reason, "chain unavailable");
+        } else if let ApiError::OnrampFailed { failure, detail } = &self {
+            tracing::warn!(status = status.as_u16(), code = failure.code, detail = %detail, "onramp provider refused");
         } else {
             tracing::debug!(status = status.as_u16(), code = self.code().as_str(), message = %message, "request refused");
         }
@@ -188,6 +206,14 @@ impl ApiError {
             },
             reset_at: match &self {
                 ApiError::RateLimited { reset_at_ms } => Some(*reset_at_ms),
+                _ => None,
+            },
+            failure_category: match &self {
+                ApiError::OnrampFailed { failure, .. } => Some(failure.category),
+                _ => None,
+            },
+            failure_code: match &self {
+                ApiError::OnrampFailed { failure, .. } => Some(failure.code),
                 _ => None,
             },
         };

@@ -30,8 +30,9 @@ pub(super) fn body(
         merchant_wallet: receipt.wallet,
         total_usd: receipt.amounts.total,
         token: TOKEN.to_owned(),
-        onramp_session_id: None,
-        is_onramp_session_unique: false,
+        onramp_session_id: receipt.onramp.as_ref().map(|session| session.session_id.clone()),
+        // Every session is created for one receipt (its own deposit address and amount), never shared.
+        is_onramp_session_unique: receipt.onramp.is_some(),
         transaction_id: receipt.options.transaction_id.clone(),
         metadata: receipt.options.metadata.clone().map(serde_json::Value::Object),
         timestamp: now_ms,

@@ -61,6 +61,10 @@ pub(crate) struct ReceiptView<'a> {
     paid_late: bool,
     /// Paid late when the stock its window's end gave back was no longer there to take again.
     stock_short: bool,
+    /// The card-onramp session its payment page created last ("Pay with card"), as in its webhooks.
+    onramp_session_id: Option<&'a str>,
+    /// True when it has a session: each is created for this receipt alone.
+    is_onramp_session_unique: bool,
 }
 
 /// `settlement`: how many attempts failed, the last error, and when the next attempt runs (Unix ms).
@@ -190,6 +194,8 @@ impl<'a> ReceiptView<'a> {
             expires_at: receipt.expires_at,
             paid_late: receipt.paid_late,
             stock_short: receipt.stock_short,
+            onramp_session_id: receipt.onramp.as_ref().map(|session| session.session_id.as_str()),
+            is_onramp_session_unique: receipt.onramp.is_some(),
         }
     }
 }
