@@ -38,11 +38,11 @@ pub(crate) struct OnrampSessionResponse {
         ("merchant" = Option<String>, Query, description = "The merchant wallet, from the payment link.")
     ),
     responses(
-        (status = 200, description = "With `Accept: application/json` (the page's script): the session. Otherwise an HTML page linking to it.", body = OnrampSessionResponse),
-        (status = 404, description = "No such receipt, or the server offers no card payments.", body = crate::http::error::Envelope<'static>),
-        (status = 409, description = "`invalid_transition`: the receipt is paid, being confirmed, expired or has no deposit address.", body = crate::http::error::Envelope<'static>),
-        (status = 429, description = "Too many page writes from this client address.", body = crate::http::error::Envelope<'static>),
-        (status = 502, description = "`onramp_failed`: the provider refused or did not answer; `failureCategory` and `failureCode` say why. The receipt is unchanged.", body = crate::http::error::Envelope<'static>)
+        (status = 200, description = "With `Accept: application/json` (the page's script): the session. Otherwise an HTML page linking to it.", content((OnrampSessionResponse = "application/json"), (String = "text/html; charset=utf-8"))),
+        (status = 404, description = "No such receipt, or the server offers no card payments. (JSON with `Accept: application/json`, otherwise an HTML page saying why).", content((crate::http::error::Envelope<'static> = "application/json"), (String = "text/html; charset=utf-8"))),
+        (status = 409, description = "`invalid_transition`: the receipt is paid, being confirmed, expired or has no deposit address. (JSON with `Accept: application/json`, otherwise an HTML page saying why).", content((crate::http::error::Envelope<'static> = "application/json"), (String = "text/html; charset=utf-8"))),
+        (status = 429, description = "Too many page writes from this client address. (JSON with `Accept: application/json`, otherwise an HTML page saying why).", content((crate::http::error::Envelope<'static> = "application/json"), (String = "text/html; charset=utf-8"))),
+        (status = 502, description = "`onramp_failed`: the provider refused or did not answer; `failureCategory` and `failureCode` say why. The receipt is unchanged. (JSON with `Accept: application/json`, otherwise an HTML page saying why).", content((crate::http::error::Envelope<'static> = "application/json"), (String = "text/html; charset=utf-8")))
     )
 )]
 pub(crate) async fn start(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
