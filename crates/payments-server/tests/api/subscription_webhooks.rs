@@ -70,12 +70,12 @@ async fn a_subscriptions_life_sends_four_signed_webhooks_through_the_outbox() {
     receiver.wait_for(1).await;
 
     run_batch(&api).await;
-    receiver.wait_for(2).await;
+    receiver.wait_for_distinct(2).await;
     advance_to(&api, TEST_START_MS + WEEK_MS).await;
     let failed = run_batch(&api).await;
-    receiver.wait_for(3).await;
+    receiver.wait_for_distinct(3).await;
     cancel_by_session(&api, &id).await;
-    let received = receiver.wait_for(4).await;
+    let received = receiver.wait_for_distinct(4).await;
 
     assert_eq!(failed["results"][0]["status"], "failed");
     let bodies: Vec<Value> = received.iter().map(Received::json).collect();

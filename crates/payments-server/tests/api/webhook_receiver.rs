@@ -116,6 +116,27 @@ impl Receiver {
     }
 
     /// Waits (bounded) until at least `count` requests arrived; returns them all.
+    /// Waits for `count` distinct deliveries (by `webhook-id`), the first request of each in arrival order.
+    /// Delivery is at least once: a test that moves the manual clock far (a week) while an attempt is still
+    /// recording its success expires that attempt's lease, and the delivery is sent again with the same id,
+    /// which receivers are told to drop.
+    pub(crate) async fn wait_for_distinct(&self, count: usize) -> Vec<Received> {
+        eventually(
+            &format!("{count} distinct webhook deliveries"),
+            Duration::from_secs(10),
+            || async {
+                let mut seen = std::collections::HashSet::new();
+                let distinct: Vec<Received> = self
+                    .received()
+                    .into_iter()
+                    .filter(|request| seen.insert(request.header("webhook-id").to_owned()))
+                    .collect();
+                (distinct.len() >= count).then_some(distinct)
+            },
+        )
+        .await
+    }
+
     pub(crate) async fn wait_for(&self, count: usize) -> Vec<Received> {
         eventually(
             &format!("{count} webhook requests"),
