@@ -81,6 +81,16 @@ impl Anvil {
         })
     }
 
+    /// This node with `contracts` deployed on it, charged through by the deployer account as relayer: what
+    /// a test server's [`super::TestOptions::node`] takes.
+    pub fn node(&self, contracts: crate::ChainContracts) -> super::TestNode {
+        super::TestNode {
+            rpc_url: self.rpc_url.clone(),
+            contracts,
+            relayer_key: DEPLOYER_KEY.to_owned(),
+        }
+    }
+
     /// Runs `cast` against this anvil; panics with its output when it fails.
     pub fn cast(&self, args: &[&str]) -> String {
         let output = Command::new(chain_tool("cast"))

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use payments_server::ChainContracts;
-use payments_server::testing::{AdminClient, TestKey, TestNode, TestOptions, eventually};
+use payments_server::testing::{AdminClient, TestKey, TestOptions, eventually};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -62,11 +62,7 @@ pub(crate) async fn shop(confirmations: u64) -> Option<Shop> {
     let contracts = bootstrap(&anvil);
     let api = Api::spawn_with(TestOptions {
         confirmations: Some(confirmations),
-        node: Some(TestNode {
-            rpc_url: anvil.rpc_url.clone(),
-            contracts,
-            relayer_key: DEPLOYER_KEY.to_owned(),
-        }),
+        node: Some(anvil.node(contracts)),
         ..TestOptions::default()
     })
     .await;

@@ -4,7 +4,7 @@
 //! (scripts/screenshots.sh).
 
 use payments_server::testing::anvil::{Anvil, BUYER, DEPLOYER_KEY};
-use payments_server::testing::{TEST_CRON_SECRET, TestNode, TestOptions};
+use payments_server::testing::{TEST_CRON_SECRET, TestOptions};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -31,11 +31,7 @@ pub(crate) async fn plan_on_anvil() -> Option<PlanOnAnvil> {
     let anvil = Anvil::start()?;
     let contracts = anvil.bootstrap().await;
     let api = Api::spawn_with(TestOptions {
-        node: Some(TestNode {
-            rpc_url: anvil.rpc_url.clone(),
-            contracts,
-            relayer_key: DEPLOYER_KEY.to_owned(),
-        }),
+        node: Some(anvil.node(contracts)),
         ..TestOptions::default()
     })
     .await;

@@ -5,7 +5,7 @@
 //! skipped (with a message) when anvil is not installed, except under `CI=true`.
 
 use payments_core::{CounterfactualSignature, SpendPermission, SpendPermissionData, SpendPermissionDomain};
-use payments_server::testing::{TEST_CRON_SECRET, TestNode, TestOptions, sign_permission};
+use payments_server::testing::{TEST_CRON_SECRET, TestOptions, sign_permission};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -59,11 +59,7 @@ impl World {
         let anvil = Anvil::start()?;
         let contracts = bootstrap(&anvil);
         let api = Api::spawn_with(TestOptions {
-            node: Some(TestNode {
-                rpc_url: anvil.rpc_url.clone(),
-                contracts,
-                relayer_key: DEPLOYER_KEY.to_owned(),
-            }),
+            node: Some(anvil.node(contracts)),
             ..TestOptions::default()
         })
         .await;
