@@ -9,6 +9,7 @@ mod deposit;
 mod erc6492;
 mod error_code;
 mod json_number;
+mod ledger;
 mod money;
 mod money_serde;
 mod onchain;
@@ -44,6 +45,9 @@ pub use erc6492::{
 };
 pub use error_code::{ErrorCode, UnknownErrorCode};
 pub use json_number::first_inexact_number;
+pub use ledger::{
+    LedgerAccount, LedgerLeg, LedgerMovement, charge_legs, deposit_legs, refund_leg, settlement_legs,
+};
 pub use money::{Cents, MAX_USD_CENTS, MoneyError, TOKEN_UNITS_PER_CENT, TokenAmount};
 pub use onchain::{
     DEPOSIT_FACTORY_CREATION_CODE, ReceiptSalt, SPEND_PERMISSION_MANAGER_CREATION_CODE,
@@ -90,7 +94,7 @@ pub use tax::{
 };
 pub use tax_catalog::{STATE_COMPONENT_CODE, builtin_tax_catalog};
 pub use user_xp::{CENTS_PER_XP, purchase_credit, xp_for_spending};
-pub use utc_time::utc_iso8601;
+pub use utc_time::{parse_utc_time, utc_iso8601};
 pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,

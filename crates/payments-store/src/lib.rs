@@ -8,6 +8,7 @@
 
 mod chain_repository;
 mod item_columns;
+mod ledger;
 mod location;
 mod observer;
 mod postgres;
@@ -36,6 +37,7 @@ pub use chain_repository::{
     SettlementState,
 };
 pub(crate) use item_columns::ItemColumns;
+pub use ledger::{LEDGER_PAGE_ROWS, LedgerCursor, LedgerQuery, LedgerRecord, LedgerSource};
 pub use location::{DatabaseLocation, DatabaseState, backup_sqlite, check_database, open};
 pub use observer::{StoreObserver, StoreTiming};
 pub(crate) use postgres::PgPoolOptions;

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use payments_core::{Cents, Wallet};
 
 use crate::StoreError;
+use crate::ledger::{LedgerQuery, LedgerRecord};
 use payments_domain::user::{
     FollowOutcome, FollowPage, Heartbeat, LiveQuery, ProfileUpdate, User, UserPage, UserSearch,
 };
@@ -64,6 +65,8 @@ pub trait BillingRepository: Send + Sync + fmt::Debug {
     async fn receipt_fee_base(&self, merchant: Wallet) -> Result<ReceiptFeeBase, StoreError>;
     /// The merchant's successful subscription charges, from their billing events.
     async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError>;
+    /// One page of the merchant's recorded money movements in export order (`crate::ledger`).
+    async fn ledger_page(&self, query: LedgerQuery) -> Result<Vec<LedgerRecord>, StoreError>;
 }
 
 /// What a merchant's subscription charges paid the platform: the `charged` billing events' sums.

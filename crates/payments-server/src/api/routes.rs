@@ -21,9 +21,9 @@ use crate::api::handlers::subscriptions::{
     cron as subscription_cron, permission as subscription_permission, plans as subscription_plans,
 };
 use crate::api::handlers::{
-    admin_auth, billing, graphql, health, images, inventory, metrics, openapi as openapi_handler, orders,
-    ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop, split,
-    subscribe_page, subscriptions, test_fund, users,
+    admin_auth, billing, exports, graphql, health, images, inventory, metrics, openapi as openapi_handler,
+    orders, ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop,
+    split, subscribe_page, subscriptions, test_fund, users,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -142,6 +142,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(GET "/api/users/{wallet}", |ctx, p| users::get(ctx, p.at(0)), users::__path_get),
     route!(GET_POST "/api/graphql", |ctx, p| graphql::execute(ctx, p.method), graphql::__path_execute),
     route!(GET "/api/billing/balance", |ctx, _| billing::balance(ctx), billing::__path_balance),
+    route!(GET "/api/exports/ledger", |ctx, _| exports::ledger(ctx), exports::__path_ledger),
     route!(GET "/api/subscriptions/plans", |ctx, _| subscription_plans::list(ctx), subscription_plans::__path_list),
     route!(POST "/api/subscriptions/plans", |ctx, _| subscription_plans::create(ctx), subscription_plans::__path_create),
     route!(PUT "/api/subscriptions/plans", |ctx, _| subscription_plans::update(ctx), subscription_plans::__path_update),

@@ -5,8 +5,7 @@
 //! effect. A refused request keeps nothing, so it can be corrected and retried under the same key.
 
 use crate::domain::digest::sha256_hex;
-use bytes::Bytes;
-use http_body_util::Full;
+use crate::http::response_body::ResponseBody;
 use hyper::header::HeaderValue;
 use hyper::{Response, StatusCode};
 use serde::Serialize;
@@ -86,7 +85,7 @@ pub(crate) fn json_body(status: StatusCode, body: &impl Serialize) -> (StatusCod
 }
 
 fn bytes_response(status: StatusCode, body: Vec<u8>) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let mut response = Response::new(ResponseBody::from(body));
     *response.status_mut() = status;
     response.headers_mut().insert(
         hyper::header::CONTENT_TYPE,

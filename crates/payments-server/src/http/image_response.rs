@@ -1,8 +1,8 @@
 //! The answer of `GET /api/inventory/{id}/images/{n}`: the image's bytes with its type, its content hash as
 //! `ETag`, and caching headers; `304 Not Modified` without a body when the caller already has it.
 
+use crate::http::response_body::ResponseBody;
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderValue, X_CONTENT_TYPE_OPTIONS};
 use hyper::{Response, StatusCode};
 
@@ -24,7 +24,7 @@ pub(crate) fn image(fetched: ImageFetch, requested_version: Option<&str>) -> Htt
         ImageFetch::Unchanged(meta) => (StatusCode::NOT_MODIFIED, meta, Bytes::new()),
         ImageFetch::Fetched(image) => (StatusCode::OK, image.meta, Bytes::from(image.bytes)),
     };
-    let mut response = Response::new(Full::new(body));
+    let mut response = Response::new(ResponseBody::from(body));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     if let Ok(etag) = HeaderValue::from_str(&meta.sha256.etag()) {

@@ -14,5 +14,6 @@ pub(crate) mod multipart;
 pub(crate) mod rate_limit;
 pub(crate) mod receipt_bodies;
 pub(crate) mod response;
+pub(crate) mod response_body;
 pub(crate) mod state;
 pub(crate) mod status_poster;

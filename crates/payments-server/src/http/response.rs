@@ -1,13 +1,14 @@
 //! JSON responses.
 
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
 use payments_core::ErrorCode;
 use serde::Serialize;
 
-pub(crate) type HttpResponse = Response<Full<Bytes>>;
+use crate::http::response_body::ResponseBody;
+
+pub(crate) type HttpResponse = Response<ResponseBody>;
 
 pub(crate) const JSON_CONTENT_TYPE: &str = "application/json";
 
@@ -30,7 +31,7 @@ pub(crate) fn json(status: StatusCode, body: &impl Serialize) -> HttpResponse {
 
 /// A JSON body already rendered.
 pub(crate) fn json_bytes(status: StatusCode, bytes: Bytes) -> HttpResponse {
-    let mut response = Response::new(Full::new(bytes));
+    let mut response = Response::new(ResponseBody::from(bytes));
     *response.status_mut() = status;
     response
         .headers_mut()

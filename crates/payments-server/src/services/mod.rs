@@ -9,6 +9,7 @@ pub(crate) mod health;
 pub(crate) mod instance_settings;
 pub(crate) mod inventory;
 pub(crate) mod keys;
+pub(crate) mod ledger;
 pub(crate) mod onramp;
 pub(crate) mod receipts;
 pub(crate) mod recent_callers;

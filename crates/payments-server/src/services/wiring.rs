@@ -24,6 +24,7 @@ use crate::services::chain::watcher::DepositWatcher;
 use crate::services::health::HealthService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
+use crate::services::ledger::LedgerService;
 use crate::services::onramp::OnrampService;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
@@ -50,6 +51,7 @@ pub(crate) struct Services {
     pub(crate) reserve: ReserveService,
     pub(crate) users: UserService,
     pub(crate) billing: BillingService,
+    pub(crate) ledger: LedgerService,
     pub(crate) recurring: RecurringService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
@@ -166,6 +168,11 @@ impl Services {
                 billing: Arc::clone(&repos.billing),
                 clock: Arc::clone(clock),
                 platform_share_bps: config.platform_share_bps,
+            },
+            ledger: LedgerService {
+                billing: Arc::clone(&repos.billing),
+                shops: Arc::clone(&repos.shops),
+                platform_recipient: config.platform_recipient,
             },
             recurring: recurring(config, repos, clock, &chain, master_key.clone(), &wakeup),
             keys: KeyAdmin::new(

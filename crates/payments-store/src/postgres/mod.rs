@@ -15,6 +15,7 @@ mod idempotency;
 mod inventory;
 mod inventory_images;
 mod inventory_list;
+mod ledger;
 mod maintenance;
 mod merchant;
 #[cfg(test)]

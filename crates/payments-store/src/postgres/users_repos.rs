@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::postgres::{PgStore, billing, users, users_search};
+use crate::ledger::{LedgerQuery, LedgerRecord};
+use crate::postgres::{PgStore, billing, ledger, users, users_search};
 use crate::{BillingRepository, ReceiptFeeBase, StoreError, SubscriptionFeeBase, UserRepository};
 use payments_domain::user::{
     FollowOutcome, FollowPage, Heartbeat, LiveQuery, ProfileUpdate, User, UserPage, UserSearch,
@@ -71,5 +72,13 @@ impl BillingRepository for PgStore {
     async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError> {
         self.run(|client| Box::pin(billing::subscription_fee_base(client, merchant)))
             .await
+    }
+
+    async fn ledger_page(&self, query: LedgerQuery) -> Result<Vec<LedgerRecord>, StoreError> {
+        self.run(|client| {
+            let query = query.clone();
+            Box::pin(async move { ledger::ledger_page(client, &query).await })
+        })
+        .await
     }
 }

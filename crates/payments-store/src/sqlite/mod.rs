@@ -12,6 +12,7 @@ mod idempotency;
 mod inventory;
 mod inventory_images;
 mod inventory_list;
+mod ledger;
 mod maintenance;
 mod migrations;
 mod onramp_sessions;

@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::sqlite::{SqliteStore, billing, users, users_search};
+use crate::ledger::{LedgerQuery, LedgerRecord};
+use crate::sqlite::{SqliteStore, billing, ledger, users, users_search};
 use crate::{BillingRepository, ReceiptFeeBase, StoreError, SubscriptionFeeBase, UserRepository};
 use payments_domain::user::{
     FollowOutcome, FollowPage, Heartbeat, LiveQuery, ProfileUpdate, User, UserPage, UserSearch,
@@ -70,5 +71,9 @@ impl BillingRepository for SqliteStore {
     async fn subscription_fee_base(&self, merchant: Wallet) -> Result<SubscriptionFeeBase, StoreError> {
         self.read(move |conn| billing::subscription_fee_base(conn, merchant))
             .await
+    }
+
+    async fn ledger_page(&self, query: LedgerQuery) -> Result<Vec<LedgerRecord>, StoreError> {
+        self.read(move |conn| ledger::ledger_page(conn, &query)).await
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod keys;
+pub(crate) mod ledger;
 pub(crate) mod onramp_sessions;
 pub(crate) mod outbox;
 pub(crate) mod paging;
@@ -78,6 +79,8 @@ macro_rules! contract_suite {
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
             outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
             keys::keys_are_found_by_hash_rotated_and_revoked,
+            ledger::the_ledger_reads_the_merchants_transfers_settlements_and_refunds_in_time_order,
+            ledger::ledger_pages_after_a_cursor_return_every_record_once_and_ranges_bound_them,
             keys::an_instance_setting_keeps_the_first_value_recorded_even_under_a_race,
             keys::parallel_first_key_bootstraps_create_one_subscription,
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,

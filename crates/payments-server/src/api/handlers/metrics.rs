@@ -1,7 +1,6 @@
 //! `GET /metrics`: the Prometheus text format, with the webhook queue depth read at scrape time.
 
-use bytes::Bytes;
-use http_body_util::Full;
+use crate::http::response_body::ResponseBody;
 use hyper::Response;
 use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 
@@ -35,7 +34,7 @@ pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         Err(error) => tracing::warn!(error = %error, "webhook queue depth not read for /metrics"),
     }
     metrics.run_upkeep();
-    let mut response = Response::new(Full::new(Bytes::from(metrics.render())));
+    let mut response = Response::new(ResponseBody::from(metrics.render().into_bytes()));
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE_PROMETHEUS));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -3,10 +3,12 @@
 
 pub(crate) mod admin_auth;
 pub(crate) mod billing;
+pub(crate) mod exports;
 pub(crate) mod graphql;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
+pub(crate) mod ledger_csv;
 pub(crate) mod metrics;
 pub(crate) mod openapi;
 pub(crate) mod orders;

@@ -1,7 +1,7 @@
 //! GET /api/openapi.json (no key): the OpenAPI 3.1 document of this API, generated from the handlers.
 
+use crate::http::response_body::ResponseBody;
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::Response;
 use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 
@@ -20,7 +20,7 @@ use crate::http::response::{HttpResponse, JSON_CONTENT_TYPE};
 )]
 pub(crate) async fn get(_ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let document = openapi::document_json().map_err(ApiError::internal)?;
-    let mut response = Response::new(Full::new(Bytes::from_static(document.as_bytes())));
+    let mut response = Response::new(ResponseBody::from(Bytes::from_static(document.as_bytes())));
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(JSON_CONTENT_TYPE));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("public, max-age=300"));

@@ -11,8 +11,8 @@ mod style;
 mod subscribe;
 mod view;
 
+use crate::http::response_body::ResponseBody;
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, LOCATION, REFERRER_POLICY,
     X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
@@ -30,7 +30,7 @@ pub(crate) use subscribe::{SubscribeView, render_plan_not_found, render_subscrib
 /// An HTML response with the portal's headers: the page may not load or run anything but its own
 /// stylesheet, may not be framed, sniffed, cached, or leak its URL (which names the receipt) as a referrer.
 pub(crate) fn html(status: StatusCode, page: String) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from(page)));
+    let mut response = Response::new(ResponseBody::from(Bytes::from(page)));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -62,7 +62,7 @@ pub(crate) fn script() -> HttpResponse {
 /// A script with headers that keep it from being sniffed as anything else; browsers revalidate it, so a
 /// new server version's script is picked up.
 pub(crate) fn script_response(body: &'static str) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
+    let mut response = Response::new(ResponseBody::from(Bytes::from_static(body.as_bytes())));
     let headers = response.headers_mut();
     headers.insert(
         CONTENT_TYPE,
@@ -75,7 +75,7 @@ pub(crate) fn script_response(body: &'static str) -> HttpResponse {
 
 /// 303 See Other to `location` (after the page's form posts: reloading the page does not post again).
 pub(crate) fn see_other(location: &str) -> HttpResponse {
-    let mut response = Response::new(Full::new(Bytes::new()));
+    let mut response = Response::new(ResponseBody::from(Bytes::new()));
     *response.status_mut() = StatusCode::SEE_OTHER;
     if let Ok(value) = HeaderValue::from_str(location) {
         response.headers_mut().insert(LOCATION, value);
