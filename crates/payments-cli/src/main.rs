@@ -15,6 +15,7 @@ mod billing;
 mod completions;
 mod connection;
 mod cron_secret;
+mod export;
 mod graphql;
 mod hints;
 mod import;
@@ -99,6 +100,8 @@ enum Command {
     TestClock(test_mode::TestClockArgs),
     /// The platform's fees on your sales: accrued, settled on chain, remaining (scope receipts:read).
     Billing(billing::BillingArgs),
+    /// Exports: the ledger of every money movement, CSV or JSON (scope receipts:read).
+    Export(export::ExportArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(long_about = completions::LONG_ABOUT)]
     Completions(completions::CompletionsArgs),
@@ -135,6 +138,7 @@ fn main() -> ExitCode {
         Command::Users(args) => users::run(args),
         Command::Graphql(args) => graphql::run(args),
         Command::Billing(args) => billing::run(args),
+        Command::Export(args) => export::run(args),
         Command::Plans(args) => plans::run(args),
         Command::Subscriptions(args) => subscriptions::run(args),
         Command::Test(args) => test_mode::run(args),

@@ -58,6 +58,7 @@ mod error;
 mod graphql;
 mod inventory;
 mod item;
+mod ledger;
 mod or_unknown;
 mod paging;
 mod query;
@@ -96,6 +97,7 @@ pub use error::{ApiError, Error};
 pub use graphql::{GraphqlError, GraphqlResponse};
 pub use inventory::{Degraded, Deleted, InventoryImage, InventoryPage, UploadedImage, UpsertedItem};
 pub use item::{Dimensions, InventoryItem, ShippingConfig};
+pub use ledger::{LedgerDownload, LedgerEntry, LedgerFormat, LedgerRange};
 pub use or_unknown::{OrUnknown, ReceiptStatusValue, WireName};
 pub use query::{InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub use receipt::{

@@ -13,6 +13,7 @@ mod dev_flow;
 mod dev_server_restart;
 #[cfg(test)]
 mod errors;
+mod export_ledger;
 #[cfg(test)]
 mod forward_compat;
 #[cfg(test)]

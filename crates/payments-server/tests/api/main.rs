@@ -32,6 +32,7 @@ mod inventory_list;
 mod inventory_upsert;
 mod inventory_validation;
 mod keys_cli;
+mod ledger_export;
 mod list_cursors;
 mod metrics;
 mod openapi;
