@@ -4,10 +4,14 @@
 //! Both backends select the same columns in the same order (`LEDGER_COLUMNS`) into a [`LedgerRow`] of plain
 //! values; [`LedgerRow::into_record`] is the one decoder behind them.
 
+use std::collections::HashMap;
+
 use payments_core::{Cents, TokenAmount, Wallet};
 
 /// The page size the export reads with.
-pub const LEDGER_PAGE_ROWS: u32 = 1_000;
+/// Each page reads the merchant's movements up to its bounds once, so fewer, larger pages cost less; 5,000
+/// entries are about 2 MB in memory.
+pub const LEDGER_PAGE_ROWS: u32 = 5_000;
 
 /// Which recorded movements of which merchant, from where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +99,9 @@ pub(crate) struct LedgerRow {
     pub(crate) party: Option<String>,
     pub(crate) transaction_hash: Option<String>,
     pub(crate) block_number: Option<i64>,
+    /// A transfer's log index and deposit address (the window of what arrived before it).
+    pub(crate) log_index: Option<i64>,
+    pub(crate) deposit: Option<String>,
     pub(crate) amount: Option<String>,
     pub(crate) total_cents: Option<i64>,
     pub(crate) before_units: Option<String>,
@@ -159,6 +166,96 @@ impl LedgerRow {
         };
         Ok(LedgerRecord { cursor, source })
     }
+}
+
+/// The chain-order stretch of one deposit's transfers that a page's transfer rows fall in: what arrived
+/// before each of them is the sum before `from` plus the transfers from `from` up to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DepositSpan {
+    pub(crate) deposit: String,
+    /// `(block, log index)` of the page's first transfer to it in chain order, and of its last.
+    pub(crate) from: (i64, i64),
+    pub(crate) to: (i64, i64),
+}
+
+/// What the backend read for a [`DepositSpan`]: the sum of the deposit's transfers before `from`, and every
+/// transfer in `[from, to]` in chain order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SpanTransfers {
+    pub(crate) before: u128,
+    pub(crate) transfers: Vec<((i64, i64), u128)>,
+}
+
+/// The spans of `rows`' transfers, one per deposit. Each page asks only for these (bounded by the page),
+/// never for the merchant's whole history: the export's memory stays that of a page.
+pub(crate) fn deposit_spans(rows: &[LedgerRow]) -> Vec<DepositSpan> {
+    let mut spans: HashMap<&str, DepositSpan> = HashMap::new();
+    for row in rows.iter().filter(|row| row.kind == KIND_DEPOSIT) {
+        let (Some(deposit), Some(at)) = (row.deposit.as_deref(), row.chain_place()) else {
+            continue;
+        };
+        spans
+            .entry(deposit)
+            .and_modify(|span| {
+                span.from = span.from.min(at);
+                span.to = span.to.max(at);
+            })
+            .or_insert_with(|| DepositSpan {
+                deposit: deposit.to_owned(),
+                from: at,
+                to: at,
+            });
+    }
+    spans.into_values().collect()
+}
+
+/// A deposit's transfers of a span in chain order, and the sums before each (`sums[i]` = before the `i`th).
+type RunningSums = (Vec<(i64, i64)>, Vec<u128>);
+
+/// Sets each transfer row's `before_units` from its deposit's span (running sums, so a page costs its size).
+pub(crate) fn fill_received_before(rows: &mut [LedgerRow], spans: Vec<(DepositSpan, SpanTransfers)>) {
+    let running: HashMap<String, RunningSums> = spans
+        .into_iter()
+        .map(|(span, mut read)| {
+            read.transfers.sort_unstable();
+            let mut sums = Vec::with_capacity(read.transfers.len() + 1);
+            let mut sum = read.before;
+            sums.push(sum);
+            for (_, amount) in &read.transfers {
+                sum = sum.saturating_add(*amount);
+                sums.push(sum);
+            }
+            let places = read.transfers.into_iter().map(|(place, _)| place).collect();
+            (span.deposit, (places, sums))
+        })
+        .collect();
+    for row in rows.iter_mut().filter(|row| row.kind == KIND_DEPOSIT) {
+        let (Some(deposit), Some(at)) = (row.deposit.as_deref(), row.chain_place()) else {
+            continue;
+        };
+        let Some((places, sums)) = running.get(deposit) else {
+            continue;
+        };
+        let earlier = places.partition_point(|place| *place < at);
+        row.before_units = sums.get(earlier).map(u128::to_string);
+    }
+}
+
+impl LedgerRow {
+    fn chain_place(&self) -> Option<(i64, i64)> {
+        Some((self.block_number?, self.log_index?))
+    }
+}
+
+/// Each source's own bound for the cursor, as `(time, row)` after which its rows come: `(at, kind, row) >
+/// (A, K, R)` is `(at, row) > (A, R)` for kind `K`, every row at `A` for a later kind, none for an earlier one.
+/// A two-column bound lets each source walk its `(time, id)` index.
+pub(crate) fn source_bounds(after: LedgerCursor) -> [i64; 4] {
+    [KIND_DEPOSIT, KIND_SETTLEMENT, KIND_REFUND, KIND_CHARGE].map(|kind| match kind.cmp(&after.kind) {
+        std::cmp::Ordering::Equal => after.row_id,
+        std::cmp::Ordering::Greater => i64::MIN,
+        std::cmp::Ordering::Less => i64::MAX,
+    })
 }
 
 /// The cursor to bind when starting from the beginning: before every record.

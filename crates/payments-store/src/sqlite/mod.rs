@@ -36,6 +36,7 @@ mod schema_v13;
 mod schema_v14;
 mod schema_v16;
 mod schema_v2;
+mod schema_v20;
 mod schema_v3;
 mod schema_v4;
 mod schema_v5;
