@@ -40,6 +40,7 @@ mod outage_postgres;
 mod outage_sqlite_lock;
 mod paid_receipt;
 mod payment_windows;
+mod pgbouncer_end_to_end;
 mod portal;
 mod portal_checkout;
 mod portal_concurrent_buyers;
