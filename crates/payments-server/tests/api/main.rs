@@ -27,6 +27,7 @@ mod helpers;
 mod idempotency;
 mod image_route;
 mod images;
+mod instances_kill_pg;
 mod inventory_limits;
 mod inventory_list;
 mod inventory_upsert;
