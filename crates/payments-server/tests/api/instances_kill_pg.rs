@@ -41,7 +41,14 @@ fn creates() -> usize {
 }
 
 async fn start_instance(database: &PgTestDatabase) -> DevServerProcess {
-    DevServerProcess::start_with(database, &["--webhook-timeout-ms", WEBHOOK_TIMEOUT_MS]).await
+    // One key sends every request: the per-key rate limit would refuse most of them.
+    let extra = [
+        "--webhook-timeout-ms",
+        WEBHOOK_TIMEOUT_MS,
+        "--rate-limit-per-minute",
+        "1000000",
+    ];
+    DevServerProcess::start_with(database, &extra).await
 }
 
 /// Creates receipt `index` on one instance and moves it to `link_opened` on the next; a refused or
