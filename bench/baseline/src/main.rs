@@ -9,8 +9,11 @@
 //!   server's `GET /api/receipts/{id}`).
 //! - `sqlite-order`: one SQLite transaction (two point reads and one insert) per POST, run the way a
 //!   straightforward handler runs it: compare with the server's `POST /api/orders`.
+//! - `pg-probe`: the same on PostgreSQL with the server's driver and pool: `GET /point` (a point select)
+//!   and `POST /orders` (the order-shaped transaction); `bench/pg_compare.sh` runs it.
 
 mod fixed_json;
+mod pg_probe;
 mod serve;
 mod sqlite_order;
 
@@ -45,6 +48,16 @@ enum Command {
         #[arg(long)]
         db: PathBuf,
     },
+    /// `GET /point` (a point select by random id) and `POST /orders` (two selects and an insert in one
+    /// transaction) on PostgreSQL, through a pool of 16 as payments-server's.
+    PgProbe {
+        /// Port to listen on, on 127.0.0.1.
+        #[arg(long)]
+        port: u16,
+        /// PostgreSQL URL (no TLS); its `probe_*` tables are created and seeded when missing.
+        #[arg(long)]
+        url: String,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -66,5 +79,15 @@ fn main() -> anyhow::Result<()> {
                 async move { sqlite_order::handle(&orders, request).await }
             }))
         }
+        Command::PgProbe { port, url } => runtime.block_on(async move {
+            let pool = pg_probe::open(&url)
+                .await
+                .context("opening the PostgreSQL database")?;
+            serve::serve(port, move |request| {
+                let pool = pool.clone();
+                async move { pg_probe::handle(&pool, request).await }
+            })
+            .await
+        }),
     }
 }

@@ -43,7 +43,7 @@ pub use observer::{StoreObserver, StoreTiming};
 pub(crate) use postgres::PgPoolOptions;
 pub use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
-pub use postgres::{PgTestDatabase, ThrowawayCluster};
+pub use postgres::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub use receipt_types::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery,

@@ -36,7 +36,7 @@ use crate::store::Availability;
 pub use admin::{AdminClient, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, sign_login, wallet_of_key};
 pub use chain::TestChain;
 /// A throwaway PostgreSQL database (for tests of the PostgreSQL backend, here and in other crates).
-pub use payments_store::{PgTestDatabase, ThrowawayCluster};
+pub use payments_store::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub use spend::{TestCharge, TestPeriod, TestSpend, sign_hash, sign_permission};
 
 /// Where the test clock starts: 2023-11-14T22:13:20Z.

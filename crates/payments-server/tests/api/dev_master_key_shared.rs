@@ -64,14 +64,19 @@ async fn two_dev_instances_on_one_postgresql_deliver_every_webhook_signed_by_the
 /// A `payments-server --dev` process on `database`, run from a working directory of its own (as two
 /// deployments would be): before the key was shared through the database, each process made its own
 /// development key in a file of its working directory. Killed on drop.
-struct DevServerProcess {
+pub(crate) struct DevServerProcess {
     child: Child,
-    base_url: String,
+    pub(crate) base_url: String,
     _workdir: tempfile::TempDir,
 }
 
 impl DevServerProcess {
     async fn start(database: &PgTestDatabase) -> DevServerProcess {
+        DevServerProcess::start_with(database, &[]).await
+    }
+
+    /// [`DevServerProcess::start`] with `extra` arguments for `payments-server`.
+    pub(crate) async fn start_with(database: &PgTestDatabase, extra: &[&str]) -> DevServerProcess {
         let workdir = tempfile::tempdir().unwrap();
         // A free port, handed to the server (taken again by another process in between only by bad luck).
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -91,6 +96,7 @@ impl DevServerProcess {
                 "--db",
                 database.url(),
             ])
+            .args(extra)
             .current_dir(workdir.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -114,7 +120,7 @@ impl DevServerProcess {
         server
     }
 
-    fn request(&self, key: &str, method: Method, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn request(&self, key: &str, method: Method, path: &str) -> reqwest::RequestBuilder {
         reqwest::Client::new()
             .request(method, format!("{}{path}", self.base_url))
             .header(KEY_HEADER, key)
@@ -129,7 +135,7 @@ impl Drop for DevServerProcess {
 }
 
 /// A key of `wallet` with the receipt scopes, made by the binary's `keys create` on the shared database.
-fn receipts_key(database: &PgTestDatabase, wallet: &str) -> String {
+pub(crate) fn receipts_key(database: &PgTestDatabase, wallet: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_payments-server"))
         .args(["keys", "--db", database.url(), "create", "--wallet", wallet])
         .args(["--scopes", "receipts:read,receipts:write"])

@@ -1,7 +1,7 @@
 //! Sign-in nonces, admin sessions and [`SessionRepository`].
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::Wallet;
 use tokio_postgres::Row;
 
@@ -36,7 +36,7 @@ fn session_from_row(row: &Row) -> Result<StoredAdminSession, PgError> {
 
 /// Stores a nonce; expired ones are dropped on the way so the table stays small.
 async fn issue_nonce(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Wallet,
     nonce: &str,
     expires_at_ms: i64,
@@ -52,7 +52,7 @@ async fn issue_nonce(
     Ok(())
 }
 
-async fn open_session(mut client: Object, nonce: &str, session: &NewAdminSession) -> Result<bool, PgError> {
+async fn open_session(mut client: PgClient, nonce: &str, session: &NewAdminSession) -> Result<bool, PgError> {
     let tx = client.transaction().await?;
     let wallet = session.wallet.to_string();
     let consume = tx.prepare_cached(CONSUME_NONCE).await?;
@@ -80,7 +80,7 @@ async fn open_session(mut client: Object, nonce: &str, session: &NewAdminSession
 }
 
 async fn fetch_live(
-    client: Object,
+    client: PgClient,
     id: &SessionId,
     now_ms: i64,
 ) -> Result<Option<StoredAdminSession>, PgError> {
@@ -89,7 +89,7 @@ async fn fetch_live(
     row.map(|row| session_from_row(&row)).transpose()
 }
 
-async fn update(client: &impl GenericClient, sql: &str, key: &str, now_ms: i64) -> Result<u64, PgError> {
+async fn update(client: &impl Queries, sql: &str, key: &str, now_ms: i64) -> Result<u64, PgError> {
     let statement = client.prepare_cached(sql).await?;
     Ok(client.execute(&statement, &[&key, &now_ms]).await?)
 }

@@ -1,6 +1,6 @@
 //! The receipt totals behind the billing balance, on PostgreSQL.
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::{Cents, TokenAmount, Wallet};
 
 use crate::postgres::error::PgError;
@@ -25,7 +25,7 @@ const SUBSCRIPTION_FEE_BASE: &str =
     WHERE s.merchant = $1 AND e.status = 'charged'";
 
 pub(super) async fn subscription_fee_base(
-    client: Object,
+    client: PgClient,
     merchant: Wallet,
 ) -> Result<SubscriptionFeeBase, PgError> {
     let statement = client.prepare_cached(SUBSCRIPTION_FEE_BASE).await?;
@@ -39,7 +39,7 @@ pub(super) async fn subscription_fee_base(
     })
 }
 
-pub(super) async fn receipt_fee_base(client: Object, merchant: Wallet) -> Result<ReceiptFeeBase, PgError> {
+pub(super) async fn receipt_fee_base(client: PgClient, merchant: Wallet) -> Result<ReceiptFeeBase, PgError> {
     let statement = client.prepare_cached(FEE_BASE).await?;
     let row = client.query_one(&statement, &[&merchant.to_string()]).await?;
     Ok(ReceiptFeeBase {

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Cents, Wallet};
 use tokio_postgres::Row;
 
@@ -76,7 +76,7 @@ fn transfer_from_row(row: &Row) -> Result<RecordedTransfer, PgError> {
     })
 }
 
-async fn fetch_cursor(client: Object, chain_id: u64) -> Result<Option<ChainCursor>, PgError> {
+async fn fetch_cursor(client: PgClient, chain_id: u64) -> Result<Option<ChainCursor>, PgError> {
     let statement = client.prepare_cached(FETCH_CURSOR).await?;
     let row = client.query_opt(&statement, &[&as_i64(chain_id)?]).await?;
     row.map(|row| {
@@ -89,7 +89,7 @@ async fn fetch_cursor(client: Object, chain_id: u64) -> Result<Option<ChainCurso
 }
 
 async fn record_scan(
-    mut client: Object,
+    mut client: PgClient,
     chain_id: u64,
     transfers: &[RecordedTransfer],
     cursor: &ChainCursor,
@@ -132,7 +132,7 @@ async fn record_scan(
     Ok(())
 }
 
-async fn open_deposits(client: Object, since_ms: i64) -> Result<Vec<Wallet>, PgError> {
+async fn open_deposits(client: PgClient, since_ms: i64) -> Result<Vec<Wallet>, PgError> {
     let statement = client.prepare_cached(OPEN_DEPOSITS).await?;
     client
         .query(&statement, &[&since_ms])
@@ -142,7 +142,7 @@ async fn open_deposits(client: Object, since_ms: i64) -> Result<Vec<Wallet>, PgE
         .collect()
 }
 
-async fn funded_deposits(client: Object, chain_id: u64) -> Result<Vec<FundedDeposit>, PgError> {
+async fn funded_deposits(client: PgClient, chain_id: u64) -> Result<Vec<FundedDeposit>, PgError> {
     let statement = client.prepare_cached(FUNDED).await?;
     let mut grouped: BTreeMap<(String, String), FundedDeposit> = BTreeMap::new();
     for row in client.query(&statement, &[&as_i64(chain_id)?]).await? {
@@ -168,7 +168,7 @@ async fn funded_deposits(client: Object, chain_id: u64) -> Result<Vec<FundedDepo
     Ok(grouped.into_values().collect())
 }
 
-async fn settlements_due(client: Object, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, PgError> {
+async fn settlements_due(client: PgClient, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, PgError> {
     let statement = client.prepare_cached(SETTLEMENTS_DUE).await?;
     client
         .query(&statement, &[&now_ms, &i64::from(limit)])
@@ -187,7 +187,7 @@ async fn settlements_due(client: Object, now_ms: i64, limit: u32) -> Result<Vec<
 }
 
 async fn deposit_transfers(
-    client: Object,
+    client: PgClient,
     chain_id: u64,
     to: Wallet,
 ) -> Result<Vec<RecordedTransfer>, PgError> {
@@ -198,7 +198,7 @@ async fn deposit_transfers(
     rows.iter().map(transfer_from_row).collect()
 }
 
-async fn record_settlement_failure(client: Object, failure: &SettlementFailure) -> Result<(), PgError> {
+async fn record_settlement_failure(client: PgClient, failure: &SettlementFailure) -> Result<(), PgError> {
     let statement = client.prepare_cached(RECORD_FAILURE).await?;
     let attempts = i32::try_from(failure.attempts).unwrap_or(i32::MAX);
     client
@@ -218,7 +218,7 @@ async fn record_settlement_failure(client: Object, failure: &SettlementFailure) 
 }
 
 async fn fetch_settlement(
-    client: Object,
+    client: PgClient,
     merchant: Wallet,
     id: &ReceiptId,
 ) -> Result<Option<SettlementState>, PgError> {

@@ -2,7 +2,7 @@
 //! row, which holds the key's unique-index entry until its transaction ends. A concurrent duplicate's insert
 //! waits on that entry, then finds the committed response and replays it, so a key has one effect.
 
-use deadpool_postgres::GenericClient;
+use crate::postgres::connection::Queries;
 
 use crate::postgres::error::PgError;
 use crate::postgres::rows;
@@ -36,7 +36,7 @@ pub(super) enum Claimed {
     Pending,
 }
 
-pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> Result<Claimed, PgError> {
+pub(super) async fn claim(tx: &impl Queries, claim: &IdempotencyClaim) -> Result<Claimed, PgError> {
     let wallet = claim.wallet.to_string();
     let purge = tx.prepare_cached(PURGE).await?;
     tx.execute(&purge, &[&claim.not_before_ms()]).await?;
@@ -85,7 +85,7 @@ pub(super) async fn claim(tx: &impl GenericClient, claim: &IdempotencyClaim) -> 
 /// The response committed under the claimed key within its retention (whatever the body it was kept for);
 /// `None` when there is none yet.
 pub(super) async fn kept(
-    client: &impl GenericClient,
+    client: &impl Queries,
     claim: &IdempotencyClaim,
 ) -> Result<Option<IdempotentResponse>, PgError> {
     let fetch = client.prepare_cached(FETCH).await?;
@@ -112,7 +112,7 @@ pub(super) async fn kept(
 
 /// Fills in the response of the key this transaction claimed.
 pub(super) async fn keep(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     claim_id: i64,
     response: &IdempotentResponse,
 ) -> Result<(), PgError> {

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Cents, Wallet};
 use tokio_postgres::Row;
 
@@ -89,12 +89,7 @@ struct Existing {
     image_count: usize,
 }
 
-async fn lock(
-    tx: &impl GenericClient,
-    sql: &str,
-    wallet: &str,
-    key: &str,
-) -> Result<Option<Existing>, PgError> {
+async fn lock(tx: &impl Queries, sql: &str, wallet: &str, key: &str) -> Result<Option<Existing>, PgError> {
     let statement = tx.prepare_cached(sql).await?;
     let Some(row) = tx.query_opt(&statement, &[&wallet, &key]).await? else {
         return Ok(None);
@@ -110,7 +105,7 @@ async fn lock(
     }))
 }
 
-async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome, PgError> {
+async fn upsert(mut client: PgClient, upsert: &ItemUpsert) -> Result<UpsertOutcome, PgError> {
     let tx = client.transaction().await?;
     let ItemUpsert {
         wallet,
@@ -200,7 +195,7 @@ async fn upsert(mut client: Object, upsert: &ItemUpsert) -> Result<UpsertOutcome
     Ok(UpsertOutcome::Saved(Box::new(item)))
 }
 
-async fn delete(client: Object, wallet: Wallet, id: &ProductId) -> Result<bool, PgError> {
+async fn delete(client: PgClient, wallet: Wallet, id: &ProductId) -> Result<bool, PgError> {
     let statement = client.prepare_cached(DELETE).await?;
     let deleted = client
         .execute(&statement, &[&wallet.to_string(), &id.as_str()])
@@ -209,7 +204,7 @@ async fn delete(client: Object, wallet: Wallet, id: &ProductId) -> Result<bool, 
 }
 
 async fn attach_image(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Wallet,
     sku: &Sku,
     image: &NewImage,

@@ -2,7 +2,7 @@
 //! upserts that name `images` (kept images copied row to row inside the database), read one at a time by the
 //! image route, or in one statement for the images an answer embeds.
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
 use tokio_postgres::Row;
 
@@ -41,7 +41,7 @@ fn position(index: usize) -> i32 {
 
 /// Stores `image` at `index` of the product with row id `item`.
 pub(super) async fn insert(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     item: i64,
     index: usize,
     image: &NewImage,
@@ -66,11 +66,7 @@ pub(super) async fn insert(
 
 /// Makes `images` the product's images, in order. Kept images must be this product's (checked by the caller,
 /// under the product row's lock, before anything is written).
-pub(super) async fn replace(
-    tx: &impl GenericClient,
-    item: i64,
-    images: &[ImageInput],
-) -> Result<(), PgError> {
+pub(super) async fn replace(tx: &impl Queries, item: i64, images: &[ImageInput]) -> Result<(), PgError> {
     let set_aside = tx.prepare_cached(SET_ASIDE).await?;
     tx.execute(&set_aside, &[&item]).await?;
     for (index, image) in images.iter().enumerate() {
@@ -100,7 +96,7 @@ fn meta_from_row(row: &Row) -> Result<ImageMeta, PgError> {
 }
 
 pub(super) async fn fetch_one(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     key: &ImageKey,
     known: &[ContentHash],
@@ -124,7 +120,7 @@ pub(super) async fn fetch_one(
 }
 
 pub(super) async fn fetch_many(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     keys: &[ImageKey],
 ) -> Result<Vec<(ImageKey, StoredImage)>, PgError> {

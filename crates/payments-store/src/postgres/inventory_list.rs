@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
 use tokio_postgres::types::ToSql;
 
@@ -86,7 +86,7 @@ fn like_pattern(text: &str) -> String {
 const SET_BUDGET: &str = "SELECT set_config('statement_timeout', $1, true)";
 
 pub(super) async fn list(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Wallet,
     query: &InventoryQuery,
     budget: Duration,
@@ -125,7 +125,8 @@ pub(super) async fn list(
     let tx = client.transaction().await?;
     // At least 1 ms: 0 would switch the timeout off.
     let budget_ms = budget.as_millis().clamp(1, u128::from(u32::MAX)).to_string();
-    tx.execute(SET_BUDGET, &[&budget_ms]).await?;
+    let set_budget = tx.prepare_cached(SET_BUDGET).await?;
+    tx.execute(&set_budget, &[&budget_ms]).await?;
     let count = tx.prepare_cached(&format!("{COUNT}{FILTER}{tag_clause}")).await?;
     let total: i64 = rows::get(&tx.query_one(&count, &filter).await?, "total")?;
     let mut paged = filter.to_vec();

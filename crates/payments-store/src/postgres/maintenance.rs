@@ -2,7 +2,7 @@
 //! nothing, and reads the schema version.
 
 use crate::StoreError;
-use crate::postgres::config::{PgPoolOptions, connection_config};
+use crate::postgres::config::{ConnectionSettings, PgPoolOptions, connection_config};
 use crate::postgres::error::PgError;
 
 const SCHEMA_VERSION: &str = "SELECT MAX(version) FROM schema_migrations";
@@ -10,7 +10,7 @@ const HAS_MIGRATIONS_TABLE: &str = "SELECT to_regclass('schema_migrations') IS N
 
 /// Connects to `url` and reads the schema version: `None` for a database the server has not initialised.
 pub(crate) async fn check(url: &str) -> Result<Option<i64>, StoreError> {
-    let (config, tls) = connection_config(url, PgPoolOptions::default())?;
+    let ConnectionSettings { config, tls, .. } = connection_config(url, PgPoolOptions::default())?;
     let (client, connection) = config
         .connect(tls.connector()?)
         .await
@@ -23,10 +23,15 @@ pub(crate) async fn check(url: &str) -> Result<Option<i64>, StoreError> {
     version.map_err(|error| PgError::from(error).into_store())
 }
 
+/// Unnamed statements: they leave nothing on a server connection a transaction pooler may lend to another
+/// client next (see [`super::connection`]).
 async fn read_version(client: &tokio_postgres::Client) -> Result<Option<i64>, tokio_postgres::Error> {
-    let initialised: bool = client.query_one(HAS_MIGRATIONS_TABLE, &[]).await?.try_get(0)?;
+    let initialised: bool = client
+        .query_typed_one(HAS_MIGRATIONS_TABLE, &[])
+        .await?
+        .try_get(0)?;
     if !initialised {
         return Ok(None);
     }
-    client.query_one(SCHEMA_VERSION, &[]).await?.try_get(0)
+    client.query_typed_one(SCHEMA_VERSION, &[]).await?.try_get(0)
 }

@@ -10,6 +10,7 @@ mod admin_sessions;
 mod billing;
 mod chain;
 mod config;
+mod connection;
 mod error;
 mod idempotency;
 mod inventory;
@@ -23,6 +24,10 @@ mod migration_tests;
 mod migrations;
 mod onramp_sessions;
 mod outbox;
+#[cfg(any(test, feature = "testing"))]
+mod pgbouncer;
+#[cfg(test)]
+mod pooler_tests;
 mod receipts;
 mod recurring;
 mod recurring_charges;
@@ -73,14 +78,17 @@ use std::fmt;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use futures_util::future::BoxFuture;
 
 use crate::{Availability, HealthRepository, StoreError, StoreTiming};
+use connection::{PgClient, Queries, Statements};
 use error::PgError;
 
 pub(crate) use config::PgPoolOptions;
 pub(crate) use maintenance::check;
+#[cfg(any(test, feature = "testing"))]
+pub use pgbouncer::PgBouncer;
 #[cfg(any(test, feature = "testing"))]
 pub use test_support::PgTestDatabase;
 #[cfg(any(test, feature = "testing"))]
@@ -98,6 +106,8 @@ pub struct PgStore {
     connection_wait: Duration,
     availability: Availability,
     timing: StoreTiming,
+    /// Cached named statements, or unnamed ones behind a transaction pooler.
+    statements: Statements,
 }
 
 impl fmt::Debug for PgStore {
@@ -109,6 +119,7 @@ impl fmt::Debug for PgStore {
             .field("size", &status.size)
             .field("available", &status.available)
             .field("availability", &self.availability)
+            .field("statements", &self.statements.mode())
             .finish()
     }
 }
@@ -135,7 +146,11 @@ impl PgStore {
         options: PgPoolOptions,
         availability: Availability,
     ) -> Result<Self, StoreError> {
-        let (config, tls) = config::connection_config(url, options)?;
+        let config::ConnectionSettings {
+            config,
+            tls,
+            statements,
+        } = config::connection_config(url, options)?;
         let manager = Manager::from_config(
             config,
             tls.connector()?,
@@ -166,6 +181,7 @@ impl PgStore {
             connection_wait: options.wait_timeout,
             availability,
             timing: StoreTiming::default(),
+            statements: Statements::new(statements),
         })
     }
 
@@ -185,7 +201,7 @@ impl PgStore {
     /// or has been tried [`retry::MAX_ATTEMPTS`] times ([`StoreError::Busy`]).
     async fn run<'a, T: Send>(
         &self,
-        operation: impl Fn(Object) -> BoxFuture<'a, Result<T, PgError>> + Send,
+        operation: impl Fn(PgClient) -> BoxFuture<'a, Result<T, PgError>> + Send,
     ) -> Result<T, StoreError> {
         self.availability.check()?;
         let attempts = async {
@@ -208,9 +224,11 @@ impl PgStore {
     /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`]. The pool bounds its
     /// wait for a free slot and the opening of a new connection each; this bounds the two together, so a
     /// request never waits longer than one timeout for the server.
-    async fn client(&self) -> Result<Object, StoreError> {
+    async fn client(&self) -> Result<PgClient, StoreError> {
         match tokio::time::timeout(self.connection_wait, self.pool.get()).await {
-            Ok(pooled) => pooled.map_err(|error| PgError::from(error).into_store()),
+            Ok(pooled) => pooled
+                .map(|object| PgClient::new(object, self.statements.clone()))
+                .map_err(|error| PgError::from(error).into_store()),
             Err(_) => Err(StoreError::Unavailable(format!(
                 "no PostgreSQL connection within {} ms",
                 self.connection_wait.as_millis()
@@ -224,7 +242,8 @@ impl HealthRepository for PgStore {
     async fn check_health(&self) -> Result<(), StoreError> {
         self.run(|client| {
             Box::pin(async move {
-                client.execute(HEALTH_CHECK, &[]).await?;
+                let statement = client.prepare_cached(HEALTH_CHECK).await?;
+                client.execute(&statement, &[]).await?;
                 Ok(())
             })
         })

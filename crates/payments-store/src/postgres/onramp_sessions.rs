@@ -1,6 +1,6 @@
 //! A receipt's card-onramp session (schema v16): recorded by the payment page's "Pay with card".
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
 
 use crate::postgres::error::PgError;
@@ -14,7 +14,7 @@ const RECORD: &str = "UPDATE receipts SET onramp_provider = $1, onramp_session_i
 
 /// Records `session` on `wallet`'s receipt `id`; `false` when there is no such unpaid receipt.
 pub(super) async fn record(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     id: &ReceiptId,
     session: &OnrampSession,

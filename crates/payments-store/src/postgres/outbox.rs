@@ -1,8 +1,8 @@
 //! The webhook outbox and [`OutboxRepository`]: claiming due deliveries, recording attempts, the delivery
 //! log and redelivery.
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::Wallet;
 use tokio_postgres::Row;
 
@@ -133,7 +133,7 @@ fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
     })
 }
 
-async fn claim_due(client: Object, claim: &Claim) -> Result<Vec<DueDelivery>, PgError> {
+async fn claim_due(client: PgClient, claim: &Claim) -> Result<Vec<DueDelivery>, PgError> {
     let statement = client.prepare_cached(CLAIM_DUE).await?;
     let endpoints: Vec<&str> = claim.busy.iter().map(|(endpoint, _)| endpoint.as_str()).collect();
     let used: Vec<i64> = claim.busy.iter().map(|(_, used)| i64::from(*used)).collect();
@@ -153,7 +153,7 @@ async fn claim_due(client: Object, claim: &Claim) -> Result<Vec<DueDelivery>, Pg
     found.iter().map(due_from_row).collect()
 }
 
-async fn record_attempt(mut client: Object, record: &AttemptRecord) -> Result<(), PgError> {
+async fn record_attempt(mut client: PgClient, record: &AttemptRecord) -> Result<(), PgError> {
     let tx = client.transaction().await?;
     let insert = tx.prepare_cached(INSERT_ATTEMPT).await?;
     tx.execute(
@@ -190,7 +190,7 @@ async fn record_attempt(mut client: Object, record: &AttemptRecord) -> Result<()
 }
 
 async fn receipt_rowid(
-    client: &impl GenericClient,
+    client: &impl Queries,
     wallet: Wallet,
     receipt_id: &ReceiptId,
 ) -> Result<Option<i64>, PgError> {
@@ -203,7 +203,7 @@ async fn receipt_rowid(
 
 /// `None` when the merchant has no such receipt.
 async fn list(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     receipt_id: &ReceiptId,
 ) -> Result<Option<Vec<DeliveryLog>>, PgError> {
@@ -236,7 +236,7 @@ async fn list(
 
 /// False when the merchant has no such receipt or the receipt no such delivery.
 async fn redeliver(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     receipt_id: &ReceiptId,
     delivery_id: &str,
@@ -252,7 +252,7 @@ async fn redeliver(
     Ok(changed == 1)
 }
 
-async fn depth(client: Object, now_ms: i64) -> Result<OutboxDepth, PgError> {
+async fn depth(client: PgClient, now_ms: i64) -> Result<OutboxDepth, PgError> {
     let statement = client.prepare_cached(DEPTH).await?;
     let row = client.query_one(&statement, &[&now_ms]).await?;
     Ok(OutboxDepth {
@@ -298,7 +298,7 @@ impl OutboxRepository for PgStore {
 
 /// Queues `delivery` for `owner`, due at once, in the caller's transaction.
 pub(super) async fn insert_delivery(
-    client: &impl GenericClient,
+    client: &impl Queries,
     owner: OwnerRow,
     delivery: &NewDelivery,
     now_ms: i64,

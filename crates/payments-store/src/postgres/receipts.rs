@@ -2,8 +2,8 @@
 //! id), the insert, and [`ReceiptRepository`] (whose use cases live in [`super::sale`] and
 //! [`super::transition`]).
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
 use tokio_postgres::Row;
 
@@ -121,10 +121,7 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
 }
 
 /// Inserts the receipt; `None` when this merchant already has its id.
-pub(super) async fn insert(
-    client: &impl GenericClient,
-    receipt: &NewReceipt,
-) -> Result<Option<i64>, PgError> {
+pub(super) async fn insert(client: &impl Queries, receipt: &NewReceipt) -> Result<Option<i64>, PgError> {
     let statement = client.prepare_cached(INSERT).await?;
     let row = client
         .query_opt(
@@ -163,7 +160,7 @@ pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
     if rows.len() == 1 { rows.pop() } else { None }
 }
 
-async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
+async fn fetch(client: PgClient, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let wallet = wallet.map(|wallet| wallet.to_string());
     let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
@@ -173,7 +170,7 @@ async fn fetch(client: Object, wallet: Option<Wallet>, id: &ReceiptId) -> Result
 }
 
 async fn fetch_with_split(
-    client: Object,
+    client: PgClient,
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
@@ -190,7 +187,7 @@ async fn fetch_with_split(
 
 /// One page (one row more is read to learn whether another page follows).
 async fn list(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     limit: u32,
     after: Option<ReceiptKey>,
@@ -229,7 +226,11 @@ async fn list(
 }
 
 /// Unpaid, unexpired receipts whose window ended by `now_ms` (the partial index `receipts_window_open`).
-async fn windows_ended(client: Object, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, PgError> {
+async fn windows_ended(
+    client: PgClient,
+    now_ms: i64,
+    limit: u32,
+) -> Result<Vec<(Wallet, ReceiptId)>, PgError> {
     let statement = client.prepare_cached(WINDOWS_ENDED).await?;
     client
         .query(&statement, &[&now_ms, &i64::from(limit)])

@@ -1,6 +1,6 @@
 //! Plans and customer subscriptions over PostgreSQL (the charge ledger is in `recurring_charges`).
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::{Cents, SpendPermissionData, Wallet, stored_signature_fits};
 use tokio_postgres::Row;
 
@@ -139,7 +139,7 @@ fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
     })
 }
 
-pub(super) async fn create_plan(client: &impl GenericClient, plan: &Plan) -> Result<(), PgError> {
+pub(super) async fn create_plan(client: &impl Queries, plan: &Plan) -> Result<(), PgError> {
     let (webhook_url, signing_key) = webhook_columns(plan);
     let statement = client.prepare_cached(INSERT_PLAN).await?;
     client
@@ -163,22 +163,19 @@ pub(super) async fn create_plan(client: &impl GenericClient, plan: &Plan) -> Res
     Ok(())
 }
 
-pub(super) async fn fetch_plan(client: &impl GenericClient, id: &PlanId) -> Result<Option<Plan>, PgError> {
+pub(super) async fn fetch_plan(client: &impl Queries, id: &PlanId) -> Result<Option<Plan>, PgError> {
     let statement = client.prepare_cached(FETCH_PLAN).await?;
     let row = client.query_opt(&statement, &[&id.as_str()]).await?;
     row.map(|row| plan_from_row(&row)).transpose()
 }
 
-pub(super) async fn active_plans(
-    client: &impl GenericClient,
-    merchant: Wallet,
-) -> Result<Vec<Plan>, PgError> {
+pub(super) async fn active_plans(client: &impl Queries, merchant: Wallet) -> Result<Vec<Plan>, PgError> {
     let statement = client.prepare_cached(ACTIVE_PLANS).await?;
     let rows = client.query(&statement, &[&merchant.to_string()]).await?;
     rows.iter().map(plan_from_row).collect()
 }
 
-pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Result<Option<Plan>, PgError> {
+pub(super) async fn update_plan(mut client: PgClient, update: &PlanUpdate) -> Result<Option<Plan>, PgError> {
     let tx = client.transaction().await?;
     let lock = tx.prepare_cached(LOCK_PLAN).await?;
     let row = tx.query_opt(&lock, &[&update.id.as_str()]).await?;
@@ -213,7 +210,7 @@ pub(super) async fn update_plan(mut client: Object, update: &PlanUpdate) -> Resu
 
 /// Inserts the subscription in the caller's transaction ([`super::recurring_create`]), which commits it.
 pub(super) async fn create_subscription(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     new: &NewCustomerSubscription,
     now_ms: i64,
 ) -> Result<CreateSubscriptionOutcome, PgError> {
@@ -252,7 +249,7 @@ pub(super) async fn create_subscription(
 }
 
 pub(super) async fn fetch_subscription(
-    client: &impl GenericClient,
+    client: &impl Queries,
     id: &CustomerSubscriptionId,
 ) -> Result<Option<CustomerSubscription>, PgError> {
     let statement = client.prepare_cached(FETCH_SUBSCRIPTION).await?;
@@ -261,7 +258,7 @@ pub(super) async fn fetch_subscription(
 }
 
 pub(super) async fn find_subscriptions(
-    client: &impl GenericClient,
+    client: &impl Queries,
     query: &StatusQuery,
 ) -> Result<Vec<CustomerSubscription>, PgError> {
     let (sql, wallet) = match query {
@@ -282,7 +279,7 @@ pub(super) async fn find_subscriptions(
 /// Cancels with its `subscription.canceled` webhook in one transaction; the row lock taken first orders it
 /// against a settlement of the same subscription.
 pub(super) async fn cancel_subscription(
-    mut client: Object,
+    mut client: PgClient,
     id: &CustomerSubscriptionId,
     now_ms: i64,
 ) -> Result<Option<CustomerSubscription>, PgError> {

@@ -4,7 +4,7 @@
 //! the lease, with the billing event, the subscription's new schedule, its webhooks and the customer's xp
 //! credit, in one transaction.
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::{Cents, TokenAmount, Wallet};
 
 use crate::postgres::error::PgError;
@@ -53,7 +53,7 @@ const EVENTS: &str = "SELECT e.period_index, e.status, e.gross_cents, e.fee_unit
     WHERE s.public_id = $1 ORDER BY e.id";
 
 pub(super) async fn claim_due(
-    mut client: Object,
+    mut client: PgClient,
     request: &ClaimRequest,
 ) -> Result<Vec<ChargeClaim>, PgError> {
     let tx = client.transaction().await?;
@@ -127,7 +127,7 @@ pub(super) async fn claim_due(
 }
 
 async fn release_to(
-    client: &impl GenericClient,
+    client: &impl Queries,
     row_id: i64,
     period: i64,
     attempt: u32,
@@ -151,7 +151,7 @@ async fn release_to(
 }
 
 pub(super) async fn settle_charges(
-    mut client: Object,
+    mut client: PgClient,
     settlements: &[ChargeSettlement],
 ) -> Result<Vec<SettleOutcome>, PgError> {
     let tx = client.transaction().await?;
@@ -167,7 +167,7 @@ pub(super) async fn settle_charges(
 }
 
 async fn settle(
-    client: &impl GenericClient,
+    client: &impl Queries,
     settlement: &ChargeSettlement,
     credits: &mut Vec<(Wallet, Cents)>,
 ) -> Result<SettleOutcome, PgError> {
@@ -241,7 +241,7 @@ async fn settle(
 }
 
 pub(super) async fn billing_events(
-    client: &impl GenericClient,
+    client: &impl Queries,
     id: &CustomerSubscriptionId,
 ) -> Result<Vec<BillingEvent>, PgError> {
     let statement = client.prepare_cached(EVENTS).await?;

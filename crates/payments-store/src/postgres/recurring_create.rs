@@ -8,7 +8,7 @@
 
 use std::convert::Infallible;
 
-use deadpool_postgres::{Object, Transaction};
+use crate::postgres::connection::{PgClient, PgTransaction};
 use futures_util::future::BoxFuture;
 
 use crate::postgres::idempotency::{self, Claimed};
@@ -47,7 +47,7 @@ pub(super) async fn create_subscription(
 /// Runs `attempt` on a pooled connection until it answers, again after a transient failure (bounded).
 async fn retried<'a, T, E>(
     store: &PgStore,
-    attempt: impl Fn(Object) -> BoxFuture<'a, Result<Committed<T>, Failed<E>>>,
+    attempt: impl Fn(PgClient) -> BoxFuture<'a, Result<Committed<T>, Failed<E>>>,
 ) -> Result<Committed<T>, TxError<E>> {
     store.availability.check()?;
     let mut number = 0;
@@ -66,7 +66,7 @@ async fn retried<'a, T, E>(
 /// Claims the key in `tx`: `Ok(Ok(None))` without a claim, `Ok(Ok(Some(row)))` to go ahead, `Ok(Err(..))`
 /// with the response the key already answered.
 async fn claim<E>(
-    tx: &Transaction<'_>,
+    tx: &PgTransaction<'_>,
     keyed: Option<&Keyed>,
 ) -> Result<Result<Option<i64>, IdempotentResponse>, Failed<E>> {
     let Some((claim, _)) = keyed else {
@@ -80,7 +80,11 @@ async fn claim<E>(
     }
 }
 
-async fn keep<E>(tx: &Transaction<'_>, claimed: Option<i64>, keyed: Option<&Keyed>) -> Result<(), Failed<E>> {
+async fn keep<E>(
+    tx: &PgTransaction<'_>,
+    claimed: Option<i64>,
+    keyed: Option<&Keyed>,
+) -> Result<(), Failed<E>> {
     if let (Some(claim_id), Some((_, response))) = (claimed, keyed) {
         idempotency::keep(tx, claim_id, response).await?;
     }
@@ -88,7 +92,7 @@ async fn keep<E>(tx: &Transaction<'_>, claimed: Option<i64>, keyed: Option<&Keye
 }
 
 async fn attempt_plan(
-    mut client: Object,
+    mut client: PgClient,
     plan: &Plan,
     keyed: Option<&Keyed>,
 ) -> Result<Committed<Plan>, Failed<Infallible>> {
@@ -104,7 +108,7 @@ async fn attempt_plan(
 }
 
 async fn attempt_subscription(
-    mut client: Object,
+    mut client: PgClient,
     new: &NewCustomerSubscription,
     now_ms: i64,
     keyed: Option<&Keyed>,

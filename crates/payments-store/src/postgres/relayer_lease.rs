@@ -1,6 +1,6 @@
 //! The relayer's send lease (see `RecurringRepository::acquire_send_lease`), on PostgreSQL.
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::{PgClient, Queries};
 
 use crate::postgres::error::PgError;
 
@@ -12,7 +12,7 @@ const ACQUIRE: &str = "INSERT INTO relayer_send_leases (relayer, owner, lease_un
 const RELEASE: &str = "DELETE FROM relayer_send_leases WHERE relayer = $1 AND owner = $2";
 
 pub(super) async fn acquire(
-    client: Object,
+    client: PgClient,
     relayer: &str,
     owner: &str,
     now_ms: i64,
@@ -25,7 +25,7 @@ pub(super) async fn acquire(
     Ok(taken.is_some())
 }
 
-pub(super) async fn release(client: Object, relayer: &str, owner: &str) -> Result<(), PgError> {
+pub(super) async fn release(client: PgClient, relayer: &str, owner: &str) -> Result<(), PgError> {
     let statement = client.prepare_cached(RELEASE).await?;
     client.execute(&statement, &[&relayer, &owner]).await?;
     Ok(())

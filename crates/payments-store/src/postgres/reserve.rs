@@ -1,7 +1,7 @@
 //! [`ReserveRepository`] on PostgreSQL (the statements mirror `store/sqlite/reserve.rs`).
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::{Cents, ReserveVolume, Wallet};
 
 use crate::postgres::error::PgError;
@@ -22,7 +22,7 @@ const FIRST_DEPOSIT_BLOCK: &str = "SELECT MIN(t.block_number) AS first_block
     FROM chain_transfers t JOIN receipts r ON t.to_wallet = r.pay_to
     WHERE r.wallet = $1 AND t.chain_id = $2";
 
-async fn volume_since(client: Object, wallet: Wallet, since_ms: i64) -> Result<ReserveVolume, PgError> {
+async fn volume_since(client: PgClient, wallet: Wallet, since_ms: i64) -> Result<ReserveVolume, PgError> {
     let merchant = wallet.to_string();
     let paid = client.prepare_cached(PAID_SINCE).await?;
     let paid = client.query_one(&paid, &[&merchant, &since_ms]).await?;
@@ -35,7 +35,7 @@ async fn volume_since(client: Object, wallet: Wallet, since_ms: i64) -> Result<R
 }
 
 async fn receipts_paid_to(
-    client: Object,
+    client: PgClient,
     wallet: Wallet,
     deposits: &[Wallet],
 ) -> Result<Vec<(Wallet, ReceiptId)>, PgError> {
@@ -54,7 +54,11 @@ async fn receipts_paid_to(
         .collect()
 }
 
-async fn first_deposit_block(client: Object, wallet: Wallet, chain_id: u64) -> Result<Option<u64>, PgError> {
+async fn first_deposit_block(
+    client: PgClient,
+    wallet: Wallet,
+    chain_id: u64,
+) -> Result<Option<u64>, PgError> {
     let chain = i64::try_from(chain_id).map_err(|error| PgError::corrupt("a chain id", error))?;
     let statement = client.prepare_cached(FIRST_DEPOSIT_BLOCK).await?;
     let row = client

@@ -5,7 +5,7 @@
 //! against the latest committed row after waiting for a concurrent reservation, so finite stock is never
 //! oversold and never needs a lock held across the decision.
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::PgClient;
 use payments_core::Wallet;
 
 use crate::postgres::idempotency::{self, Claimed};
@@ -46,7 +46,7 @@ pub(super) async fn create<S: Send>(
 }
 
 async fn attempt_sale<S>(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Wallet,
     items: &[ItemRef],
     claim: Option<&IdempotencyClaim>,

@@ -1,8 +1,8 @@
 //! Shop configuration rows (one per merchant wallet) and [`ShopRepository`], whose split half lives in
 //! [`super::splits`].
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::{FeePct, Wallet};
 use tokio_postgres::Row;
 
@@ -45,16 +45,13 @@ fn shop_from_row(row: &Row) -> Result<ShopConfig, PgError> {
     })
 }
 
-pub(super) async fn fetch(
-    client: &impl GenericClient,
-    wallet: Wallet,
-) -> Result<Option<ShopConfig>, PgError> {
+pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<ShopConfig>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
     row.map(|row| shop_from_row(&row)).transpose()
 }
 
-async fn save(client: Object, config: &ShopConfig, now_ms: i64) -> Result<(), PgError> {
+async fn save(client: PgClient, config: &ShopConfig, now_ms: i64) -> Result<(), PgError> {
     let statement = client.prepare_cached(SAVE).await?;
     client
         .execute(
@@ -76,7 +73,7 @@ async fn save(client: Object, config: &ShopConfig, now_ms: i64) -> Result<(), Pg
     Ok(())
 }
 
-async fn save_fee(client: Object, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), PgError> {
+async fn save_fee(client: PgClient, wallet: Wallet, fee: FeePct, now_ms: i64) -> Result<(), PgError> {
     let statement = client.prepare_cached(SAVE_FEE).await?;
     client
         .execute(&statement, &[&wallet.to_string(), &fee.to_string(), &now_ms])

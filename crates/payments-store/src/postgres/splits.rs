@@ -1,7 +1,7 @@
 //! Split configurations (one live row per merchant, enforced by `UNIQUE (wallet)`) and the history of
 //! replaced ones.
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::{Split, Wallet};
 use tokio_postgres::Row;
 
@@ -30,10 +30,7 @@ fn split_from_row(row: &Row) -> Result<StoredSplit, PgError> {
     })
 }
 
-pub(super) async fn fetch(
-    client: &impl GenericClient,
-    wallet: Wallet,
-) -> Result<Option<StoredSplit>, PgError> {
+pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<StoredSplit>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
     row.map(|row| split_from_row(&row)).transpose()
@@ -42,7 +39,7 @@ pub(super) async fn fetch(
 /// Creates the merchant's split, or with `replace` archives the current one first. Without `replace` an
 /// existing split wins and nothing is written (the idempotent deploy).
 pub(super) async fn save(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Wallet,
     split: &StoredSplit,
     replace: bool,
@@ -82,7 +79,7 @@ pub(super) async fn save(
     Ok(outcome)
 }
 
-pub(super) async fn history(client: Object, wallet: Wallet) -> Result<Vec<ArchivedSplit>, PgError> {
+pub(super) async fn history(client: PgClient, wallet: Wallet) -> Result<Vec<ArchivedSplit>, PgError> {
     let statement = client.prepare_cached(HISTORY).await?;
     let found = client.query(&statement, &[&wallet.to_string()]).await?;
     found

@@ -1,7 +1,7 @@
 //! The products an order names (by id or SKU, within the merchant's inventory) and the finite stock a
 //! sale reserves, inside the sale's transaction.
 
-use deadpool_postgres::GenericClient;
+use crate::postgres::connection::Queries;
 use payments_core::Wallet;
 
 use crate::StockTake;
@@ -31,7 +31,7 @@ const STOCK_OF: &str = "SELECT sku, stock_qty FROM inventory_items WHERE wallet 
 
 /// One entry per reference, in order; `None` where the merchant has no such product.
 pub(super) async fn fetch_refs(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     wallet: Wallet,
     refs: &[ItemRef],
 ) -> Result<Vec<Option<InventoryItem>>, PgError> {
@@ -51,7 +51,7 @@ pub(super) async fn fetch_refs(
 
 /// Reserves `take`; false when not enough stock remains (nothing changed).
 pub(super) async fn reserve(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     wallet: Wallet,
     take: &StockTake,
     now_ms: i64,
@@ -68,7 +68,7 @@ pub(super) async fn reserve(
 
 /// The product's SKU and current stock, for an out-of-stock answer.
 pub(super) async fn stock_of(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     wallet: Wallet,
     item_id: &str,
 ) -> Result<Option<(String, i64)>, PgError> {
@@ -89,11 +89,7 @@ const GIVE_BACK: &str = "UPDATE inventory_items SET stock_qty = stock_qty + $3, 
 const MARK_SHORT: &str = "UPDATE receipts SET stock_short = TRUE WHERE id = $1";
 
 /// Records what the sale of receipt row `receipt` reserved (docs/money.md: payment windows).
-pub(super) async fn record(
-    tx: &impl GenericClient,
-    receipt: i64,
-    reserved: &[StockTake],
-) -> Result<(), PgError> {
+pub(super) async fn record(tx: &impl Queries, receipt: i64, reserved: &[StockTake]) -> Result<(), PgError> {
     let statement = tx.prepare_cached(RECORD).await?;
     for take in reserved {
         tx.execute(&statement, &[&receipt, &take.item_id, &i64::from(take.qty)])
@@ -102,7 +98,7 @@ pub(super) async fn record(
     Ok(())
 }
 
-async fn rows_with(tx: &impl GenericClient, receipt: i64, held: bool) -> Result<Vec<(String, i64)>, PgError> {
+async fn rows_with(tx: &impl Queries, receipt: i64, held: bool) -> Result<Vec<(String, i64)>, PgError> {
     let statement = tx.prepare_cached(WITH_HELD).await?;
     tx.query(&statement, &[&receipt, &held])
         .await?
@@ -113,7 +109,7 @@ async fn rows_with(tx: &impl GenericClient, receipt: i64, held: bool) -> Result<
 
 /// Gives back every unit receipt row `receipt` still holds.
 pub(super) async fn release(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     receipt: i64,
     wallet: Wallet,
     now_ms: i64,
@@ -133,7 +129,7 @@ pub(super) async fn release(
 /// Takes again what receipt row `receipt` gave back, product by product where enough remains (the sale's
 /// guarded take); a product without enough marks the receipt `stock_short`.
 pub(super) async fn retake(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     receipt: i64,
     wallet: Wallet,
     now_ms: i64,

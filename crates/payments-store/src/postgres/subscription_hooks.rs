@@ -2,7 +2,7 @@
 //! causes them (create, settle, cancel): lock and read the subscription's [`SubscriptionHook`] before the
 //! change, insert the deliveries it builds after.
 
-use deadpool_postgres::GenericClient;
+use crate::postgres::connection::Queries;
 use payments_core::{Cents, Wallet};
 use tokio_postgres::Row;
 
@@ -37,10 +37,7 @@ fn hook_from_row(row: &Row) -> Result<SubscriptionHook, PgError> {
 }
 
 /// Locks and reads the hook of the subscription stored at `row_id`.
-pub(super) async fn hook_at(
-    client: &impl GenericClient,
-    row_id: i64,
-) -> Result<Option<SubscriptionHook>, PgError> {
+pub(super) async fn hook_at(client: &impl Queries, row_id: i64) -> Result<Option<SubscriptionHook>, PgError> {
     let statement = client.prepare_cached(HOOK_BY_ROW).await?;
     let row = client.query_opt(&statement, &[&row_id]).await?;
     row.map(|row| hook_from_row(&row)).transpose()
@@ -48,7 +45,7 @@ pub(super) async fn hook_at(
 
 /// Locks and reads the hook of the subscription `id`.
 pub(super) async fn hook_of(
-    client: &impl GenericClient,
+    client: &impl Queries,
     id: &CustomerSubscriptionId,
 ) -> Result<Option<SubscriptionHook>, PgError> {
     let statement = client.prepare_cached(HOOK_BY_ID).await?;
@@ -58,7 +55,7 @@ pub(super) async fn hook_of(
 
 /// Inserts each delivery, due at once.
 pub(super) async fn enqueue(
-    client: &impl GenericClient,
+    client: &impl Queries,
     deliveries: impl IntoIterator<Item = SubscriptionDelivery>,
     now_ms: i64,
 ) -> Result<(), PgError> {
@@ -71,7 +68,7 @@ pub(super) async fn enqueue(
 /// Adds each customer's charged amounts to its subscription spending and recomputes its xp, customers in
 /// wallet order (see [`crate::merged_credits`]).
 pub(super) async fn credit(
-    client: &impl GenericClient,
+    client: &impl Queries,
     credits: Vec<(Wallet, Cents)>,
     now_ms: i64,
 ) -> Result<(), PgError> {

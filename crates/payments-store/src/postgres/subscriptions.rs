@@ -1,7 +1,7 @@
 //! Subscription (key) rows and [`KeyRepository`].
 
+use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Object};
 use payments_core::Wallet;
 use tokio_postgres::Row;
 
@@ -42,23 +42,19 @@ fn subscription_from_row(row: &Row) -> Result<Subscription, PgError> {
     })
 }
 
-async fn fetch_one(
-    client: &impl GenericClient,
-    sql: &str,
-    key: &str,
-) -> Result<Option<Subscription>, PgError> {
+async fn fetch_one(client: &impl Queries, sql: &str, key: &str) -> Result<Option<Subscription>, PgError> {
     let statement = client.prepare_cached(sql).await?;
     let row = client.query_opt(&statement, &[&key]).await?;
     row.map(|row| subscription_from_row(&row)).transpose()
 }
 
-async fn list(client: Object) -> Result<Vec<Subscription>, PgError> {
+async fn list(client: PgClient) -> Result<Vec<Subscription>, PgError> {
     let statement = client.prepare_cached(LIST).await?;
     let found = client.query(&statement, &[]).await?;
     found.iter().map(subscription_from_row).collect()
 }
 
-async fn insert_with(client: &impl GenericClient, sql: &str, new: &NewSubscription) -> Result<u64, PgError> {
+async fn insert_with(client: &impl Queries, sql: &str, new: &NewSubscription) -> Result<u64, PgError> {
     let statement = client.prepare_cached(sql).await?;
     let inserted = client
         .execute(
@@ -76,7 +72,7 @@ async fn insert_with(client: &impl GenericClient, sql: &str, new: &NewSubscripti
     Ok(inserted)
 }
 
-async fn insert_first(mut client: Object, new: &NewSubscription) -> Result<bool, PgError> {
+async fn insert_first(mut client: PgClient, new: &NewSubscription) -> Result<bool, PgError> {
     let tx = client.transaction().await?;
     tx.batch_execute(LOCK_TABLE).await?;
     let inserted = insert_with(&tx, INSERT_IF_NONE_EXIST, new).await?;
@@ -84,14 +80,14 @@ async fn insert_first(mut client: Object, new: &NewSubscription) -> Result<bool,
     Ok(inserted == 1)
 }
 
-async fn revoke(client: &impl GenericClient, id: &SubscriptionId, now_ms: i64) -> Result<bool, PgError> {
+async fn revoke(client: &impl Queries, id: &SubscriptionId, now_ms: i64) -> Result<bool, PgError> {
     let statement = client.prepare_cached(REVOKE).await?;
     let changed = client.execute(&statement, &[&id.as_str(), &now_ms]).await?;
     Ok(changed == 1)
 }
 
 async fn rotate(
-    mut client: Object,
+    mut client: PgClient,
     id: &SubscriptionId,
     replacement_id: &SubscriptionId,
     replacement_hash: &KeyHash,

@@ -29,7 +29,7 @@ use crate::StoreError;
 
 mod parameters;
 
-pub(super) use parameters::split_tls_parameters;
+pub(super) use parameters::{split_parameters, split_tls_parameters};
 
 /// libpq's `sslmode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -5,17 +5,18 @@
 use tokio_postgres::NoTls;
 
 use super::PgStore;
+use super::connection::Queries;
 use super::throwaway_cluster::{CERTIFICATE_ROLE, ThrowawayCluster};
 use crate::{HealthRepository, StoreError};
 
 /// Whether the store's own pooled session is encrypted, read from the server's side.
 async fn session_is_encrypted(store: &PgStore) -> bool {
     let client = store.client().await.unwrap();
-    client
-        .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+    let encrypted = client
+        .prepare_cached("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
         .await
-        .unwrap()
-        .get(0)
+        .unwrap();
+    client.query_one(&encrypted, &[]).await.unwrap().get(0)
 }
 
 async fn open(url: &str) -> Result<PgStore, StoreError> {

@@ -3,7 +3,7 @@
 //! one's result), the merchant's configuration, the service's decision, and the new state with its history,
 //! outbox and refund rows.
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
 
 use crate::postgres::error::PgError;
@@ -65,7 +65,7 @@ pub(super) async fn apply<T: Send>(
 }
 
 async fn attempt_transition<T>(
-    mut client: Object,
+    mut client: PgClient,
     wallet: Option<Wallet>,
     receipt_id: &ReceiptId,
     claim: Option<&IdempotencyClaim>,
@@ -127,7 +127,7 @@ async fn attempt_transition<T>(
 
 /// Writes an accepted transition like SQLite's `commit_transition`, with the stock an expiry gives back or a
 /// late payment takes again. False when the receipt is not at the decision's version.
-async fn write(tx: &impl GenericClient, rowid: i64, commit: &TransitionCommit) -> Result<bool, PgError> {
+async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Result<bool, PgError> {
     let failure = commit.failure.as_ref().map(rows::to_json).transpose()?;
     let apply = tx.prepare_cached(APPLY).await?;
     let changed = tx

@@ -1,7 +1,7 @@
 //! User writes on PostgreSQL: profiles with their metric rows, heartbeats (the row locked while the live
 //! session is decided), follows, and the purchase credits receipt transitions apply.
 
-use deadpool_postgres::{GenericClient, Object};
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::{Cents, Wallet, xp_for_spending};
 use tokio_postgres::Row;
 
@@ -85,20 +85,20 @@ pub(super) fn user_from_row(row: &Row) -> Result<User, PgError> {
     })
 }
 
-pub(super) async fn fetch(client: &impl GenericClient, wallet: Wallet) -> Result<Option<User>, PgError> {
+pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<User>, PgError> {
     let statement = client.prepare_cached(FETCH_LISTED).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
     row.map(|row| user_from_row(&row)).transpose()
 }
 
 /// Reads back what a write just stored; a missing row means the write did not happen as it said.
-async fn fetch_written(client: &impl GenericClient, wallet: Wallet) -> Result<User, PgError> {
+async fn fetch_written(client: &impl Queries, wallet: Wallet) -> Result<User, PgError> {
     fetch(client, wallet)
         .await?
         .ok_or_else(|| PgError::corrupt(format_args!("user {wallet}"), "vanished after its write"))
 }
 
-pub(super) async fn save_profile(mut client: Object, update: &ProfileUpdate) -> Result<User, PgError> {
+pub(super) async fn save_profile(mut client: PgClient, update: &ProfileUpdate) -> Result<User, PgError> {
     let tx = client.transaction().await?;
     let save = tx.prepare_cached(SAVE_PROFILE).await?;
     let row = tx
@@ -136,7 +136,7 @@ pub(super) async fn save_profile(mut client: Object, update: &ProfileUpdate) -> 
     Ok(user)
 }
 
-pub(super) async fn heartbeat(mut client: Object, beat: &Heartbeat) -> Result<User, PgError> {
+pub(super) async fn heartbeat(mut client: PgClient, beat: &Heartbeat) -> Result<User, PgError> {
     let tx = client.transaction().await?;
     let wallet = beat.wallet.to_string();
     let ensure = tx.prepare_cached(ENSURE).await?;
@@ -167,7 +167,7 @@ pub(super) async fn heartbeat(mut client: Object, beat: &Heartbeat) -> Result<Us
 }
 
 pub(super) async fn follow(
-    mut client: Object,
+    mut client: PgClient,
     follower: Wallet,
     followed: Wallet,
     now_ms: i64,
@@ -196,7 +196,7 @@ pub(super) async fn follow(
 }
 
 pub(super) async fn unfollow(
-    mut client: Object,
+    mut client: PgClient,
     follower: Wallet,
     followed: Wallet,
     now_ms: i64,
@@ -214,7 +214,7 @@ pub(super) async fn unfollow(
 
 /// Adds `change` to the buyer's purchases and recomputes its xp (inside the transition's transaction).
 pub(super) async fn credit_purchases(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     buyer: Wallet,
     change: Cents,
     now_ms: i64,
@@ -225,7 +225,7 @@ pub(super) async fn credit_purchases(
 /// Adds a charged amount to the customer's subscription spending and recomputes its xp (inside the
 /// transaction that records the charge).
 pub(super) async fn credit_subscriptions(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     customer: Wallet,
     amount: Cents,
     now_ms: i64,
@@ -235,7 +235,7 @@ pub(super) async fn credit_subscriptions(
 
 /// Runs one of the credit upserts (which answer both totals) and stores the xp they make.
 async fn credit(
-    tx: &impl GenericClient,
+    tx: &impl Queries,
     upsert: &str,
     wallet: Wallet,
     change: Cents,

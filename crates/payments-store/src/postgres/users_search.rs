@@ -1,7 +1,7 @@
 //! User reads that list on PostgreSQL: the search (at most `scan` candidates in xp order, then the
 //! filters), the live listing and the follows pages.
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
 use tokio_postgres::types::ToSql;
 
@@ -72,7 +72,7 @@ fn search_statement(search: &UserSearch) -> (String, Vec<Param>) {
     (sql, values)
 }
 
-pub(super) async fn search(client: Object, search: &UserSearch) -> Result<UserPage, PgError> {
+pub(super) async fn search(client: PgClient, search: &UserSearch) -> Result<UserPage, PgError> {
     let (sql, values) = search_statement(search);
     let statement = client.prepare_cached(&sql).await?;
     let params: Vec<&(dyn ToSql + Sync)> = values
@@ -88,7 +88,7 @@ pub(super) async fn search(client: Object, search: &UserSearch) -> Result<UserPa
     Ok(UserPage { users, total })
 }
 
-pub(super) async fn live(client: Object, query: LiveQuery) -> Result<Vec<User>, PgError> {
+pub(super) async fn live(client: PgClient, query: LiveQuery) -> Result<Vec<User>, PgError> {
     let statement = client.prepare_cached(LIVE).await?;
     let found = client
         .query(&statement, &[&query.after_ms, &i64::from(query.limit)])
@@ -97,7 +97,7 @@ pub(super) async fn live(client: Object, query: LiveQuery) -> Result<Vec<User>, 
 }
 
 pub(super) async fn follows(
-    client: Object,
+    client: PgClient,
     follower: Wallet,
     first: u32,
     after: Option<Wallet>,

@@ -21,6 +21,7 @@ pub(crate) mod onramp_sessions;
 pub(crate) mod outbox;
 pub(crate) mod paging;
 pub(crate) mod payment_windows;
+mod pgbouncer;
 mod postgres;
 pub(crate) mod recurring;
 pub(crate) mod recurring_charges;

@@ -19,7 +19,7 @@ struct PgBackend {
 /// Rows no contract test may leave behind: a claimed idempotency key without its response, a receipt
 /// whose refunded amount is not the sum of its refund rows, or whose version is not its number of
 /// history rows, or a buyer whose purchase total (and xp) is not what its receipts credit.
-const BROKEN_INVARIANTS: &str = "SELECT
+pub(crate) const BROKEN_INVARIANTS: &str = "SELECT
     (SELECT COUNT(*) FROM idempotency_keys WHERE status = 0) AS pending_keys,
     (SELECT COUNT(*) FROM receipts r WHERE r.refunded_cents <>
         COALESCE((SELECT SUM(f.usd_cents) FROM receipt_refunds f WHERE f.receipt_id = r.id), 0)) AS refund_sums,
@@ -45,25 +45,30 @@ impl ContractBackend for PgBackend {
     }
 
     async fn finish(self) {
-        let client = connect(&self.database).await;
-        let row = client.query_one(BROKEN_INVARIANTS, &[]).await.unwrap();
-        let broken: [i64; 4] = [
-            row.get("pending_keys"),
-            row.get("refund_sums"),
-            row.get("versions"),
-            row.get("buyer_credits"),
-        ];
-        assert_eq!(
-            broken,
-            [0, 0, 0, 0],
-            "pending keys, refund sums, versions, buyer credits"
-        );
+        assert_invariants_hold(&self.database).await;
         drop(self.store);
         self.database.drop_database().await;
     }
 }
 
 crate::contract_suite!(PgBackend);
+
+/// Fails the test when a table breaks one of [`BROKEN_INVARIANTS`].
+pub(crate) async fn assert_invariants_hold(database: &PgTestDatabase) {
+    let client = connect(database).await;
+    let row = client.query_one(BROKEN_INVARIANTS, &[]).await.unwrap();
+    let broken: [i64; 4] = [
+        row.get("pending_keys"),
+        row.get("refund_sums"),
+        row.get("versions"),
+        row.get("buyer_credits"),
+    ];
+    assert_eq!(
+        broken,
+        [0, 0, 0, 0],
+        "pending keys, refund sums, versions, buyer credits"
+    );
+}
 
 /// A plain client of the test database, beside the store's pool.
 async fn connect(database: &PgTestDatabase) -> tokio_postgres::Client {

@@ -20,27 +20,45 @@ const TLS_KEYS: [&str; 4] = ["sslmode", "sslrootcert", "sslcert", "sslkey"];
 pub(in crate::postgres) fn split_tls_parameters(
     connection: &str,
 ) -> Result<(String, TlsParameters), StoreError> {
+    let (rest, taken) = split_parameters(connection, &TLS_KEYS)?;
     let mut parameters = TlsParameters::default();
-    let rest = if connection.starts_with("postgres://") || connection.starts_with("postgresql://") {
-        split_url(connection, &mut parameters)?
-    } else {
-        split_key_values(connection, &mut parameters)?
-    };
+    for (key, value) in taken {
+        take(&mut parameters, &key, &value)?;
+    }
     Ok((rest, parameters))
 }
 
-fn split_url(url: &str, parameters: &mut TlsParameters) -> Result<String, StoreError> {
+/// The connection string without the parameters named in `keys` (values decoded), and those parameters
+/// in order: for the ones `tokio-postgres` does not know.
+///
+/// # Errors
+/// [`StoreError::Unavailable`] for a value that is not UTF-8 or an unterminated quote; the message never
+/// repeats the connection string.
+pub(in crate::postgres) fn split_parameters(
+    connection: &str,
+    keys: &[&str],
+) -> Result<(String, Vec<(String, String)>), StoreError> {
+    let mut taken = Vec::new();
+    let rest = if connection.starts_with("postgres://") || connection.starts_with("postgresql://") {
+        split_url(connection, keys, &mut taken)?
+    } else {
+        split_key_values(connection, keys, &mut taken)?
+    };
+    Ok((rest, taken))
+}
+
+fn split_url(url: &str, keys: &[&str], taken: &mut Vec<(String, String)>) -> Result<String, StoreError> {
     let Some((base, query)) = url.split_once('?') else {
         return Ok(url.to_owned());
     };
     let mut kept = Vec::new();
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if TLS_KEYS.contains(&key) {
+        if keys.contains(&key) {
             let value = percent_decode_str(value)
                 .decode_utf8()
                 .map_err(|_| StoreError::Unavailable(format!("the PostgreSQL URL's {key} is not UTF-8")))?;
-            take(parameters, key, &value)?;
+            taken.push((key.to_owned(), value.into_owned()));
         } else {
             kept.push(pair);
         }
@@ -52,11 +70,15 @@ fn split_url(url: &str, parameters: &mut TlsParameters) -> Result<String, StoreE
     })
 }
 
-fn split_key_values(connection: &str, parameters: &mut TlsParameters) -> Result<String, StoreError> {
+fn split_key_values(
+    connection: &str,
+    keys: &[&str],
+    taken: &mut Vec<(String, String)>,
+) -> Result<String, StoreError> {
     let mut kept = Vec::new();
     for (key, value) in key_values(connection)? {
-        if TLS_KEYS.contains(&key.as_str()) {
-            take(parameters, &key, &value)?;
+        if keys.contains(&key.as_str()) {
+            taken.push((key, value));
         } else {
             kept.push(format!(
                 "{key}='{}'",
