@@ -1,6 +1,6 @@
 //! The ledger's records over PostgreSQL (`crate::ledger`): the same keyset page and deposit spans as SQLite's.
 
-use deadpool_postgres::Object;
+use crate::postgres::connection::{PgClient, Queries as _};
 
 use crate::ledger::{
     LedgerQuery, LedgerRecord, LedgerRow, SpanTransfers, after_or_start, deposit_spans, fill_received_before,
@@ -62,7 +62,7 @@ const SPAN: &str = "SELECT block_number, log_index, amount FROM chain_transfers
     WHERE to_wallet = $1 AND chain_id = $2 AND token = $3 AND amount IS NOT NULL
       AND (block_number, log_index) >= ($4, $5) AND (block_number, log_index) <= ($6, $7)";
 
-pub(super) async fn ledger_page(client: Object, query: &LedgerQuery) -> Result<Vec<LedgerRecord>, PgError> {
+pub(super) async fn ledger_page(client: PgClient, query: &LedgerQuery) -> Result<Vec<LedgerRecord>, PgError> {
     let after = after_or_start(query.after);
     let bounds = source_bounds(after);
     let chain_id = i64::try_from(query.chain_id).unwrap_or(i64::MAX);
