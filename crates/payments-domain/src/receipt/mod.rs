@@ -12,7 +12,7 @@ mod request;
 mod status_post;
 mod webhook_target;
 
-use payments_core::{Authority, Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, Failure, LineItem, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 
 pub use actor::Actor;
 pub use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
@@ -100,6 +100,9 @@ pub struct Receipt {
     pub amounts: ReceiptAmounts,
     pub paid: Cents,
     pub refunded: Cents,
+    /// Base units of the payment token its deposit had received at its last status change (`received_units`);
+    /// the balance (`amountReceivedUsd`, `amountDueUsd`, `overpaidUsd`) is computed from it.
+    pub received: TokenAmount,
     pub line_items: Vec<LineItem>,
     pub brand_name: String,
     pub tax: ReceiptTax,
