@@ -11,6 +11,7 @@ mod auth;
 mod billing;
 mod browser;
 mod chain_anvil;
+mod money_anvil;
 mod chain_payments;
 mod config_file;
 mod degraded_mode;
