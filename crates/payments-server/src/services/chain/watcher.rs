@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use payments_core::{DepositAssessment, TokenAmount, Wallet, assess_deposit};
+use payments_core::{DepositAssessment, ReceiptBalance, TokenAmount, Wallet, assess_deposit};
 
 use crate::chain::{Chain, ChainError, TokenTransfer};
 use crate::runtime::clock::Clock;
@@ -164,16 +164,26 @@ impl DepositWatcher {
             let outcome = match self.news_of(&deposit) {
                 None => continue,
                 Some(DepositNews::Paid(payment)) => {
+                    let overpaid = ReceiptBalance::of(deposit.total, payment.received_units).overpaid;
+                    if overpaid.base_units() > 0 {
+                        // Settlement forwards the deposit's whole balance: the surplus goes with the rest.
+                        tracing::info!(
+                            receipt = deposit.receipt_id.as_str(),
+                            overpaid = %overpaid,
+                            "paid with money beyond the total (overpaid); settlement forwards it with the rest"
+                        );
+                    }
                     let outcome = self.receipts.confirm_payment(payment).await;
                     paid += usize::from(outcome.is_ok());
                     outcome
                 }
                 Some(DepositNews::Funds(funds)) => {
-                    if funds.received > deposit.received && deposit.paid {
+                    if deposit.paid {
                         tracing::info!(
                             receipt = deposit.receipt_id.as_str(),
                             received = %funds.received,
-                            "money beyond the total reached a paid receipt's deposit (overpaid)"
+                            "money reached a paid receipt's deposit (overpaid): forwarded with the rest if \
+                             settlement has not run yet, else kept on the deposit address (docs/money.md)"
                         );
                     }
                     self.receipts.record_funds_received(funds).await
