@@ -68,8 +68,13 @@ async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
     let shown = client.get_receipt("r-2").await.unwrap();
     let status = client.receipt_status("r-2").await.unwrap();
 
-    let due = |balance: Option<ReceiptBalance>| balance.map(|b| (b.received.base_units(), b.due.base_units()));
-    assert_eq!(due(shown.balance), Some((0, 7_750_000)), "nothing received: the whole total is due");
+    let due =
+        |balance: Option<ReceiptBalance>| balance.map(|b| (b.received.base_units(), b.due.base_units()));
+    assert_eq!(
+        due(shown.balance),
+        Some((0, 7_750_000)),
+        "nothing received: the whole total is due"
+    );
     assert_eq!(due(status.balance), Some((0, 7_750_000)));
 }
 

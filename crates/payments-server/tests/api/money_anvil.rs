@@ -57,7 +57,8 @@ fn bodies(receiver: &Receiver) -> Vec<Value> {
 }
 
 #[tokio::test]
-async fn two_underpayments_leave_the_receipt_underpaid_the_page_asks_the_remainder_and_the_last_part_pays_it() {
+async fn two_underpayments_leave_the_receipt_underpaid_the_page_asks_the_remainder_and_the_last_part_pays_it()
+{
     let Some(shop) = shop(1).await else { return };
     let receiver = Receiver::start(&[]).await;
     let (deposit, page_url) = shop.receipt_with_hook("parts-1", &receiver.url).await;
@@ -95,7 +96,11 @@ async fn two_underpayments_leave_the_receipt_underpaid_the_page_asks_the_remaind
 
     assert_eq!(paid["amountReceivedBaseUnits"], "10000000");
     assert_eq!(paid["amountDueBaseUnits"], "0");
-    assert_eq!(shop.anvil.balance(&shop.token(), &deposit), 0, "all three parts forwarded");
+    assert_eq!(
+        shop.anvil.balance(&shop.token(), &deposit),
+        0,
+        "all three parts forwarded"
+    );
 }
 
 #[tokio::test]

@@ -259,7 +259,8 @@ impl crate::ChainRepository for super::SqliteStore {
     }
 
     async fn funded_deposits(&self, chain_id: u64, since_ms: i64) -> Result<Vec<FundedDeposit>, StoreError> {
-        self.read(move |conn| funded_deposits(conn, chain_id, since_ms)).await
+        self.read(move |conn| funded_deposits(conn, chain_id, since_ms))
+            .await
     }
 
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {

@@ -55,7 +55,10 @@ impl PartialSchema for BalanceFields {
         for (name, meaning) in [
             ("amountReceived", "confirmed at the deposit address"),
             ("amountDue", "still to send to pay the total (0 once paid)"),
-            ("overpaid", "received beyond the total (the merchant may refund it)"),
+            (
+                "overpaid",
+                "received beyond the total (the merchant may refund it)",
+            ),
         ] {
             object = object
                 .property(

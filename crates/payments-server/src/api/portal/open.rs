@@ -156,9 +156,9 @@ pub(crate) fn view_of(
 /// The balance of an unpaid receipt part of whose total arrived: the page and a simulated payment ask for
 /// exactly the rest.
 fn remainder_due(receipt: &Receipt) -> Option<ReceiptBalance> {
-    receipt
-        .balance()
-        .filter(|balance| receipt.paid == Cents::ZERO && balance.received.base_units() > 0 && !balance.is_covered())
+    receipt.balance().filter(|balance| {
+        receipt.paid == Cents::ZERO && balance.received.base_units() > 0 && !balance.is_covered()
+    })
 }
 
 /// The tax and processing-fee lines pricing adds to order receipts; the page shows them from the amounts.

@@ -259,10 +259,10 @@ fn write_instructions(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
     let recipient = payment.recipient.to_checksum();
     if let Some(balance) = view.underpaid {
         // Only what is missing: the buyer must not send the whole total again.
-        write!(
+        writeln!(
             f,
             "<p class=\"notice warn underpaid\" role=\"status\">Received so far: {} {TOKEN_SYMBOL} of {}. \
-             Send the remaining amount below to complete the payment.</p>\n",
+             Send the remaining amount below to complete the payment.</p>",
             TokenDecimal(balance.received.base_units()),
             usd(total),
         )?;

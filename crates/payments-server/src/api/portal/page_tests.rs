@@ -304,6 +304,9 @@ fn an_underpaid_receipt_asks_for_exactly_the_remainder() {
     assert!(html.contains("Received so far: 40.00 USDC of $44.68"), "{html}");
     assert!(html.contains("<p class=\"amount\">4.68 USDC</p>"), "{html}");
     assert!(html.contains("<code>4680000</code> base units (6 decimals) = 4.68 USD still due"));
-    assert!(html.contains("&amp;uint256=4680000\""), "the QR and link ask for the remainder: {html}");
+    assert!(
+        html.contains("&amp;uint256=4680000\""),
+        "the QR and link ask for the remainder: {html}"
+    );
     assert!(html.contains("Partly paid"));
 }
