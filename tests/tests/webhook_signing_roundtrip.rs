@@ -4,8 +4,8 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use payments_core::{
-    Cents, FailureCategory, RECEIPT_STATUS_UPDATED, ReceiptStatus, ReceiptStatusUpdated,
-    StandardWebhooksSecret, Wallet, x_service_signature,
+    Cents, FailureCategory, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus, ReceiptStatusUpdated,
+    StandardWebhooksSecret, TokenAmount, Wallet, x_service_signature,
 };
 use webhook_verify::{ApiKey, Event, Verifier, VerifyError, WebhookSecret};
 
@@ -34,6 +34,11 @@ fn paid_event() -> ReceiptStatusUpdated {
         timestamp: SENT_AT_MS as i64,
         brand_key: "acme".into(),
         paid_late: false,
+        // One base unit over the total: the exact amounts must survive the trip.
+        balance: Some(ReceiptBalance::of(
+            Cents::new(2608),
+            TokenAmount::from_base_units(26_080_001),
+        )),
     }
 }
 
@@ -69,6 +74,10 @@ fn a_body_signed_by_the_core_verifies_and_parses_with_webhook_verify() {
         Some("checkout_initialized")
     );
     assert_eq!(event.total_cents(), Some(2608));
+    assert_eq!(event.amount_received_base_units.as_deref(), Some("26080001"));
+    assert_eq!(event.amount_received_usd, Some(26.080001));
+    assert_eq!(event.overpaid_base_units.as_deref(), Some("1"));
+    assert_eq!(event.amount_due_base_units.as_deref(), Some("0"));
     assert_eq!(
         event.merchant_wallet.as_deref(),
         Some("0x00000000000000000000000000000000000000aa")

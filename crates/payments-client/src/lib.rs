@@ -131,7 +131,7 @@ pub use webhook_delivery::{DeliveryState, WebhookAttempt, WebhookDelivery, Webho
 /// The `payments-core` types the client's requests and answers carry, so callers need no direct
 /// dependency: money, wallets, and the vocabularies the service answers with.
 pub use payments_core::{
-    BillingPeriod, Cents, ErrorCode, ReceiptStatus, ReserveBasis, SpendPermissionTypedData,
+    BillingPeriod, Cents, ErrorCode, ReceiptBalance, ReceiptStatus, ReserveBasis, SpendPermissionTypedData,
     SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus, TokenAmount, TokenApproval,
     Wallet,
 };

@@ -1,6 +1,6 @@
 //! Receipt models: what the receipt, order and webhook-log routes answer.
 
-use payments_core::{Cents, LineItem, TaxRate, Wallet};
+use payments_core::{Cents, LineItem, ReceiptBalance, TaxRate, Wallet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -77,6 +77,10 @@ pub struct Receipt {
     /// True once it has a card-onramp session: each is created for this receipt alone.
     #[serde(default)]
     pub is_onramp_session_unique: bool,
+    /// What its deposit holds to the base unit (`amountReceived...`, `amountDue...`, `overpaid...`), for
+    /// receipts with their own deposit address; read from the exact `...BaseUnits` strings.
+    #[serde(flatten)]
+    pub balance: Option<ReceiptBalance>,
 }
 
 /// Send exactly `amount` base units of `token` to `to` on chain `chain_id`; `to` is the receipt's own deposit
@@ -169,6 +173,9 @@ pub struct ReceiptStatusView {
     /// Failure details of a `failed` receipt.
     #[serde(flatten)]
     pub failure: FailureFields,
+    /// What its deposit holds, for receipts with their own deposit address (see [`Receipt::balance`]).
+    #[serde(flatten)]
+    pub balance: Option<ReceiptBalance>,
 }
 
 /// `POST /api/receipts/status` answer.

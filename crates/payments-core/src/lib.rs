@@ -6,6 +6,7 @@
 
 mod admin_login;
 mod deposit;
+mod deposit_balance;
 mod erc6492;
 mod error_code;
 mod json_number;
@@ -39,6 +40,7 @@ pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
 };
 pub use deposit::{DepositAssessment, assess_deposit};
+pub use deposit_balance::ReceiptBalance;
 pub use erc6492::{
     CounterfactualSignature, CounterfactualSignatureError, ERC6492_SUFFIX, MAX_SIGNATURE_BYTES,
     SIGNATURE_VALIDATOR_6492_CREATION_CODE, stored_signature_fits,

@@ -130,7 +130,8 @@ impl ReceiptEvent {
             ReceiptEvent::PaymentConfirmed {
                 proof: PaymentProof::OnChain { .. },
                 ..
-            } => Authority::Chain,
+            }
+            | ReceiptEvent::FundsReceived => Authority::Chain,
             ReceiptEvent::CheckoutSucceeded
             | ReceiptEvent::TransactionMined
             | ReceiptEvent::RecipientValidated
@@ -166,7 +167,11 @@ impl ReceiptStatus {
             | ReceiptStatus::Completed
             | ReceiptStatus::Reconciled
             | ReceiptStatus::RefundRequested => Some(Authority::Admin),
-            ReceiptStatus::Generated | ReceiptStatus::RefundPartial | ReceiptStatus::Refunded => None,
+            // `underpaid` carries amounts only the chain knows.
+            ReceiptStatus::Generated
+            | ReceiptStatus::Underpaid
+            | ReceiptStatus::RefundPartial
+            | ReceiptStatus::Refunded => None,
         }
     }
 }

@@ -154,6 +154,7 @@ fn every_postable_status_names_the_least_authority_of_its_event() {
         ("tx_mined", Some(Authority::Admin)),
         ("recipient_validated", Some(Authority::Admin)),
         ("tx_mismatch", Some(Authority::Admin)),
+        ("underpaid", None),
         ("paid", Some(Authority::Admin)),
         ("completed", Some(Authority::Admin)),
         ("reconciled", Some(Authority::Admin)),

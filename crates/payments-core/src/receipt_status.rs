@@ -36,6 +36,9 @@ pub enum ReceiptStatus {
     RecipientValidated,
     /// A transaction was seen that does not match the receipt (token, recipient or amount).
     TxMismatch,
+    /// Confirmed transfers reached the deposit address but do not cover the total yet: the buyer is asked
+    /// for the remainder (`amountDueUsd`).
+    Underpaid,
     /// Payment confirmed on chain.
     Paid,
     /// Payment split to the recipients.
@@ -54,7 +57,7 @@ pub enum ReceiptStatus {
 
 impl ReceiptStatus {
     /// All statuses, in the order of the payment flow.
-    pub const ALL: [ReceiptStatus; 16] = [
+    pub const ALL: [ReceiptStatus; 17] = [
         ReceiptStatus::Generated,
         ReceiptStatus::Pending,
         ReceiptStatus::LinkOpened,
@@ -64,6 +67,7 @@ impl ReceiptStatus {
         ReceiptStatus::TxMined,
         ReceiptStatus::RecipientValidated,
         ReceiptStatus::TxMismatch,
+        ReceiptStatus::Underpaid,
         ReceiptStatus::Paid,
         ReceiptStatus::Completed,
         ReceiptStatus::Reconciled,
@@ -85,6 +89,7 @@ impl ReceiptStatus {
             ReceiptStatus::TxMined => "tx_mined",
             ReceiptStatus::RecipientValidated => "recipient_validated",
             ReceiptStatus::TxMismatch => "tx_mismatch",
+            ReceiptStatus::Underpaid => "underpaid",
             ReceiptStatus::Paid => "paid",
             ReceiptStatus::Completed => "completed",
             ReceiptStatus::Reconciled => "reconciled",

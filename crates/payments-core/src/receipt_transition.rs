@@ -7,6 +7,9 @@
 //! - `paid` needs [`PaymentProof`]: it is the only way to build a payment-confirmed event. Any
 //!   pre-payment state may become paid (money that arrived is never refused); a second confirmation of
 //!   a settled receipt is ignored.
+//! - Funds received (chain only): a confirmed transfer short of the total makes a pre-payment receipt
+//!   `underpaid` (again on each further short transfer: the amounts changed); after payment it is a move to
+//!   the same status (an overpayment, sent with its amounts).
 //! - `failed` applies only before payment; after settlement it is refused.
 //! - Split executed: paid -> completed; reconciled: paid/completed -> reconciled.
 //! - Refunds apply only to settled receipts and are bounded by what was paid, across all refunds:
@@ -67,6 +70,10 @@ pub enum ReceiptEvent {
     RecipientValidated,
     /// A transaction that does not match -> `tx_mismatch`.
     TransactionMismatch,
+    /// Confirmed transfers changed what the deposit holds without paying the receipt now: short of the
+    /// total before payment -> `underpaid`; more money after payment (an overpayment) -> the same status,
+    /// with new amounts. The chain alone reports it.
+    FundsReceived,
     /// Payment confirmed, with proof and the amount received -> `paid`.
     PaymentConfirmed {
         /// The evidence.
@@ -183,6 +190,8 @@ const fn flow_rank(status: ReceiptStatus) -> Option<u8> {
         ReceiptStatus::CheckoutSuccess => Some(5),
         ReceiptStatus::TxMined => Some(6),
         ReceiptStatus::RecipientValidated => Some(7),
+        // Money arrived: the buyer's page steps that follow are history, not progress.
+        ReceiptStatus::Underpaid => Some(8),
         _ => None,
     }
 }
@@ -199,6 +208,7 @@ impl ReceiptEvent {
             ReceiptEvent::TransactionMined => ReceiptStatus::TxMined,
             ReceiptEvent::RecipientValidated => ReceiptStatus::RecipientValidated,
             ReceiptEvent::TransactionMismatch => ReceiptStatus::TxMismatch,
+            ReceiptEvent::FundsReceived => ReceiptStatus::Underpaid,
             ReceiptEvent::PaymentConfirmed { .. } => ReceiptStatus::Paid,
             ReceiptEvent::SplitExecuted => ReceiptStatus::Completed,
             ReceiptEvent::Reconciled => ReceiptStatus::Reconciled,
@@ -233,6 +243,11 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
         ReceiptEvent::TransactionMismatch => match current {
             S::TxMismatch => ignored,
             _ if current.is_settled() => ignored,
+            _ => moved(to_status(target)),
+        },
+        ReceiptEvent::FundsReceived => match current {
+            // An overpayment: the status stays, the move records the new amounts and sends them.
+            _ if current.is_settled() => moved(state),
             _ => moved(to_status(target)),
         },
         ReceiptEvent::PaymentConfirmed { amount, .. } => match current {

@@ -26,6 +26,7 @@ fn events() -> Vec<ReceiptEvent> {
         ReceiptEvent::TransactionMined,
         ReceiptEvent::RecipientValidated,
         ReceiptEvent::TransactionMismatch,
+        ReceiptEvent::FundsReceived,
         ReceiptEvent::PaymentConfirmed {
             proof: PaymentProof::AdminAttestation {
                 admin: wallet(),
@@ -46,22 +47,23 @@ fn events() -> Vec<ReceiptEvent> {
 /// Rows: every status (paid 10.00; refund_partial has 4.00 refunded, refunded all of it).
 /// Columns: the events above. A status name = moved there, `-` = ignored, `x` = refused.
 const EXPECTED: &str = "
-generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-checkout_success     - - - - - tx_mined recipient_validated tx_mismatch paid x x failed x x
-tx_mined             - - - - - - recipient_validated tx_mismatch paid x x failed x x
-recipient_validated  - - - - - - - tx_mismatch paid x x failed x x
-tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - paid x x failed x x
-paid                 - - - - - - - - - completed reconciled x refund_requested refund_partial
-completed            - - - - - - - - - - reconciled x refund_requested refund_partial
-reconciled           - - - - - - - - - - - x refund_requested refund_partial
-failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch paid x x failed x x
-refund_requested     - - - - - - - - - x x x - refund_partial
-refund_partial       - - - - - - - - - x x x refund_requested refund_partial
-refunded             - - - - - - - - - x x x x x
+generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+checkout_success     - - - - - tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+tx_mined             - - - - - - recipient_validated tx_mismatch underpaid paid x x failed x x
+recipient_validated  - - - - - - - tx_mismatch underpaid paid x x failed x x
+tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - underpaid paid x x failed x x
+underpaid            - - - - - - - tx_mismatch underpaid paid x x failed x x
+paid                 - - - - - - - - paid - completed reconciled x refund_requested refund_partial
+completed            - - - - - - - - completed - - reconciled x refund_requested refund_partial
+reconciled           - - - - - - - - reconciled - - - x refund_requested refund_partial
+failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
+refund_requested     - - - - - - - - refund_requested - x x x - refund_partial
+refund_partial       - - - - - - - - refund_partial - x x x refund_requested refund_partial
+refunded             - - - - - - - - refunded - x x x x x
 ";
 
 fn state_of(status: ReceiptStatus) -> ReceiptState {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use thiserror::Error;
 
+use crate::deposit_balance::ReceiptBalance;
 use crate::money::Cents;
 use crate::receipt_status::{FailureCategory, ReceiptStatus};
 use crate::wallet::Wallet;
@@ -152,6 +153,10 @@ pub struct ReceiptStatusUpdated {
     /// or refund.
     #[serde(default, skip_serializing_if = "is_false")]
     pub paid_late: bool,
+    /// What the receipt's deposit holds: `amountReceivedUsd`, `amountDueUsd`, `overpaidUsd` with their
+    /// `...BaseUnits`. Absent for a receipt without a deposit address (nothing to count).
+    #[serde(flatten)]
+    pub balance: Option<ReceiptBalance>,
 }
 
 const fn is_false(value: &bool) -> bool {

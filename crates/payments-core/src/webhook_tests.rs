@@ -101,6 +101,7 @@ fn the_body_carries_every_field_of_the_spec_in_camel_case() {
         timestamp: 1_767_599_992_000,
         brand_key: "acme".into(),
         paid_late: false,
+        balance: None,
     };
     let json = serde_json::to_value(&body).unwrap();
     let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();

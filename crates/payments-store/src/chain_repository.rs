@@ -3,7 +3,7 @@
 use std::fmt;
 
 use async_trait::async_trait;
-use payments_core::{Cents, Wallet};
+use payments_core::{Cents, TokenAmount, Wallet};
 
 use crate::StoreError;
 use payments_domain::receipt::ReceiptId;
@@ -30,8 +30,10 @@ pub trait ChainRepository: Send + Sync + fmt::Debug {
     /// a merchant is shown of a receipt's payments, counted or not.
     async fn deposit_transfers(&self, chain_id: u64, to: Wallet)
     -> Result<Vec<RecordedTransfer>, StoreError>;
-    /// Unpaid receipts whose deposit received at least one recorded transfer, with those transfers.
-    async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError>;
+    /// Receipts whose deposit received at least one recorded transfer, with those transfers: every unpaid
+    /// one, and the paid ones still watched (`COALESCE(expires_at, created_at) >= since_ms`, the window
+    /// [`ChainRepository::open_deposits`] scans), whose later transfers are overpayments.
+    async fn funded_deposits(&self, chain_id: u64, since_ms: i64) -> Result<Vec<FundedDeposit>, StoreError>;
     /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
     /// Records a failed settlement attempt.
@@ -66,12 +68,16 @@ pub struct RecordedTransfer {
     pub amount: Option<u128>,
 }
 
-/// An unpaid receipt whose deposit address received something.
+/// A receipt whose deposit address received something.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FundedDeposit {
     pub merchant: Wallet,
     pub receipt_id: ReceiptId,
     pub total: Cents,
+    /// Whether it is paid (`paid_cents > 0`): more money is then an overpayment.
+    pub paid: bool,
+    /// What its last status change recorded as received (`received_units`); transfers beyond it are new.
+    pub received: TokenAmount,
     pub transfers: Vec<RecordedTransfer>,
 }
 

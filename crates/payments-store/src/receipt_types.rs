@@ -1,6 +1,6 @@
 //! What the receipt, webhook and idempotency operations of the repositories take and give.
 
-use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, Wallet};
+use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, TokenAmount, Wallet};
 
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{DeliveryId, Receipt, ReceiptId};
@@ -100,6 +100,8 @@ pub struct TransitionCommit {
     pub retakes_stock: bool,
     /// Stored as the receipt's `paid_late`.
     pub paid_late: bool,
+    /// Stored as the receipt's `received_units`: what its deposit holds once this change is recorded.
+    pub received: TokenAmount,
 }
 
 /// What a dispatcher asks the outbox for: due deliveries, leased until `lease_until_ms`, at most `limit`,

@@ -61,6 +61,18 @@ pub struct ReceiptStatusUpdated {
     pub timestamp: Option<u64>,
     /// Brand key of the merchant.
     pub brand_key: Option<String>,
+    /// USD received at the receipt's deposit address (exact decimal; use the base units for arithmetic).
+    pub amount_received_usd: Option<f64>,
+    /// The same in token base units (6 decimals), an integer string: exact.
+    pub amount_received_base_units: Option<String>,
+    /// USD still to send to pay the total (0 once paid); an `underpaid` receipt's missing part.
+    pub amount_due_usd: Option<f64>,
+    /// The same in token base units, an integer string: exact.
+    pub amount_due_base_units: Option<String>,
+    /// USD received beyond the total (an overpayment, also one after paid): what you may refund.
+    pub overpaid_usd: Option<f64>,
+    /// The same in token base units, an integer string: exact.
+    pub overpaid_base_units: Option<String>,
 }
 
 impl ReceiptStatusUpdated {

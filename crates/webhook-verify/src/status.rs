@@ -98,6 +98,8 @@ string_enum! {
         BuyerLoggedIn => "buyer_logged_in",
         /// Checkout reported success.
         CheckoutSuccess => "checkout_success",
+        /// Part of the total arrived on chain; the amount fields say what is still due.
+        Underpaid => "underpaid",
     }
 }
 

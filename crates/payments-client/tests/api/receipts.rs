@@ -1,10 +1,12 @@
 //! Orders and receipts: create, list, read, status read/post, webhook log and redelivery.
 
-use payments_client::{CreateOrder, CreateReceipt, ErrorCode, OrderItem, PostStatus, ReceiptLine};
+use payments_client::{
+    CreateOrder, CreateReceipt, DeploySplit, ErrorCode, OrderItem, PostStatus, ReceiptBalance, ReceiptLine,
+};
 use payments_core::{Cents, ReceiptStatus};
 use payments_server::testing::spawn_app;
 
-use crate::helpers::client;
+use crate::helpers::{client, signed_in_merchant};
 
 fn lines() -> Vec<ReceiptLine> {
     vec![
@@ -48,6 +50,32 @@ async fn a_created_receipt_reads_back_in_list_show_and_status() {
     assert_eq!(shown.line_items[0].label, "Coffee");
     assert_eq!(status.amount, Cents::new(775));
     assert_eq!(status.status, ReceiptStatus::Pending);
+}
+
+#[tokio::test]
+async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
+    let app = spawn_app().await;
+    let (client, session) = signed_in_merchant(&app).await;
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
+
+    client
+        .create_receipt(&CreateReceipt::new("r-2", lines()))
+        .await
+        .unwrap();
+    let shown = client.get_receipt("r-2").await.unwrap();
+    let status = client.receipt_status("r-2").await.unwrap();
+
+    let due =
+        |balance: Option<ReceiptBalance>| balance.map(|b| (b.received.base_units(), b.due.base_units()));
+    assert_eq!(
+        due(shown.balance),
+        Some((0, 7_750_000)),
+        "nothing received: the whole total is due"
+    );
+    assert_eq!(due(status.balance), Some((0, 7_750_000)));
 }
 
 #[tokio::test]

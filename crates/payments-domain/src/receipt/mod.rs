@@ -12,7 +12,9 @@ mod request;
 mod status_post;
 mod webhook_target;
 
-use payments_core::{Authority, Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{
+    Authority, Cents, Failure, LineItem, ReceiptBalance, ReceiptStatus, TaxRate, TokenAmount, Wallet,
+};
 
 pub use actor::Actor;
 pub use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
@@ -100,6 +102,9 @@ pub struct Receipt {
     pub amounts: ReceiptAmounts,
     pub paid: Cents,
     pub refunded: Cents,
+    /// Base units of the payment token its deposit had received at its last status change (`received_units`);
+    /// the balance (`amountReceivedUsd`, `amountDueUsd`, `overpaidUsd`) is computed from it.
+    pub received: TokenAmount,
     pub line_items: Vec<LineItem>,
     pub brand_name: String,
     pub tax: ReceiptTax,
@@ -131,5 +136,11 @@ impl Receipt {
     /// Whether its payment window has ended at `now_ms` (never for receipts without one).
     pub fn window_ended(&self, now_ms: i64) -> bool {
         self.expires_at.is_some_and(|at| at <= now_ms)
+    }
+
+    /// What its deposit holds against its total; `None` without a deposit address (nothing is counted).
+    pub fn balance(&self) -> Option<ReceiptBalance> {
+        self.payment
+            .map(|_| ReceiptBalance::of(self.amounts.total, self.received))
     }
 }

@@ -1,6 +1,6 @@
 //! `POST /api/receipts` body, and the new-receipt record every creation path hands to the store.
 
-use payments_core::{Authority, Cents, LineItem, Wallet};
+use payments_core::{Authority, Cents, LineItem, TokenAmount, Wallet};
 use serde::Deserialize;
 
 use crate::field_error::FieldError;
@@ -185,6 +185,7 @@ impl NewReceipt {
             expired: false,
             paid_late: false,
             stock_short: false,
+            received: TokenAmount::from_base_units(0),
             onramp: None,
         }
     }

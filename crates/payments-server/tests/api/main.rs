@@ -36,6 +36,7 @@ mod keys_cli;
 mod ledger_export;
 mod list_cursors;
 mod metrics;
+mod money_anvil;
 mod openapi;
 mod orders;
 mod outage_postgres;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use payments_core::{Cents, Wallet};
+use payments_core::{Cents, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
@@ -29,10 +29,11 @@ const INSERT_TRANSFER: &str = "INSERT INTO chain_transfers (chain_id, transactio
 /// (docs/money.md).
 const OPEN_DEPOSITS: &str = "SELECT DISTINCT pay_to FROM receipts
     WHERE pay_to IS NOT NULL AND COALESCE(expires_at, created_at) >= $1";
-const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, t.transaction_hash, t.log_index,
+const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, r.paid_cents, r.received_units,
+        t.transaction_hash, t.log_index,
         t.block_number, t.block_hash, t.token, t.from_wallet, t.to_wallet, t.amount
     FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = $1
-    WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
+    WHERE r.pay_to IS NOT NULL AND (r.paid_cents = 0 OR COALESCE(r.expires_at, r.created_at) >= $2)
     ORDER BY r.id, t.block_number, t.log_index";
 const DEPOSIT_TRANSFERS: &str = "SELECT transaction_hash, log_index, block_number, block_hash, token,
         from_wallet, to_wallet, amount
@@ -142,10 +143,14 @@ async fn open_deposits(client: PgClient, since_ms: i64) -> Result<Vec<Wallet>, P
         .collect()
 }
 
-async fn funded_deposits(client: PgClient, chain_id: u64) -> Result<Vec<FundedDeposit>, PgError> {
+async fn funded_deposits(
+    client: PgClient,
+    chain_id: u64,
+    since_ms: i64,
+) -> Result<Vec<FundedDeposit>, PgError> {
     let statement = client.prepare_cached(FUNDED).await?;
     let mut grouped: BTreeMap<(String, String), FundedDeposit> = BTreeMap::new();
-    for row in client.query(&statement, &[&as_i64(chain_id)?]).await? {
+    for row in client.query(&statement, &[&as_i64(chain_id)?, &since_ms]).await? {
         let merchant: String = rows::get(&row, "wallet")?;
         let id: String = rows::get(&row, "public_id")?;
         let transfer = transfer_from_row(&row)?;
@@ -161,6 +166,8 @@ async fn funded_deposits(client: PgClient, chain_id: u64) -> Result<Vec<FundedDe
                     .map_err(|error| PgError::corrupt("column wallet", error))?,
                 receipt_id: ReceiptId::from_stored(id),
                 total: Cents::new(rows::get(&row, "total_cents")?),
+                paid: rows::get::<i64>(&row, "paid_cents")? > 0,
+                received: rows::parsed(&row, "received_units", TokenAmount::parse_base_units)?,
                 transfers: vec![transfer],
             },
         );
@@ -267,8 +274,8 @@ impl ChainRepository for PgStore {
             .await
     }
 
-    async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {
-        self.run(|client| Box::pin(funded_deposits(client, chain_id)))
+    async fn funded_deposits(&self, chain_id: u64, since_ms: i64) -> Result<Vec<FundedDeposit>, StoreError> {
+        self.run(|client| Box::pin(funded_deposits(client, chain_id, since_ms)))
             .await
     }
 

@@ -45,6 +45,7 @@ mod schema_v12;
 mod schema_v13;
 mod schema_v14;
 mod schema_v16;
+mod schema_v19;
 mod schema_v2;
 mod schema_v20;
 mod schema_v3;

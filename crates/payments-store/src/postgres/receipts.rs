@@ -4,7 +4,7 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
@@ -25,7 +25,8 @@ const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, curr
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
+    received_units
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
@@ -33,14 +34,16 @@ pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, ver
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
+    received_units
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
 const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
+    received_units
     FROM receipts WHERE wallet = $1 AND ($3::boolean IS NULL OR paid_late = $3)
     ORDER BY created_at DESC, id DESC LIMIT $2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
@@ -48,7 +51,8 @@ const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version,
     tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
     tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
     buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at
+    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
+    received_units
     FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
         AND ($5::boolean IS NULL OR paid_late = $5)
     ORDER BY created_at DESC, id DESC LIMIT $2";
@@ -116,6 +120,7 @@ pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
             rows::get(row, "onramp_url")?,
             rows::get(row, "onramp_created_at")?,
         ),
+        received: rows::parsed(row, "received_units", TokenAmount::parse_base_units)?,
     };
     Ok((rows::get(row, "id")?, receipt))
 }

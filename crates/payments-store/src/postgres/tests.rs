@@ -101,6 +101,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (13, T0),
             (14, T0),
             (16, T0),
+            (19, T0),
             (20, T0)
         ]
     );

@@ -21,7 +21,7 @@ const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, pai
     refunded_cents = $4, transaction_hash = COALESCE($5, transaction_hash),
     transaction_timestamp = CASE WHEN $5::text IS NULL THEN transaction_timestamp ELSE $8 END,
     buyer_wallet = COALESCE($6, buyer_wallet), failure_json = $7, updated_at = $8, status_authority = $10,
-    expired = expired OR $11, paid_late = $12
+    expired = expired OR $11, paid_late = $12, received_units = $13
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
@@ -146,6 +146,7 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
                 &commit.to.held_by.as_str(),
                 &commit.expires,
                 &commit.paid_late,
+                &commit.received.to_string(),
             ],
         )
         .await?;

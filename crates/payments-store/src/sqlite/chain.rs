@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use payments_core::{Cents, Wallet};
+use payments_core::{Cents, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::sqlite::rows;
@@ -48,9 +48,9 @@ const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_
 
 fn funded_query() -> String {
     format!(
-        "SELECT r.wallet, r.public_id, r.total_cents, {TRANSFER_COLUMNS}
+        "SELECT r.wallet, r.public_id, r.total_cents, r.paid_cents, r.received_units, {TRANSFER_COLUMNS}
         FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = ?1
-        WHERE r.paid_cents = 0 AND r.pay_to IS NOT NULL
+        WHERE r.pay_to IS NOT NULL AND (r.paid_cents = 0 OR COALESCE(r.expires_at, r.created_at) >= ?2)
         ORDER BY r.id, t.block_number, t.log_index"
     )
 }
@@ -127,16 +127,25 @@ pub(super) fn open_deposits(conn: &Connection, since_ms: i64) -> rusqlite::Resul
         .collect()
 }
 
-pub(super) fn funded_deposits(conn: &Connection, chain_id: u64) -> rusqlite::Result<Vec<FundedDeposit>> {
+pub(super) fn funded_deposits(
+    conn: &Connection,
+    chain_id: u64,
+    since_ms: i64,
+) -> rusqlite::Result<Vec<FundedDeposit>> {
     let mut statement = conn.prepare_cached(&funded_query())?;
     let mut grouped: BTreeMap<(String, String), FundedDeposit> = BTreeMap::new();
-    let rows = statement.query_map([as_i64(chain_id)?], |row| {
+    let rows = statement.query_map(params![as_i64(chain_id)?, since_ms], |row| {
         let merchant: String = row.get(0)?;
         let id: String = row.get(1)?;
-        Ok((merchant, id, row.get::<_, i64>(2)?, transfer_from_row(row, 3)?))
+        let balance = (
+            row.get::<_, i64>(2)?,
+            row.get::<_, i64>(3)? > 0,
+            rows::parsed(row, 4, TokenAmount::parse_base_units)?,
+        );
+        Ok((merchant, id, balance, transfer_from_row(row, 5)?))
     })?;
     for row in rows {
-        let (merchant, id, total, transfer) = row?;
+        let (merchant, id, (total, paid, received), transfer) = row?;
         let key = (merchant.clone(), id.clone());
         if let Some(deposit) = grouped.get_mut(&key) {
             deposit.transfers.push(transfer);
@@ -149,6 +158,8 @@ pub(super) fn funded_deposits(conn: &Connection, chain_id: u64) -> rusqlite::Res
                 merchant,
                 receipt_id: ReceiptId::from_stored(id),
                 total: Cents::new(total),
+                paid,
+                received,
                 transfers: vec![transfer],
             },
         );
@@ -247,8 +258,9 @@ impl crate::ChainRepository for super::SqliteStore {
             .await
     }
 
-    async fn funded_deposits(&self, chain_id: u64) -> Result<Vec<FundedDeposit>, StoreError> {
-        self.read(move |conn| funded_deposits(conn, chain_id)).await
+    async fn funded_deposits(&self, chain_id: u64, since_ms: i64) -> Result<Vec<FundedDeposit>, StoreError> {
+        self.read(move |conn| funded_deposits(conn, chain_id, since_ms))
+            .await
     }
 
     async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {

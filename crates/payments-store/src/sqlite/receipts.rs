@@ -1,7 +1,7 @@
 //! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
 //! transitions committed with their history, outbox and refund rows.
 
-use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
 use crate::sqlite::{receipt_stock, rows, webhooks};
@@ -15,7 +15,7 @@ const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, cu
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at, received_units FROM receipts
     WHERE public_id = ?1 AND (?2 IS NULL OR wallet = ?2)
     LIMIT 2";
 /// Receipt ids are unique per merchant (schema v4's `UNIQUE (wallet, public_id)`, the table's only uniqueness
@@ -33,7 +33,7 @@ const LIST: &str = "SELECT public_id, wallet, source, status, version, currency,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts WHERE wallet = ?1
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at, received_units FROM receipts WHERE wallet = ?1
     AND (?3 IS NULL OR paid_late = ?3)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
@@ -41,7 +41,7 @@ const LIST_AFTER: &str = "SELECT public_id, wallet, source, status, version, cur
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
     failure_json, created_at, updated_at, status_authority, pay_to, pay_split, id, expires_at, expired, paid_late,
-    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at FROM receipts WHERE wallet = ?1
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at, received_units FROM receipts WHERE wallet = ?1
     AND (created_at < ?3 OR (created_at = ?3 AND id < ?4)) AND (?5 IS NULL OR paid_late = ?5)
     ORDER BY created_at DESC, id DESC LIMIT ?2";
 /// Where [`FETCH_BY_ID`], [`LIST`] and [`LIST_AFTER`] put the rowid, after the receipt's first columns (the
@@ -54,7 +54,7 @@ const APPLY_TRANSITION: &str = "UPDATE receipts SET status = :status, version = 
     transaction_timestamp = CASE WHEN :transaction_hash IS NULL THEN transaction_timestamp ELSE :now END,
     buyer_wallet = COALESCE(:buyer_wallet, buyer_wallet), failure_json = :failure, updated_at = :now,
     status_authority = :authority, expired = CASE WHEN :expires THEN 1 ELSE expired END,
-    paid_late = :paid_late
+    paid_late = :paid_late, received_units = :received
     WHERE public_id = :public_id AND wallet = :wallet AND version = :version
     RETURNING id";
 const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
@@ -112,6 +112,7 @@ fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
         paid_late: row.get(31)?,
         stock_short: row.get(32)?,
         onramp: OnrampSession::from_stored(row.get(33)?, row.get(34)?, row.get(35)?, row.get(36)?),
+        received: rows::parsed(row, 37, TokenAmount::parse_base_units)?,
     })
 }
 
@@ -210,7 +211,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         ":now": commit.now_ms, ":public_id": commit.receipt_id.as_str(),
         ":wallet": commit.wallet.to_string(), ":version": commit.expected_version,
         ":authority": commit.to.held_by.as_str(), ":expires": commit.expires,
-        ":paid_late": commit.paid_late,
+        ":paid_late": commit.paid_late, ":received": commit.received.to_string(),
     };
     let Some(rowid) = tx
         .prepare_cached(APPLY_TRANSITION)?

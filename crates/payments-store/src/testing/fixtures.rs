@@ -252,6 +252,7 @@ pub fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Trans
         expires: false,
         retakes_stock: false,
         paid_late: false,
+        received: receipt.received,
     }
 }
 

@@ -65,7 +65,7 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
         .unwrap();
 
     assert_eq!(repos.chain.fetch_cursor(1).await.unwrap(), Some(cursor(21)));
-    let funded = repos.chain.funded_deposits(1).await.unwrap();
+    let funded = repos.chain.funded_deposits(1, 0).await.unwrap();
     assert_eq!(funded.len(), 1, "{funded:?}");
     assert_eq!(funded[0].receipt_id, receipt_id("order-1"));
     assert_eq!(funded[0].merchant, wallet('a'));
@@ -83,7 +83,7 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
     assert_eq!(repos.chain.deposit_transfers(2, wallet('1')).await.unwrap(), []);
     assert_eq!(repos.chain.deposit_transfers(1, wallet('2')).await.unwrap(), []);
     assert_eq!(
-        repos.chain.funded_deposits(2).await.unwrap(),
+        repos.chain.funded_deposits(2, 0).await.unwrap(),
         [],
         "another chain's records"
     );

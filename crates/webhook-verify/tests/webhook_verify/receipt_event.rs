@@ -214,3 +214,21 @@ fn an_authentic_receipt_event_is_returned_typed() {
         other => panic!("expected a receipt event, got {other:?}"),
     }
 }
+
+#[test]
+fn an_underpaid_body_carries_what_arrived_and_what_is_missing_exactly() {
+    let event = parse(
+        r#"{"event": "receipt.status_updated", "receiptId": "R-43", "status": "underpaid",
+            "previousStatus": "pending", "totalUsd": 10.00,
+            "amountReceivedUsd": 5.50, "amountReceivedBaseUnits": "5500000",
+            "amountDueUsd": 4.50, "amountDueBaseUnits": "4500000",
+            "overpaidUsd": 0.00, "overpaidBaseUnits": "0"}"#,
+    );
+
+    assert_eq!(event.status, ReceiptStatus::Underpaid);
+    assert_eq!(event.amount_received_usd, Some(5.5));
+    assert_eq!(event.amount_received_base_units.as_deref(), Some("5500000"));
+    assert_eq!(event.amount_due_usd, Some(4.5));
+    assert_eq!(event.amount_due_base_units.as_deref(), Some("4500000"));
+    assert_eq!(event.overpaid_base_units.as_deref(), Some("0"));
+}

@@ -21,7 +21,7 @@ use utoipa::openapi::schema::Schema;
 use utoipa::openapi::{Components, RefOr};
 use utoipa::{Modify as _, OpenApi};
 
-pub(crate) use flattened::FailureFields;
+pub(crate) use flattened::{BalanceFields, FailureFields};
 
 use crate::api::routes::ROUTES;
 use shared::{SecuritySchemes, SharedAnswers};

@@ -3,7 +3,9 @@
 //! `link_opened` through the receipt state machine with the buyer's authority (the lowest: it cannot undo
 //! a failure the merchant reported, nor anything after payment).
 
-use payments_core::{Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, TAX_LINE_LABEL, Wallet};
+use payments_core::{
+    Cents, FEE_LINE_LABEL, LineItem, PaymentRequest, ReceiptBalance, TAX_LINE_LABEL, Wallet,
+};
 
 use crate::api::portal::view::{PaymentWindowState, PortalLine, PortalView, https_only};
 use crate::domain::receipt::{Receipt, ReceiptId};
@@ -83,12 +85,13 @@ pub(crate) async fn simulate_payment(
     let Some(found) = services.receipts.fetch_for_portal(merchant, id).await? else {
         return Ok(false);
     };
-    let (Some(target), Ok(amount)) = (
+    let (Some(target), Ok(total)) = (
         found.receipt.payment,
         found.receipt.amounts.total.to_token_amount(),
     ) else {
         return Ok(false);
     };
+    let amount = remainder_due(&found.receipt).map_or(total, |balance| balance.due);
     if found.receipt.paid == Cents::ZERO {
         services
             .chain
@@ -114,6 +117,7 @@ pub(crate) fn view_of(
 ) -> PortalView {
     let amounts = receipt.amounts;
     let unpaid = receipt.paid == Cents::ZERO && !receipt.status.is_settled();
+    let underpaid = remainder_due(receipt);
     PortalView {
         receipt_id: receipt.id.as_str().to_owned(),
         brand_name,
@@ -131,7 +135,12 @@ pub(crate) fn view_of(
         tax: amounts.tax,
         fee: amounts.fee,
         total: amounts.total,
-        payment: PaymentRequest::for_total(token, chain_id, recipient, amounts.total).ok(),
+        payment: PaymentRequest::for_total(token, chain_id, recipient, amounts.total)
+            .ok()
+            .map(|request| PaymentRequest {
+                amount: underpaid.map_or(request.amount, |balance| balance.due),
+                ..request
+            }),
         failure: receipt.failure.clone(),
         transaction_hash: receipt.transaction_hash.clone(),
         merchant: receipt.wallet,
@@ -140,7 +149,16 @@ pub(crate) fn view_of(
         redirect_url: https_only(receipt.options.redirect_url.as_deref()),
         card_onramp: None,
         window: PaymentWindowState::at(receipt.expires_at, unpaid, receipt.expired, now_ms),
+        underpaid,
     }
+}
+
+/// The balance of an unpaid receipt part of whose total arrived: the page and a simulated payment ask for
+/// exactly the rest.
+fn remainder_due(receipt: &Receipt) -> Option<ReceiptBalance> {
+    receipt.balance().filter(|balance| {
+        receipt.paid == Cents::ZERO && balance.received.base_units() > 0 && !balance.is_covered()
+    })
 }
 
 /// The tax and processing-fee lines pricing adds to order receipts; the page shows them from the amounts.

@@ -257,11 +257,25 @@ fn write_instructions(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
     let units = payment.amount;
     let token = payment.token.to_checksum();
     let recipient = payment.recipient.to_checksum();
+    if let Some(balance) = view.underpaid {
+        // Only what is missing: the buyer must not send the whole total again.
+        writeln!(
+            f,
+            "<p class=\"notice warn underpaid\" role=\"status\">Received so far: {} {TOKEN_SYMBOL} of {}. \
+             Send the remaining amount below to complete the payment.</p>",
+            TokenDecimal(balance.received.base_units()),
+            usd(total),
+        )?;
+    }
+    let amount_usd = match view.underpaid {
+        Some(_) => format!("{} USD still due", TokenDecimal(units.base_units())),
+        None => usd(total),
+    };
     write!(
         f,
         "<p class=\"amount\">{} {TOKEN_SYMBOL}</p>\n<p class=\"amount-usd\">{} on {}</p>\n",
         TokenDecimal(units.base_units()),
-        usd(total),
+        Html(&amount_usd),
         Html(&chain)
     )?;
     if view.wallet_checkout {
@@ -287,7 +301,7 @@ fn write_instructions(f: &mut Formatter<'_>, view: &PortalView) -> fmt::Result {
         Html(&token),
         Html(&chain),
         payment.chain_id,
-        usd(total),
+        Html(&amount_usd),
         CopyButton(&TokenDecimal(units.base_units()).to_string(), "Copy amount"),
         Html(&recipient),
         CopyButton(&recipient, "Copy address"),

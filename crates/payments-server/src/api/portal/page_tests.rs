@@ -37,6 +37,7 @@ fn view(status: ReceiptStatus) -> PortalView {
         redirect_url: None,
         card_onramp: None,
         window: PaymentWindowState::NotApplicable,
+        underpaid: None,
     }
 }
 
@@ -288,4 +289,24 @@ fn pay_with_card_is_offered_only_with_a_provider_and_only_while_unpaid() {
         "{with}"
     );
     assert!(!render_page(&paid).contains("Pay with card"));
+}
+
+#[test]
+fn an_underpaid_receipt_asks_for_exactly_the_remainder() {
+    let mut view = view(ReceiptStatus::Underpaid);
+    let received = payments_core::TokenAmount::from_base_units(40_000_000);
+    let balance = payments_core::ReceiptBalance::of(Cents::new(4_468), received);
+    view.underpaid = Some(balance);
+    if let Some(payment) = view.payment.as_mut() {
+        payment.amount = balance.due;
+    }
+    let html = render_page(&view);
+    assert!(html.contains("Received so far: 40.00 USDC of $44.68"), "{html}");
+    assert!(html.contains("<p class=\"amount\">4.68 USDC</p>"), "{html}");
+    assert!(html.contains("<code>4680000</code> base units (6 decimals) = 4.68 USD still due"));
+    assert!(
+        html.contains("&amp;uint256=4680000\""),
+        "the QR and link ask for the remainder: {html}"
+    );
+    assert!(html.contains("Partly paid"));
 }

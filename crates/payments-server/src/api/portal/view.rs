@@ -1,6 +1,8 @@
 //! What the payment page shows, independent of where it came from: the renderer is a pure function of this.
 
-use payments_core::{Cents, Failure, OnrampProviderKind, PaymentRequest, ReceiptStatus, Wallet};
+use payments_core::{
+    Cents, Failure, OnrampProviderKind, PaymentRequest, ReceiptBalance, ReceiptStatus, Wallet,
+};
 
 /// The payment token's symbol (a 6-decimal USD stablecoin).
 pub(crate) const TOKEN_SYMBOL: &str = "USDC";
@@ -43,6 +45,8 @@ pub(crate) struct PortalView {
     pub(crate) card_onramp: Option<OnrampProviderKind>,
     /// The payment window as the page was rendered.
     pub(crate) window: PaymentWindowState,
+    /// Part of the total arrived: the page asks for exactly the rest (`payment` is the remainder).
+    pub(crate) underpaid: Option<ReceiptBalance>,
 }
 
 /// Where an unpaid receipt's payment window stands.
@@ -154,9 +158,10 @@ impl Stage {
     const fn classified(status: ReceiptStatus) -> Option<Stage> {
         Some(match status {
             ReceiptStatus::Generated | ReceiptStatus::Pending => Stage::Unopened,
-            ReceiptStatus::LinkOpened | ReceiptStatus::BuyerLoggedIn | ReceiptStatus::CheckoutInitialized => {
-                Stage::AwaitingPayment
-            }
+            ReceiptStatus::LinkOpened
+            | ReceiptStatus::BuyerLoggedIn
+            | ReceiptStatus::CheckoutInitialized
+            | ReceiptStatus::Underpaid => Stage::AwaitingPayment,
             ReceiptStatus::CheckoutSuccess | ReceiptStatus::TxMined | ReceiptStatus::RecipientValidated => {
                 Stage::Confirming
             }
@@ -197,6 +202,7 @@ const fn labelled(status: ReceiptStatus) -> Option<(&'static str, &'static str)>
             ("Confirming payment", "info")
         }
         ReceiptStatus::TxMismatch => ("Payment did not match", "warn"),
+        ReceiptStatus::Underpaid => ("Partly paid", "warn"),
         ReceiptStatus::Failed => ("Payment failed", "bad"),
         ReceiptStatus::Paid | ReceiptStatus::Completed | ReceiptStatus::Reconciled => ("Paid", "good"),
         ReceiptStatus::RefundRequested => ("Paid, refund requested", "good"),

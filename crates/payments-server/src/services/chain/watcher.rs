@@ -15,11 +15,11 @@
 
 use std::sync::Arc;
 
-use payments_core::{DepositAssessment, TokenAmount, Wallet, assess_deposit};
+use payments_core::{DepositAssessment, ReceiptBalance, TokenAmount, Wallet, assess_deposit};
 
 use crate::chain::{Chain, ChainError, TokenTransfer};
 use crate::runtime::clock::Clock;
-use crate::services::receipts::{ConfirmedPayment, ReceiptService};
+use crate::services::receipts::{ConfirmedPayment, FundsReceived, ReceiptService};
 use crate::store::{ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, StoreError};
 
 /// Blocks scanned per pass at most (public nodes cap `eth_getLogs` ranges).
@@ -51,6 +51,15 @@ pub(crate) struct WatchPass {
     pub(crate) paid: usize,
     /// The confirmed head has been reached: no need to hurry the next pass.
     pub(crate) caught_up: bool,
+}
+
+/// What a deposit's new transfers mean for its receipt.
+#[derive(Debug)]
+enum DepositNews {
+    /// They cover an unpaid receipt.
+    Paid(ConfirmedPayment),
+    /// They changed its balance without paying it now (short of the total, or beyond it once paid).
+    Funds(FundsReceived),
 }
 
 /// Follows one chain's deposits.
@@ -146,36 +155,95 @@ impl DepositWatcher {
         })
     }
 
+    /// Records what changed in every funded deposit: a payment, or a new balance (underpaid before payment,
+    /// overpaid after it). A deposit whose balance is what its receipt last recorded is left alone.
     async fn credit(&self) -> Result<usize, WatchError> {
         let mut paid = 0;
-        for deposit in self.records.funded_deposits(self.chain_id).await? {
-            let Some(payment) = self.payment_of(&deposit) else {
-                continue;
+        let since = self.clock.now_ms().saturating_sub(self.late_payment_watch_ms);
+        for deposit in self.records.funded_deposits(self.chain_id, since).await? {
+            let outcome = match self.news_of(&deposit) {
+                None => continue,
+                Some(DepositNews::Paid(payment)) => {
+                    let overpaid = ReceiptBalance::of(deposit.total, payment.received_units).overpaid;
+                    if overpaid.base_units() > 0 {
+                        // Settlement forwards the deposit's whole balance: the surplus goes with the rest.
+                        tracing::info!(
+                            receipt = deposit.receipt_id.as_str(),
+                            overpaid = %overpaid,
+                            "paid with money beyond the total (overpaid); settlement forwards it with the rest"
+                        );
+                    }
+                    let outcome = self.receipts.confirm_payment(payment).await;
+                    paid += usize::from(outcome.is_ok());
+                    outcome
+                }
+                Some(DepositNews::Funds(funds)) => {
+                    if deposit.paid {
+                        tracing::info!(
+                            receipt = deposit.receipt_id.as_str(),
+                            received = %funds.received,
+                            "money reached a paid receipt's deposit (overpaid): forwarded with the rest if \
+                             settlement has not run yet, else kept on the deposit address (docs/money.md)"
+                        );
+                    }
+                    self.receipts.record_funds_received(funds).await
+                }
             };
-            match self.receipts.confirm_payment(payment).await {
-                Ok(_) => paid += 1,
-                Err(error) => tracing::warn!(
+            if let Err(error) = outcome {
+                tracing::warn!(
                     receipt = deposit.receipt_id.as_str(),
                     error = %error,
-                    "a confirmed payment could not be recorded; retrying on the next pass"
-                ),
+                    "a confirmed transfer could not be recorded; retrying on the next pass"
+                );
             }
         }
         Ok(paid)
     }
 
-    /// The payment a deposit's transfers of the payment token make, when they cover the receipt.
-    fn payment_of(&self, deposit: &FundedDeposit) -> Option<ConfirmedPayment> {
-        let counted: Vec<&RecordedTransfer> = deposit
+    /// What a deposit's transfers of the payment token tell that its receipt does not know yet: a payment
+    /// when they cover an unpaid receipt, else a new balance; `None` when the balance is the recorded one.
+    fn news_of(&self, deposit: &FundedDeposit) -> Option<DepositNews> {
+        let counted: Vec<&RecordedTransfer> = self.counted(deposit);
+        let amounts = counted
+            .iter()
+            .map(|transfer| TokenAmount::from_base_units(transfer.amount.unwrap_or(0)));
+        let received = match assess_deposit(deposit.total, amounts) {
+            DepositAssessment::Covered { received, .. } | DepositAssessment::Short { received, .. } => {
+                received
+            }
+        };
+        if received == deposit.received {
+            return None;
+        }
+        if !deposit.paid
+            && let Some(payment) = self.payment_of(deposit)
+        {
+            return Some(DepositNews::Paid(payment));
+        }
+        Some(DepositNews::Funds(FundsReceived {
+            merchant: deposit.merchant,
+            receipt_id: deposit.receipt_id.clone(),
+            received,
+        }))
+    }
+
+    fn counted<'a>(&self, deposit: &'a FundedDeposit) -> Vec<&'a RecordedTransfer> {
+        deposit
             .transfers
             .iter()
             .filter(|transfer| transfer.token == self.token)
-            .collect();
+            .collect()
+    }
+
+    /// The payment a deposit's transfers of the payment token make, when they cover the receipt.
+    fn payment_of(&self, deposit: &FundedDeposit) -> Option<ConfirmedPayment> {
+        let counted = self.counted(deposit);
         let amounts = counted
             .iter()
             .map(|transfer| TokenAmount::from_base_units(transfer.amount.unwrap_or(0)));
         match assess_deposit(deposit.total, amounts) {
             DepositAssessment::Covered {
+                received,
                 received_cents,
                 completed_by,
                 ..
@@ -187,6 +255,7 @@ impl DepositWatcher {
                     transaction_hash: completing.transaction_hash.clone(),
                     buyer: completing.from,
                     received: received_cents,
+                    received_units: received,
                 })
             }
             DepositAssessment::Short { .. } => None,

@@ -1,8 +1,9 @@
-//! What the chain workers tell the receipt service: a confirmed payment and a mined settlement. Both go through
-//! the same transition (state machine, history, webhook outbox) as every other status change, with the
-//! chain's authority, which no key or buyer can override.
+//! What the chain workers tell the receipt service: a confirmed payment, money that changed a deposit without
+//! paying it (an underpayment, or an overpayment after paid), and a mined settlement. All go through the same
+//! transition (state machine, history, webhook outbox) as every other status change, with the chain's
+//! authority, which no key or buyer can override.
 
-use payments_core::{Cents, PaymentProof, ReceiptEvent, Wallet};
+use payments_core::{Cents, PaymentProof, ReceiptEvent, TokenAmount, Wallet};
 
 use crate::domain::receipt::{Actor, ReceiptError, ReceiptId};
 use crate::services::receipts::service::ReceiptService;
@@ -19,6 +20,17 @@ pub(crate) struct ConfirmedPayment {
     pub(crate) buyer: Wallet,
     /// Everything received, in whole cents.
     pub(crate) received: Cents,
+    /// Everything received, to the base unit.
+    pub(crate) received_units: TokenAmount,
+}
+
+/// Confirmed transfers that changed what a deposit holds without paying its receipt now.
+#[derive(Debug, Clone)]
+pub(crate) struct FundsReceived {
+    pub(crate) merchant: Wallet,
+    pub(crate) receipt_id: ReceiptId,
+    /// Everything the deposit holds now, to the base unit.
+    pub(crate) received: TokenAmount,
 }
 
 impl ReceiptService {
@@ -30,6 +42,7 @@ impl ReceiptService {
         let change = StatusChange {
             transaction_hash: Some(payment.transaction_hash.clone()),
             buyer_wallet: Some(payment.buyer),
+            received: Some(payment.received_units),
             ..StatusChange::by(Actor::Chain)
         };
         let event = ReceiptEvent::PaymentConfirmed {
@@ -47,6 +60,24 @@ impl ReceiptService {
                 None,
                 move |_| Ok(event),
             )
+            .await?;
+        Ok(StatusOutcome::of(&fresh(committed)?))
+    }
+
+    /// Records a new deposit balance: `underpaid` before payment, the same status (an overpayment) after it.
+    /// Either way the webhook carries `amountReceivedUsd`, `amountDueUsd` and `overpaidUsd`.
+    pub(crate) async fn record_funds_received(
+        &self,
+        funds: FundsReceived,
+    ) -> Result<StatusOutcome, ReceiptError> {
+        let change = StatusChange {
+            received: Some(funds.received),
+            ..StatusChange::by(Actor::Chain)
+        };
+        let committed = self
+            .apply_status(Some(funds.merchant), funds.receipt_id, change, None, |_| {
+                Ok(ReceiptEvent::FundsReceived)
+            })
             .await?;
         Ok(StatusOutcome::of(&fresh(committed)?))
     }

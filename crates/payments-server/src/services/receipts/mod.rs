@@ -20,7 +20,7 @@ mod service;
 mod transition;
 mod webhook_body;
 
-pub(crate) use chain_events::ConfirmedPayment;
+pub(crate) use chain_events::{ConfirmedPayment, FundsReceived};
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use page_checkout::{PageStep, accepted_or_refused};

@@ -2,8 +2,8 @@
 //! history row and (when the receipt has a webhook URL) its outbox row in one store transaction.
 
 use payments_core::{
-    RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TrackingStatus, Transition, Wallet,
-    apply_event_as,
+    RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount, TrackingStatus,
+    Transition, Wallet, apply_event_as,
 };
 
 use crate::domain::receipt::ReceiptError;
@@ -39,6 +39,9 @@ pub(crate) struct StatusChange {
     /// The wallet a buyer connected on the payment page: its own word, so the webhook names it, but it is
     /// never stored as the receipt's buyer (that is a chain field, and users' spend totals are keyed by it).
     pub(crate) connected_wallet: Option<Wallet>,
+    /// A chain fact: what the deposit holds now (base units of the payment token), recorded with the change
+    /// so its webhook and the receipt show the new balance.
+    pub(crate) received: Option<TokenAmount>,
     /// Who asks: its authority decides, its identity goes in the history.
     pub(crate) actor: Actor,
 }
@@ -51,6 +54,7 @@ impl StatusChange {
             buyer_wallet: None,
             refund: None,
             connected_wallet: None,
+            received: None,
             actor,
         }
     }
@@ -224,6 +228,7 @@ fn commit_for(
         after.transaction_hash.clone_from(&change.transaction_hash);
     }
     after.buyer_wallet = change.buyer_wallet.or(after.buyer_wallet);
+    after.received = change.received.unwrap_or(after.received);
     let delivery = after.webhook_url.clone().map(|url| NewDelivery {
         id: DeliveryId::generate(),
         endpoint: endpoint_of(&url),
@@ -253,5 +258,6 @@ fn commit_for(
         expires,
         retakes_stock: paying,
         paid_late: after.paid_late,
+        received: after.received,
     }
 }

@@ -38,6 +38,7 @@ pub(super) fn body(
         timestamp: now_ms,
         brand_key: shop_brand_key.map_or_else(|| brand_key(receipt), str::to_owned),
         paid_late: receipt.paid_late,
+        balance: receipt.balance(),
     };
     // Serializing plain owned data cannot fail; an empty body would fail verification loudly anyway.
     serde_json::to_vec(&event).unwrap_or_default()

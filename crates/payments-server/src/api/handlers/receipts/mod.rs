@@ -8,7 +8,7 @@ pub(crate) mod webhooks;
 
 use bytes::Bytes;
 use hyper::StatusCode;
-use payments_core::{Cents, ErrorCode, Failure, ReceiptStatus};
+use payments_core::{Cents, ErrorCode, Failure, ReceiptBalance, ReceiptStatus};
 use serde::Serialize;
 
 use crate::api::handlers::receipts::view::ReceiptView;
@@ -61,6 +61,9 @@ struct StatusResponse<'a> {
     #[schema(value_type = crate::api::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
+    #[schema(value_type = crate::api::openapi::BalanceFields)]
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    balance: Option<ReceiptBalance>,
 }
 
 pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
@@ -252,6 +255,7 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         currency: &receipt.currency,
         amount: receipt.amounts.total,
         failure: receipt.failure.as_ref(),
+        balance: receipt.balance(),
     }))
 }
 

@@ -1,6 +1,6 @@
 //! The Receipt as it appears on the wire (spec "Receipt" plus subtotal/tax/fee, links and failure fields).
 
-use payments_core::{Cents, Failure, LineItem, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Cents, Failure, LineItem, ReceiptBalance, ReceiptStatus, TaxRate, Wallet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -44,6 +44,10 @@ pub(crate) struct ReceiptView<'a> {
     buyer_wallet: Option<Wallet>,
     #[serde(skip_serializing_if = "Cents::is_zero")]
     refunded_usd: Cents,
+    /// What its deposit holds: `amountReceivedUsd`, `amountDueUsd`, `overpaidUsd` (and base units).
+    #[schema(value_type = crate::api::openapi::BalanceFields)]
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    balance: Option<ReceiptBalance>,
     #[schema(value_type = crate::api::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     failure: Option<&'a Failure>,
@@ -188,6 +192,7 @@ impl<'a> ReceiptView<'a> {
             buyer_email: options.buyer_email.as_deref(),
             buyer_wallet: receipt.buyer_wallet,
             refunded_usd: receipt.refunded,
+            balance: receipt.balance(),
             failure: receipt.failure.as_ref(),
             payment: PaymentView::of(receipt, chain),
             settlement: None,
