@@ -1,8 +1,9 @@
 //! The chain workers' records: the watcher's cursor, deposit transfers recorded once, funded deposits of
-//! unpaid receipts only.
+//! unpaid receipts, and paid ones still watched with what their last transition recorded (v19).
 
 use crate::Repositories;
 use crate::fixtures::{self, T0, WINDOW_MS, new_receipt, receipt_id, receipt_sale, wallet};
+use payments_core::TokenAmount;
 use payments_domain::receipt::PaymentTarget;
 use payments_store::{ChainCursor, RecordedTransfer};
 
@@ -108,5 +109,58 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
         still_open,
         [wallet('1'), wallet('2')],
         "a paid receipt's deposit stays watched"
+    );
+}
+
+/// Schema v19: a transition records what the deposit held (`received_units`), and the funded deposits report
+/// it with whether the receipt is paid, so the watcher sees only new money; a paid receipt past its watch
+/// window is no longer reported.
+pub(crate) async fn a_transition_records_what_the_deposit_received_and_funded_deposits_report_it(
+    repos: Repositories,
+) {
+    receipt_paid_to(&repos, "order-3", '3').await;
+    let cursor = ChainCursor {
+        next_block: 11,
+        last_block_hash: None,
+    };
+    let over = transfer('e', 0, 10, '3', 7_000_001);
+    repos.chain.record_scan(1, &[over], &cursor, T0).await.unwrap();
+    let before = repos.chain.funded_deposits(1, T0).await.unwrap();
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert_eq!(
+        (before[0].paid, before[0].received),
+        (false, TokenAmount::from_base_units(0))
+    );
+
+    let paid = fixtures::mark_paid(500);
+    let recording: fixtures::TransitionDecision = Box::new(move |receipt, merchant| {
+        let mut commit = paid(receipt, merchant)?;
+        if let Some(commit) = commit.as_mut() {
+            commit.received = TokenAmount::from_base_units(7_000_001);
+        }
+        Ok(commit)
+    });
+    repos
+        .receipts
+        .transition(fixtures::transition(wallet('a'), "order-3", recording))
+        .await
+        .unwrap();
+
+    let read = repos
+        .receipts
+        .fetch(Some(wallet('a')), &receipt_id("order-3"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.received, TokenAmount::from_base_units(7_000_001));
+    let after = repos.chain.funded_deposits(1, T0).await.unwrap();
+    assert_eq!(
+        (after[0].paid, after[0].received),
+        (true, TokenAmount::from_base_units(7_000_001))
+    );
+    assert_eq!(
+        repos.chain.funded_deposits(1, T0 + WINDOW_MS + 1).await.unwrap(),
+        [],
+        "a paid receipt past its watch window"
     );
 }

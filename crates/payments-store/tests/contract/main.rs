@@ -104,6 +104,7 @@ macro_rules! contract_suite {
             sessions::sessions_end_expire_and_are_revoked_per_wallet,
             health::a_switched_off_datastore_answers_unavailable_everywhere,
             chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
+            chain::a_transition_records_what_the_deposit_received_and_funded_deposits_report_it,
             payment_windows::ended_windows_are_listed_until_expired_and_never_once_paid,
             payment_windows::an_expiry_gives_back_the_orders_stock_and_a_late_payment_takes_it_again,
             payment_windows::a_late_payment_short_of_stock_is_marked_and_takes_nothing,
