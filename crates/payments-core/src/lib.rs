@@ -80,9 +80,9 @@ pub use subscription::{
     ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PERMISSION_START_SLACK_SECS, PlanFitError,
     PlanTerms, ScheduleAfter, SpendingConfig, SubscriptionCharge, SubscriptionChargeFacts,
     SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus,
-    SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus, WebhookAmount,
-    check_permission_fits_plan, due_slot, next_charge_at, plan_permission, slot_at, subscription_fee_at,
-    subscription_merchant_net, subscription_platform_fee,
+    SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus, UpcomingCharge,
+    WebhookAmount, check_permission_fits_plan, due_slot, next_charge_at, plan_permission, slot_at,
+    subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,

@@ -65,6 +65,7 @@ async fn a_subscription_created_by_the_real_server_is_verified_and_printed() {
             description: String::new(),
             price_usd: Cents::new(250),
             period: BillingPeriod::Monthly,
+            trial_days: None,
             webhook_url: Some(format!("{}/plans/hook", listener.url)),
             idempotency_key: None,
         })

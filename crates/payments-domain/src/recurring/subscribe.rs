@@ -86,7 +86,7 @@ pub struct NewCustomerSubscription {
     /// The permission's EIP-712 signing hash, `0x` hex: unique, so one signed permission backs one
     /// subscription.
     pub permission_hash: String,
-    /// Slot 0 of the schedule: the first charge is due at once.
+    /// Slot 0 of the schedule: the first charge, due at once or at the end of the plan's trial.
     pub anchor_ms: i64,
 }
 
@@ -161,6 +161,15 @@ impl CustomerSubscription {
 }
 
 impl NewCustomerSubscription {
+    /// Its status when stored at `now_ms`: `trialing` until a first charge that lies in the future.
+    pub fn initial_status(&self, now_ms: i64) -> SubscriptionStatus {
+        if self.anchor_ms > now_ms {
+            SubscriptionStatus::Trialing
+        } else {
+            SubscriptionStatus::Active
+        }
+    }
+
     /// The record as stored, before any charge.
     pub fn stored(&self, now_ms: i64) -> CustomerSubscription {
         CustomerSubscription {
@@ -172,7 +181,7 @@ impl NewCustomerSubscription {
             period: self.period,
             permission: self.permission.clone(),
             signature: self.signature.clone(),
-            status: SubscriptionStatus::Active,
+            status: self.initial_status(now_ms),
             anchor_ms: self.anchor_ms,
             next_period_index: 0,
             next_charge_at: self.anchor_ms,

@@ -100,7 +100,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (12, T0),
             (13, T0),
             (14, T0),
-            (16, T0)
+            (16, T0),
+            (17, T0)
         ]
     );
     drop(first);

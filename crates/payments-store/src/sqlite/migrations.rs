@@ -16,6 +16,7 @@ use super::schema_v12;
 use super::schema_v13;
 use super::schema_v14;
 use super::schema_v16;
+use super::schema_v17;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -93,6 +94,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (13, schema_v13::SQL),
     (14, schema_v14::SQL),
     (16, schema_v16::SQL),
+    (17, schema_v17::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check
