@@ -96,6 +96,9 @@ pub struct CustomerSubscription {
     /// Unix ms.
     #[serde(default)]
     pub canceled_at: Option<i64>,
+    /// Why the platform ended it (`revoked_on_chain`); absent when a person or the failure policy did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel_reason: Option<String>,
 }
 
 /// One charge attempt of a subscription.

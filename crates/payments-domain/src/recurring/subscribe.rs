@@ -144,6 +144,8 @@ pub struct CustomerSubscription {
     pub created_at: i64,
     pub updated_at: i64,
     pub canceled_at: Option<i64>,
+    /// Why the platform ended it (`revoked_on_chain`); `None` when a person or the failure policy did.
+    pub cancel_reason: Option<String>,
 }
 
 impl CustomerSubscription {
@@ -190,6 +192,7 @@ impl NewCustomerSubscription {
             created_at: now_ms,
             updated_at: now_ms,
             canceled_at: None,
+            cancel_reason: None,
         }
     }
 }

@@ -65,6 +65,7 @@ mod spend_charges;
 mod split;
 mod storage_races;
 mod subscribe_page;
+mod subscription_failures;
 mod subscription_helpers;
 mod subscription_idempotency;
 mod subscription_notices;

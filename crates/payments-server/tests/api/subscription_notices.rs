@@ -1,15 +1,19 @@
 //! `subscription.charge_upcoming`: the batch run sends it once per (subscription, period) when the charge
 //! is within `--subscription-notice-hours` (72 by default), with the customer's balance and approval read
 //! on chain; a run after a test-clock advance sends the notices that became due; two instances sharing
-//! PostgreSQL send each of 40 notices exactly once (on anvil).
+//! PostgreSQL send each of 40 notices exactly once (on anvil); a permission revoked before its notice
+//! cancels the subscription (`revoked_on_chain`) instead.
 
 use payments_server::testing::{PgTestDatabase, TEST_START_MS};
 use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{Api, send};
-use crate::subscription_helpers::{CUSTOMER_KEY, PRICE_UNITS, WEEK_MS, advance_to, run_batch, subscribed};
-use crate::subscriptions_batch_anvil::{Chain, Customer, batch, customer, server, subscribe};
+use crate::subscription_helpers::{
+    CUSTOMER_KEY, PRICE_UNITS, WEEK_MS, advance_to, customer, run_batch, status_of, subscribed,
+    weekly_permission,
+};
+use crate::subscriptions_batch_anvil::{self as batch_anvil, Chain, Customer, batch, server, subscribe};
 use crate::webhook_receiver::{Received, Receiver};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -134,7 +138,7 @@ async fn on_anvil_two_instances_sharing_postgresql_send_each_of_forty_notices_ex
     let two = server(&chain, Some(database.url().to_owned())).await;
     let receiver = Receiver::start(&[]).await;
     let plan_id = hooked_plan(&one, &receiver.url).await;
-    let customers: Vec<Customer> = (200..240).map(customer).collect();
+    let customers: Vec<Customer> = (200..240).map(batch_anvil::customer).collect();
     chain.fund(&customers, 2 * PRICE_UNITS).await;
     for customer in &customers {
         subscribe(&one, &chain, &plan_id, customer, PRICE_UNITS).await;
@@ -184,4 +188,33 @@ async fn on_anvil_two_instances_sharing_postgresql_send_each_of_forty_notices_ex
     one.app.shutdown().await;
     two.app.shutdown().await;
     database.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_permission_revoked_before_its_notice_cancels_the_subscription_instead() {
+    let api = Api::spawn().await;
+    let receiver = Receiver::start(&[]).await;
+    let plan = hooked_plan(&api, &receiver.url).await;
+    let id = subscribed(&api, &plan, CUSTOMER_KEY, 2 * PRICE_UNITS).await;
+    run_batch(&api).await;
+    let permission = weekly_permission(&api, customer(), 1).parse().unwrap();
+    api.app.chain().revoke_permission(&permission);
+
+    advance_to(&api, TEST_START_MS + WEEK_MS - HOUR_MS).await;
+    let run = run_batch(&api).await;
+    let received = receiver.wait_for_distinct(3).await;
+    let status = status_of(&api, &id).await;
+
+    assert_eq!(run["revokedOnChain"], 1, "{run}");
+    assert_eq!(run["noticesSent"], 0, "{run}");
+    assert_eq!(status["subscriptions"][0]["status"], "canceled");
+    assert_eq!(status["subscriptions"][0]["cancelReason"], "revoked_on_chain");
+    let canceled = received
+        .iter()
+        .map(Received::json)
+        .find(|body| body["event"] == "subscription.canceled")
+        .unwrap();
+    assert_eq!(canceled["cancelReason"], "revoked_on_chain", "{canceled}");
+    assert_eq!(canceled["previousStatus"], "active", "{canceled}");
+    assert!(notices(&received).is_empty());
 }

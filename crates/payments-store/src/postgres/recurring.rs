@@ -24,7 +24,7 @@ macro_rules! subscription_columns {
     () => {
         "s.id AS row_id, s.public_id, p.public_id AS plan_public_id, s.merchant, s.customer, s.price_cents,
         s.period, s.permission_json, s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at,
-        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
     };
 }
 pub(super) use subscription_columns;
@@ -131,6 +131,7 @@ pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, P
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
         canceled_at: rows::get(row, "canceled_at")?,
+        cancel_reason: rows::get(row, "cancel_reason")?,
     })
 }
 

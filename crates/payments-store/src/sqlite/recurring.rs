@@ -22,12 +22,12 @@ macro_rules! subscription_columns {
     () => {
         "s.public_id, p.public_id, s.merchant, s.customer, s.price_cents, s.period, s.permission_json,
         s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at, s.attempts,
-        s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+        s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
     };
 }
 pub(super) use subscription_columns;
 /// How many columns [`subscription_columns`] selects.
-pub(super) const SUBSCRIPTION_COLUMNS: usize = 17;
+pub(super) const SUBSCRIPTION_COLUMNS: usize = 18;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
     price_cents, period, active, created_at, updated_at, webhook_url, signing_key, trial_days)
@@ -126,6 +126,7 @@ pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerS
         created_at: row.get(14)?,
         updated_at: row.get(15)?,
         canceled_at: row.get(16)?,
+        cancel_reason: row.get(17)?,
     })
 }
 

@@ -79,6 +79,10 @@ pub(crate) struct SubscriptionView<'a> {
     created_at: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     canceled_at: Option<i64>,
+    /// Why the platform ended it: `revoked_on_chain` (the customer revoked its spend permission on chain).
+    /// Absent when a person or the failure policy ended it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancel_reason: Option<&'a str>,
 }
 
 impl<'a> SubscriptionView<'a> {
@@ -97,6 +101,7 @@ impl<'a> SubscriptionView<'a> {
             period: subscription.period,
             created_at: subscription.created_at,
             canceled_at: subscription.canceled_at,
+            cancel_reason: subscription.cancel_reason.as_deref(),
         }
     }
 }
