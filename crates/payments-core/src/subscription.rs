@@ -9,6 +9,7 @@ mod fee;
 mod fit;
 mod lifecycle;
 mod offer;
+mod proration;
 mod schedule;
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,7 @@ pub use self::lifecycle::{
 pub use self::offer::{
     PERMISSION_START_SLACK_SECS, SubscriptionPermissionOffer, TokenApproval, plan_permission,
 };
+pub use self::proration::{Proration, ProrationError, prorate};
 pub use self::schedule::{due_slot, next_charge_at, slot_at};
 
 const SECONDS_PER_DAY: u64 = 86_400;
