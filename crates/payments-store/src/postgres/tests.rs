@@ -66,6 +66,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "split_history",
         "splits",
         "subscription_charges",
+        "subscription_notices",
         "subscription_plans",
         "subscriptions",
         "user_follows",

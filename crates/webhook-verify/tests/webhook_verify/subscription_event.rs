@@ -115,7 +115,7 @@ fn a_created_body_has_no_charge_and_no_previous_status() {
 #[test]
 fn unknown_statuses_and_periods_are_kept_instead_of_failing() {
     let body = created("csub_3")
-        .replace(r#""status":"active""#, r#""status":"trialing""#)
+        .replace(r#""status":"active""#, r#""status":"paused""#)
         .replace("MONTHLY", "DAILY");
 
     let event = event_of(&body);
@@ -123,7 +123,7 @@ fn unknown_statuses_and_periods_are_kept_instead_of_failing() {
     let subscription = event.subscription().unwrap();
     assert_eq!(
         subscription.status,
-        SubscriptionStatus::Unknown("trialing".to_owned())
+        SubscriptionStatus::Unknown("paused".to_owned())
     );
     assert_eq!(
         subscription.period,
