@@ -4,11 +4,11 @@
 //! `canceled` with the last failure as its reason).
 
 use payments_server::testing::TEST_START_MS;
-use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::helpers::{Api, send};
+use crate::helpers::Api;
 use crate::subscription_helpers::{CUSTOMER_KEY, WEEK_MS, advance_to, run_batch, status_of, subscribed};
+use crate::subscription_webhooks::hooked_plan;
 use crate::webhook_receiver::{Received, Receiver};
 
 const DAY_MS: i64 = 86_400_000;
@@ -17,11 +17,7 @@ const DAY_MS: i64 = 86_400_000;
 async fn every_step_from_retry_to_past_due_to_canceled_sends_its_webhook() {
     let api = Api::spawn().await;
     let receiver = Receiver::start(&[]).await;
-    let plan = send(api.dev(Method::POST, "/api/subscriptions/plans").json(&json!({
-        "name": "Weekly box", "priceUsd": 9.99, "period": "WEEKLY", "webhookUrl": receiver.url,
-    })))
-    .await;
-    let plan = plan.json["plan"]["planId"].as_str().unwrap().to_owned();
+    let plan = hooked_plan(&api, &receiver.url).await;
     // Never funded: every charge fails.
     let id = subscribed(&api, &plan, CUSTOMER_KEY, 0).await;
 

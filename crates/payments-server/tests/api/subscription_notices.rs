@@ -13,20 +13,11 @@ use crate::subscription_helpers::{
     CUSTOMER_KEY, PRICE_UNITS, WEEK_MS, advance_to, customer, run_batch, status_of, subscribed,
     weekly_permission,
 };
+use crate::subscription_webhooks::hooked_plan;
 use crate::subscriptions_batch_anvil::{self as batch_anvil, Chain, Customer, batch, server, subscribe};
 use crate::webhook_receiver::{Received, Receiver};
 
 const HOUR_MS: i64 = 3_600_000;
-
-/// A weekly $9.99 plan of `api`'s merchant sending its webhooks to `url`; answers its id.
-async fn hooked_plan(api: &Api, url: &str) -> String {
-    let reply = send(api.dev(Method::POST, "/api/subscriptions/plans").json(&json!({
-        "name": "Weekly box", "priceUsd": 9.99, "period": "WEEKLY", "webhookUrl": url,
-    })))
-    .await;
-    assert_eq!(reply.status, 201, "plan not created: {}", reply.json);
-    reply.json["plan"]["planId"].as_str().unwrap().to_owned()
-}
 
 fn notices(received: &[Received]) -> Vec<Value> {
     received

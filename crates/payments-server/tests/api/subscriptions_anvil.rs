@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::anvil::{Anvil, BUYER, BUYER_KEY, DEPLOYER_KEY};
 use crate::chain_anvil::bootstrap;
 use crate::helpers::{Api, send};
+use crate::subscriptions_batch_anvil::cast_tuple;
 
 /// anvil's third default account: a customer with gas but no tokens.
 const POOR_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
@@ -232,18 +233,7 @@ async fn on_anvil_a_permission_revoked_by_its_customer_cancels_the_subscription_
     assert_eq!(setup.batch().await["succeeded"], 1);
 
     // The customer, not the platform, ends the permission at the manager.
-    let permission = format!(
-        "({},{},{},{},{},{},{},{},{})",
-        data.account,
-        data.spender,
-        data.token,
-        data.allowance,
-        data.period,
-        data.start,
-        data.end,
-        data.salt,
-        data.extra_data
-    );
+    let permission = cast_tuple(&data);
     setup.anvil.send(
         BUYER_KEY,
         &setup.manager,
