@@ -5,7 +5,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use payments_core::{
     BillingPeriod, Cents, StandardWebhooksSecret, SubscriptionChargeFacts, SubscriptionEventKind,
-    SubscriptionStatus, SubscriptionWebhook, Wallet, WebhookAmount, x_service_signature,
+    SubscriptionStatus, SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount, x_service_signature,
 };
 use webhook_verify::{ApiKey, Event, Verifier, WebhookSecret};
 
@@ -39,6 +39,13 @@ fn body(kind: SubscriptionEventKind) -> SubscriptionWebhook {
         period: BillingPeriod::Quarterly,
         price: WebhookAmount::of(Cents::new(999)),
         charge,
+        upcoming_charge: (kind == SubscriptionEventKind::ChargeUpcoming).then(|| UpcomingCharge {
+            period_index: 4,
+            charge_at: 1_767_859_191_000,
+            amount: WebhookAmount::of(Cents::new(999)),
+            balance_sufficient: false,
+            allowance_sufficient: true,
+        }),
         cancel_reason: (kind == SubscriptionEventKind::Canceled).then(|| "failed_periods".to_owned()),
     }
 }
@@ -76,6 +83,9 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
         assert_eq!(event.event_type(), kind.as_str());
         let variant_matches = match kind {
             SubscriptionEventKind::Created => matches!(event, Event::SubscriptionCreated(_)),
+            SubscriptionEventKind::ChargeUpcoming => {
+                matches!(event, Event::SubscriptionChargeUpcoming(_))
+            }
             SubscriptionEventKind::Charged => matches!(event, Event::SubscriptionCharged(_)),
             SubscriptionEventKind::ChargeFailed => matches!(event, Event::SubscriptionChargeFailed(_)),
             SubscriptionEventKind::Canceled => matches!(event, Event::SubscriptionCanceled(_)),
@@ -100,5 +110,17 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
             assert_eq!(charge.net.as_ref().and_then(|net| net.cents()), Some(994));
         }
         assert_eq!(parsed.cancel_reason, sent.cancel_reason, "{kind}");
+        let upcoming = parsed.upcoming_charge.as_ref();
+        assert_eq!(upcoming.is_some(), sent.upcoming_charge.is_some(), "{kind}");
+        if let Some(upcoming) = upcoming {
+            assert_eq!(upcoming.period_index, Some(4));
+            assert_eq!(upcoming.charge_at, Some(1_767_859_191_000));
+            assert_eq!(
+                upcoming.amount.as_ref().and_then(|amount| amount.base_units()),
+                Some(9_990_000)
+            );
+            assert_eq!(upcoming.balance_sufficient, Some(false));
+            assert_eq!(upcoming.allowance_sufficient, Some(true));
+        }
     }
 }

@@ -52,6 +52,9 @@ struct CreateArgs {
     /// Shown to subscribers.
     #[arg(long, default_value = "")]
     description: String,
+    /// Free days (0 to 365) before a new subscription's first charge.
+    #[arg(long, value_name = "DAYS")]
+    trial_days: Option<u16>,
     /// Makes a resend safe: the same key and plan within 24 hours answer the first result instead of
     /// creating a second plan. Use one when a create's answer may have been lost.
     #[arg(long, value_name = "KEY")]
@@ -130,6 +133,7 @@ async fn run_create(args: CreateArgs) -> anyhow::Result<ExitCode> {
         description: args.description,
         price_usd: args.price_usd,
         period: args.period,
+        trial_days: args.trial_days,
         idempotency_key: args.idempotency_key,
         webhook_url: args.webhook_url,
     };

@@ -57,6 +57,9 @@ pub struct SubscriptionPlan {
     pub price_usd: Cents,
     /// How often.
     pub period: OrUnknown<BillingPeriod>,
+    /// Free days before a new subscription's first charge (0 from a service without trials).
+    #[serde(default)]
+    pub trial_days: u16,
     /// Deactivated plans take no new subscribers.
     pub active: bool,
     /// Where the plan's subscription webhooks go; shown to the merchant only (absent from the public list).
@@ -93,6 +96,9 @@ pub struct CustomerSubscription {
     /// Unix ms.
     #[serde(default)]
     pub canceled_at: Option<i64>,
+    /// Why the platform ended it (`revoked_on_chain`); absent when a person or the failure policy did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel_reason: Option<String>,
 }
 
 /// One charge attempt of a subscription.
@@ -169,6 +175,12 @@ pub struct BatchReport {
     pub failed: u64,
     /// How long the batch took.
     pub duration_ms: u64,
+    /// `subscription.charge_upcoming` notices the run recorded (0 from a service without notices).
+    #[serde(default)]
+    pub notices_sent: u64,
+    /// Subscriptions the run canceled because their customer revoked the permission on chain.
+    #[serde(default)]
+    pub revoked_on_chain: u64,
     /// One line per attempt.
     pub results: Vec<ChargeResult>,
 }

@@ -39,6 +39,9 @@ pub struct CreatePlan {
     pub price_usd: Cents,
     /// How often.
     pub period: BillingPeriod,
+    /// Free days (0 to 365) before a new subscription's first charge; `None` sends nothing (no trial).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trial_days: Option<u16>,
     /// HTTPS endpoint for `subscription.*` webhooks, signed with the API key of this request (so a client
     /// signed in with an admin session cannot set one).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -139,6 +139,9 @@ error_codes! {
     PermissionExpired = "permission_expired", 400;
     /// Subscriptions: the permission ends before the next charge.
     PermissionEndsBeforeNextCharge = "permission_ends_before_next_charge", 400;
+    /// Subscriptions: the plan has a free trial and the permission ends before the trial's end, when the
+    /// first charge falls.
+    PermissionEndsBeforeTrialEnd = "permission_ends_before_trial_end", 400;
     /// Subscriptions: the permission already backs a subscription.
     PermissionReused = "permission_reused", 400;
     /// Subscriptions: the server has no spend permission manager or spender configured.

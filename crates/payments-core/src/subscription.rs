@@ -9,13 +9,16 @@ mod fee;
 mod fit;
 mod lifecycle;
 mod offer;
+mod proration;
 mod schedule;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
-pub use self::events::{SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, WebhookAmount};
+pub use self::events::{
+    SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, UpcomingCharge, WebhookAmount,
+};
 pub use self::fee::{
     DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, SubscriptionChargeUnits, subscription_fee_at,
     subscription_merchant_net, subscription_platform_fee,
@@ -27,6 +30,7 @@ pub use self::lifecycle::{
 pub use self::offer::{
     PERMISSION_START_SLACK_SECS, SubscriptionPermissionOffer, TokenApproval, plan_permission,
 };
+pub use self::proration::{Proration, ProrationError, prorate};
 pub use self::schedule::{due_slot, next_charge_at, slot_at};
 
 const SECONDS_PER_DAY: u64 = 86_400;

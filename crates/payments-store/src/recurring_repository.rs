@@ -13,8 +13,9 @@ use payments_core::Wallet;
 
 use crate::{Committed, IdempotencyClaim, IdempotentResponse, Render, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
-    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
+    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
+    SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
 
 /// The most subscriptions a status listing returns (newest first).
@@ -62,6 +63,28 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
         id: &CustomerSubscriptionId,
         now_ms: i64,
     ) -> Result<Option<CustomerSubscription>, StoreError>;
+
+    /// Cancels the subscription for `reason` (its record and its webhook's `cancelReason` say why);
+    /// `None` when unknown, unchanged when canceled already.
+    async fn cancel_for_reason(
+        &self,
+        id: &CustomerSubscriptionId,
+        reason: PlatformCancelReason,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+
+    /// Up to `limit` chargeable subscriptions whose next charge is a fresh period's, due after `now_ms` and
+    /// at or before `until_ms`, and not yet noticed for that period; soonest first.
+    async fn notice_candidates(
+        &self,
+        now_ms: i64,
+        until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<CustomerSubscription>, StoreError>;
+    /// Records each notice once per (subscription, period) with its `subscription.charge_upcoming` webhook,
+    /// all in one transaction; a notice already recorded (by another run) is skipped. Answers how many
+    /// were recorded.
+    async fn record_notices(&self, notices: &[ChargeNotice]) -> Result<u64, StoreError>;
 
     /// Leases up to `request.limit` due (subscription, period) pairs to `request.owner`: writes each one's
     /// charge row `pending` with the lease before returning it, so no other run can take it until the lease

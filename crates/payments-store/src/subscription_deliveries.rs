@@ -4,7 +4,7 @@
 
 use payments_core::{
     BillingPeriod, Cents, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
-    SubscriptionWebhook, Wallet, WebhookAmount,
+    SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
 };
 
 use crate::NewDelivery;
@@ -30,6 +30,14 @@ pub(crate) struct SubscriptionHook {
     pub(crate) webhook_url: Option<String>,
 }
 
+/// What a body carries beyond the subscription itself; each is `null` unless its event sets it.
+#[derive(Debug, Default)]
+struct Details {
+    charge: Option<SubscriptionChargeFacts>,
+    upcoming_charge: Option<UpcomingCharge>,
+    cancel_reason: Option<String>,
+}
+
 /// A delivery row to insert for the subscription at `row_id`.
 #[derive(Debug, Clone)]
 pub(crate) struct SubscriptionDelivery {
@@ -39,7 +47,12 @@ pub(crate) struct SubscriptionDelivery {
 
 impl SubscriptionHook {
     /// The hook of a subscription just inserted at `row_id`.
-    pub(crate) fn of_new(new: &NewCustomerSubscription, row_id: i64, webhook_url: Option<String>) -> Self {
+    pub(crate) fn of_new(
+        new: &NewCustomerSubscription,
+        row_id: i64,
+        webhook_url: Option<String>,
+        now_ms: i64,
+    ) -> Self {
         SubscriptionHook {
             row_id,
             subscription_id: new.id.clone(),
@@ -48,7 +61,7 @@ impl SubscriptionHook {
             customer: new.customer,
             price: new.price,
             period: new.period,
-            status: SubscriptionStatus::Active,
+            status: new.initial_status(now_ms),
             webhook_url,
         }
     }
@@ -59,14 +72,32 @@ impl SubscriptionHook {
             SubscriptionEventKind::Created,
             self.status,
             None,
-            None,
-            None,
+            Details::default(),
             now_ms,
         )
     }
 
-    /// `subscription.canceled` by its customer or merchant; nothing when it was canceled already.
-    pub(crate) fn canceled(&self, now_ms: i64) -> Option<SubscriptionDelivery> {
+    /// `subscription.charge_upcoming`: the status does not change.
+    pub(crate) fn charge_upcoming(
+        &self,
+        upcoming: UpcomingCharge,
+        now_ms: i64,
+    ) -> Option<SubscriptionDelivery> {
+        self.delivery(
+            SubscriptionEventKind::ChargeUpcoming,
+            self.status,
+            Some(self.status),
+            Details {
+                upcoming_charge: Some(upcoming),
+                ..Details::default()
+            },
+            now_ms,
+        )
+    }
+
+    /// `subscription.canceled`, by its customer or merchant (`reason` `None`) or by the platform for
+    /// `reason`; nothing when it was canceled already.
+    pub(crate) fn canceled(&self, reason: Option<String>, now_ms: i64) -> Option<SubscriptionDelivery> {
         if self.status == SubscriptionStatus::Canceled {
             return None;
         }
@@ -74,8 +105,10 @@ impl SubscriptionHook {
             SubscriptionEventKind::Canceled,
             SubscriptionStatus::Canceled,
             Some(self.status),
-            None,
-            None,
+            Details {
+                cancel_reason: reason,
+                ..Details::default()
+            },
             now_ms,
         )
     }
@@ -105,15 +138,22 @@ impl SubscriptionHook {
         };
         let now_ms = settlement.now_ms;
         let mut deliveries = Vec::new();
-        deliveries.extend(self.delivery(kind, after, Some(self.status), Some(charge), None, now_ms));
+        let details = Details {
+            charge: Some(charge),
+            ..Details::default()
+        };
+        deliveries.extend(self.delivery(kind, after, Some(self.status), details, now_ms));
         if after == SubscriptionStatus::Canceled && self.status != SubscriptionStatus::Canceled {
             let reason = failure_reason.unwrap_or_else(|| "ended by the failure policy".to_owned());
+            let details = Details {
+                cancel_reason: Some(reason),
+                ..Details::default()
+            };
             deliveries.extend(self.delivery(
                 SubscriptionEventKind::Canceled,
                 after,
                 Some(self.status),
-                None,
-                Some(reason),
+                details,
                 now_ms,
             ));
         }
@@ -125,8 +165,7 @@ impl SubscriptionHook {
         event: SubscriptionEventKind,
         status: SubscriptionStatus,
         previous_status: Option<SubscriptionStatus>,
-        charge: Option<SubscriptionChargeFacts>,
-        cancel_reason: Option<String>,
+        details: Details,
         now_ms: i64,
     ) -> Option<SubscriptionDelivery> {
         let url = self.webhook_url.clone()?;
@@ -143,8 +182,9 @@ impl SubscriptionHook {
             previous_status,
             period: self.period,
             price: WebhookAmount::of(self.price),
-            charge,
-            cancel_reason,
+            charge: details.charge,
+            upcoming_charge: details.upcoming_charge,
+            cancel_reason: details.cancel_reason,
         };
         Some(SubscriptionDelivery {
             row_id: self.row_id,

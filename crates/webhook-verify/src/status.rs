@@ -133,6 +133,8 @@ string_enum! {
 string_enum! {
     /// A customer subscription's status, as carried by a subscription event's `status` and `previousStatus`.
     SubscriptionStatus {
+        /// In its plan's free trial: nothing charged yet; the first charge is due when the trial ends.
+        Trialing => "trialing",
         /// Charged on schedule.
         Active => "active",
         /// Every attempt of at least one period failed; the next period is still attempted.

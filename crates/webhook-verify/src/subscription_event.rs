@@ -8,6 +8,8 @@ use crate::status::{BillingPeriod, SubscriptionStatus};
 
 /// The event type sent when a customer subscribes.
 pub const SUBSCRIPTION_CREATED: &str = "subscription.created";
+/// The event type sent once per period, a few days before its charge (the service's notice window).
+pub const SUBSCRIPTION_CHARGE_UPCOMING: &str = "subscription.charge_upcoming";
 /// The event type sent when a period was charged.
 pub const SUBSCRIPTION_CHARGED: &str = "subscription.charged";
 /// The event type sent when an attempt to charge a period failed (nothing moved).
@@ -65,7 +67,10 @@ pub struct SubscriptionEvent {
     pub price: Option<Amount>,
     /// The charge attempt of `subscription.charged` and `subscription.charge_failed`.
     pub charge: Option<SubscriptionCharge>,
-    /// Why the subscription ended, when the failure policy (not a person) ended it.
+    /// The announced charge of `subscription.charge_upcoming`.
+    pub upcoming_charge: Option<UpcomingCharge>,
+    /// Why the subscription ended, when no person ended it: the failure policy's last failure, or
+    /// `revoked_on_chain` (the customer revoked its spend permission on chain).
     pub cancel_reason: Option<String>,
 }
 
@@ -86,4 +91,22 @@ pub struct SubscriptionCharge {
     pub transaction_hash: Option<String>,
     /// Why the attempt failed (`subscription.charge_failed`).
     pub failure_reason: Option<String>,
+}
+
+/// The charge a `subscription.charge_upcoming` announces, and whether it would go through if made now (both
+/// read on chain when the notice was sent): warn the customer when either is `false`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UpcomingCharge {
+    /// The period to be charged.
+    pub period_index: Option<u64>,
+    /// When the charge is due, Unix milliseconds.
+    pub charge_at: Option<i64>,
+    /// What the customer will pay.
+    pub amount: Option<Amount>,
+    /// Whether the customer's token balance covers `amount`.
+    pub balance_sufficient: Option<bool>,
+    /// Whether the customer's token approval of the spend permission manager covers `amount`.
+    pub allowance_sufficient: Option<bool>,
 }

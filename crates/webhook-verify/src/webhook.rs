@@ -8,13 +8,13 @@ use serde_json::{Map, Value};
 use crate::body_error::BodyError;
 use crate::receipt_event::{RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated};
 use crate::subscription_event::{
-    SUBSCRIPTION_CANCELED, SUBSCRIPTION_CHARGE_FAILED, SUBSCRIPTION_CHARGED, SUBSCRIPTION_CREATED,
-    SubscriptionEvent,
+    SUBSCRIPTION_CANCELED, SUBSCRIPTION_CHARGE_FAILED, SUBSCRIPTION_CHARGE_UPCOMING, SUBSCRIPTION_CHARGED,
+    SUBSCRIPTION_CREATED, SubscriptionEvent,
 };
 
 /// One event of the service, typed by its event type.
 ///
-/// New event types are added over time (`subscription.charge_upcoming`, `receipt.underpaid`,
+/// New event types are added over time (`subscription.updated`, `receipt.underpaid`,
 /// `endpoint.disabled`, ...). A correctly signed body of a type this version does not know is never an
 /// error: it arrives as [`Event::Unknown`] with its type and its JSON, so you can acknowledge it (answer 2xx)
 /// and handle it later. Match with a `_` arm: the enum is `#[non_exhaustive]`.
@@ -42,6 +42,9 @@ pub enum Event {
     ReceiptStatusUpdated(ReceiptStatusUpdated),
     /// `subscription.created`: a customer subscribed.
     SubscriptionCreated(SubscriptionEvent),
+    /// `subscription.charge_upcoming`: a period's charge is due within the notice window;
+    /// [`SubscriptionEvent::upcoming_charge`] says when, how much, and whether it would go through now.
+    SubscriptionChargeUpcoming(SubscriptionEvent),
     /// `subscription.charged`: a period was charged.
     SubscriptionCharged(SubscriptionEvent),
     /// `subscription.charge_failed`: an attempt to charge a period failed; nothing moved.
@@ -63,6 +66,7 @@ impl Event {
         match self {
             Self::ReceiptStatusUpdated(_) => RECEIPT_STATUS_UPDATED,
             Self::SubscriptionCreated(_) => SUBSCRIPTION_CREATED,
+            Self::SubscriptionChargeUpcoming(_) => SUBSCRIPTION_CHARGE_UPCOMING,
             Self::SubscriptionCharged(_) => SUBSCRIPTION_CHARGED,
             Self::SubscriptionChargeFailed(_) => SUBSCRIPTION_CHARGE_FAILED,
             Self::SubscriptionCanceled(_) => SUBSCRIPTION_CANCELED,
@@ -70,10 +74,11 @@ impl Event {
         }
     }
 
-    /// The body of any of the four subscription events.
+    /// The body of any of the subscription events.
     pub fn subscription(&self) -> Option<&SubscriptionEvent> {
         match self {
             Self::SubscriptionCreated(event)
+            | Self::SubscriptionChargeUpcoming(event)
             | Self::SubscriptionCharged(event)
             | Self::SubscriptionChargeFailed(event)
             | Self::SubscriptionCanceled(event) => Some(event),
@@ -86,6 +91,7 @@ impl Event {
         let subscription: fn(SubscriptionEvent) -> Self = match event_type {
             RECEIPT_STATUS_UPDATED => return typed(event_type, body).map(Self::ReceiptStatusUpdated),
             SUBSCRIPTION_CREATED => Self::SubscriptionCreated,
+            SUBSCRIPTION_CHARGE_UPCOMING => Self::SubscriptionChargeUpcoming,
             SUBSCRIPTION_CHARGED => Self::SubscriptionCharged,
             SUBSCRIPTION_CHARGE_FAILED => Self::SubscriptionChargeFailed,
             SUBSCRIPTION_CANCELED => Self::SubscriptionCanceled,

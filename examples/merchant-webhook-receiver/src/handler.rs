@@ -54,6 +54,19 @@ fn subscription_lines(
                 lines.push(format!("  charged {} USD for period {period}", gross.usd));
             }
         }
+        Event::SubscriptionChargeUpcoming(_) => {
+            if let Some(upcoming) = &subscription.upcoming_charge {
+                let usd = upcoming.amount.as_ref().map_or("?", |amount| amount.usd.as_str());
+                let ready =
+                    upcoming.balance_sufficient == Some(true) && upcoming.allowance_sufficient == Some(true);
+                let warning = if ready {
+                    ""
+                } else {
+                    " (warn the customer: it would fail now)"
+                };
+                lines.push(format!("  {usd} USD due soon{warning}"));
+            }
+        }
         Event::SubscriptionChargeFailed(_) => {
             if let Some(reason) = charge.and_then(|charge| charge.failure_reason.as_ref()) {
                 lines.push(format!("  charge failed: {reason}"));

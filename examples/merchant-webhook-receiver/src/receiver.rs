@@ -187,9 +187,9 @@ mod tests {
         const CREATED_SIGNATURE: &str =
             "sha256=876d00c545b66bf88f024355cf26926a8a3e4fa9eaf8b7577a9beecafaf4c1aa";
         const UPCOMING: &[u8] =
-            br#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_1","balanceSufficient":false}"#;
+            br#"{"event":"subscription.updated","subscriptionId":"csub_1","balanceSufficient":false}"#;
         const UPCOMING_SIGNATURE: &str =
-            "sha256=8febbfdb671389e5d0da999ac74a5e789326f8c53f73307b44e685fae077cdf7";
+            "sha256=1bb99858acb4f2ac686e9158328366f0b9a23727d3c5c949992dc2fa9d81ec96";
         let (receiver, mut queue) = receiver(4);
 
         let created = receiver.accept(&signed(CREATED_SIGNATURE, "d-1"), CREATED);
@@ -201,10 +201,7 @@ mod tests {
             queue.try_recv().unwrap().into_event(),
             Event::SubscriptionCreated(event) if event.subscription_id == "csub_1"
         ));
-        assert_eq!(
-            queue.try_recv().unwrap().event_type(),
-            "subscription.charge_upcoming"
-        );
+        assert_eq!(queue.try_recv().unwrap().event_type(), "subscription.updated");
     }
 
     #[test]

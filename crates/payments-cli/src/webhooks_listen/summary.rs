@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use webhook_verify::{Event, ReceiptStatusUpdated, SubscriptionEvent, Webhook};
+use webhook_verify::{Event, ReceiptStatusUpdated, SubscriptionEvent, UpcomingCharge, Webhook};
 
 use crate::output::one_line;
 
@@ -53,6 +53,25 @@ fn receipt_fields(line: &mut String, event: &ReceiptStatusUpdated) {
     }
 }
 
+/// The announced charge of `subscription.charge_upcoming`: when, how much, and whether it would go through.
+fn upcoming_fields(line: &mut String, upcoming: &UpcomingCharge) {
+    if let Some(index) = upcoming.period_index {
+        write!(line, " periodIndex={index}").ok();
+    }
+    if let Some(at) = upcoming.charge_at {
+        write!(line, " chargeAt={at}").ok();
+    }
+    if let Some(amount) = &upcoming.amount {
+        write!(line, " amountUsd={}", amount.usd).ok();
+    }
+    if let Some(sufficient) = upcoming.balance_sufficient {
+        write!(line, " balanceSufficient={sufficient}").ok();
+    }
+    if let Some(sufficient) = upcoming.allowance_sufficient {
+        write!(line, " allowanceSufficient={sufficient}").ok();
+    }
+}
+
 /// Subscription, status and plan first, then the charge's amounts as sent (text, never a float).
 fn subscription_fields(line: &mut String, event: &SubscriptionEvent) {
     write!(
@@ -96,6 +115,9 @@ fn subscription_fields(line: &mut String, event: &SubscriptionEvent) {
         if let Some(reason) = &charge.failure_reason {
             write!(line, " failureReason={reason:?}").ok();
         }
+    }
+    if let Some(upcoming) = &event.upcoming_charge {
+        upcoming_fields(line, upcoming);
     }
     if let Some(reason) = &event.cancel_reason {
         write!(line, " cancelReason={reason:?}").ok();
@@ -142,6 +164,22 @@ mod tests {
             "d-2  subscription.charge_failed  subscriptionId=csub_1 status=past_due previousStatus=active \
              planId=plan_1 priceUsd=9.99 period=WEEKLY periodIndex=1 grossUsd=9.99 \
              failureReason=\"allowance exhausted\""
+        );
+    }
+
+    #[test]
+    fn a_charge_upcoming_summary_shows_when_how_much_and_whether_it_would_go_through() {
+        let printed = line(
+            "d-3",
+            r#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_1","status":"trialing",
+                "previousStatus":"trialing","upcomingCharge":{"periodIndex":0,"chargeAt":1767859191000,
+                "amount":{"usd":"9.99","baseUnits":"9990000"},"balanceSufficient":false,"allowanceSufficient":true}}"#,
+        );
+
+        assert_eq!(
+            printed,
+            "d-3  subscription.charge_upcoming  subscriptionId=csub_1 status=trialing previousStatus=trialing \
+             periodIndex=0 chargeAt=1767859191000 amountUsd=9.99 balanceSufficient=false allowanceSufficient=true"
         );
     }
 

@@ -48,6 +48,7 @@ async fn on_anvil() -> Option<OnAnvil> {
             description: String::new(),
             price_usd: Cents::new(400),
             period: BillingPeriod::Weekly,
+            trial_days: None,
             webhook_url: None,
             idempotency_key: None,
         })

@@ -65,6 +65,8 @@ async fn plans_are_created_listed_updated_and_deactivated_from_the_command_line(
             "2.50",
             "--period",
             "monthly",
+            "--trial-days",
+            "14",
             "--json",
         ],
     )
@@ -72,6 +74,7 @@ async fn plans_are_created_listed_updated_and_deactivated_from_the_command_line(
     assert_eq!(created.code, 0, "{created:?}");
     let plan: Value = serde_json::from_str(&created.stdout).unwrap();
     let plan_id = plan["planId"].as_str().unwrap().to_owned();
+    assert_eq!(plan["trialDays"], 14);
     let updated = payments(&app, &["plans", "update", &plan_id, "--name", "Monthly plus"]).await;
     let listed = payments(&app, &["plans", "list", &wallet]).await;
     let deactivated = payments(&app, &["plans", "deactivate", &plan_id, "--json"]).await;

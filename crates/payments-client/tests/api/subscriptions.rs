@@ -26,6 +26,7 @@ pub(crate) fn weekly_plan() -> CreatePlan {
         description: "a box".to_owned(),
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
+        trial_days: None,
         idempotency_key: None,
         webhook_url: None,
     }

@@ -178,6 +178,7 @@ fn plan() -> CreatePlan {
         description: String::new(),
         price_usd: Cents::new(500),
         period: BillingPeriod::Weekly,
+        trial_days: None,
         webhook_url: None,
         idempotency_key: None,
     }

@@ -1,5 +1,5 @@
-//! The subscription webhooks: `subscription.created`, `subscription.charged`, `subscription.charge_failed`
-//! and `subscription.canceled`, and their body. They travel through the same outbox, with the same headers
+//! The subscription webhooks: `subscription.created`, `subscription.charge_upcoming`,
+//! `subscription.charged`, `subscription.charge_failed` and `subscription.canceled`, and their body. They travel through the same outbox, with the same headers
 //! and signatures, as `receipt.status_updated` ([`crate::x_service_signature`],
 //! [`crate::StandardWebhooksSecret`]).
 //!
@@ -20,6 +20,9 @@ pub enum SubscriptionEventKind {
     /// A customer subscribed (`subscription.created`).
     #[serde(rename = "subscription.created")]
     Created,
+    /// A charge falls within the notice window (`subscription.charge_upcoming`), sent once per period.
+    #[serde(rename = "subscription.charge_upcoming")]
+    ChargeUpcoming,
     /// A period was charged (`subscription.charged`).
     #[serde(rename = "subscription.charged")]
     Charged,
@@ -34,8 +37,9 @@ pub enum SubscriptionEventKind {
 
 impl SubscriptionEventKind {
     /// Every kind, in lifecycle order.
-    pub const ALL: [SubscriptionEventKind; 4] = [
+    pub const ALL: [SubscriptionEventKind; 5] = [
         SubscriptionEventKind::Created,
+        SubscriptionEventKind::ChargeUpcoming,
         SubscriptionEventKind::Charged,
         SubscriptionEventKind::ChargeFailed,
         SubscriptionEventKind::Canceled,
@@ -45,6 +49,7 @@ impl SubscriptionEventKind {
     pub const fn as_str(self) -> &'static str {
         match self {
             SubscriptionEventKind::Created => "subscription.created",
+            SubscriptionEventKind::ChargeUpcoming => "subscription.charge_upcoming",
             SubscriptionEventKind::Charged => "subscription.charged",
             SubscriptionEventKind::ChargeFailed => "subscription.charge_failed",
             SubscriptionEventKind::Canceled => "subscription.canceled",
@@ -122,6 +127,24 @@ pub struct SubscriptionChargeFacts {
     pub failure_reason: Option<String>,
 }
 
+/// The charge a `subscription.charge_upcoming` announces, and whether it would go through if made now
+/// (both read on chain when the notice was sent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpcomingCharge {
+    /// The period to be charged.
+    pub period_index: u64,
+    /// When the charge is due, unix ms.
+    pub charge_at: i64,
+    /// What the customer will pay.
+    pub amount: WebhookAmount,
+    /// Whether the customer's token balance covers `amount`.
+    pub balance_sufficient: bool,
+    /// Whether the customer's token approval of the spend permission manager covers `amount` (and the
+    /// permission still allows it).
+    pub allowance_sufficient: bool,
+}
+
 /// The body of a subscription webhook.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -150,7 +173,10 @@ pub struct SubscriptionWebhook {
     pub price: WebhookAmount,
     /// The charge attempt; `null` for `created` and `canceled`.
     pub charge: Option<SubscriptionChargeFacts>,
-    /// Why the subscription ended, for a `canceled` that the failure policy caused; `null` otherwise.
+    /// The announced charge of `subscription.charge_upcoming`; `null` for every other event.
+    pub upcoming_charge: Option<UpcomingCharge>,
+    /// Why the subscription ended when no person ended it: the failure policy's last failure, or
+    /// `revoked_on_chain`; `null` otherwise.
     pub cancel_reason: Option<String>,
 }
 
@@ -198,6 +224,7 @@ mod tests {
                 transaction_hash: Some("0xabc".to_owned()),
                 failure_reason: None,
             }),
+            upcoming_charge: None,
             cancel_reason: None,
         };
 
@@ -225,6 +252,7 @@ mod tests {
                     "transactionHash": "0xabc",
                     "failureReason": null
                 },
+                "upcomingCharge": null,
                 "cancelReason": null
             })
         );

@@ -7,11 +7,13 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Where a customer subscription stands, in JSON as `active`, `past_due` or `canceled`.
+/// Where a customer subscription stands, in JSON as `trialing`, `active`, `past_due` or `canceled`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SubscriptionStatus {
+    /// In its plan's free trial: nothing charged yet; the first charge is due when the trial ends.
+    Trialing,
     /// Charged on schedule.
     Active,
     /// Every attempt of at least one period failed; the next period is still attempted.
@@ -22,7 +24,8 @@ pub enum SubscriptionStatus {
 
 impl SubscriptionStatus {
     /// Every status, in lifecycle order.
-    pub const ALL: [SubscriptionStatus; 3] = [
+    pub const ALL: [SubscriptionStatus; 4] = [
+        SubscriptionStatus::Trialing,
         SubscriptionStatus::Active,
         SubscriptionStatus::PastDue,
         SubscriptionStatus::Canceled,
@@ -31,6 +34,7 @@ impl SubscriptionStatus {
     /// The JSON name.
     pub const fn as_str(self) -> &'static str {
         match self {
+            SubscriptionStatus::Trialing => "trialing",
             SubscriptionStatus::Active => "active",
             SubscriptionStatus::PastDue => "past_due",
             SubscriptionStatus::Canceled => "canceled",
@@ -39,7 +43,10 @@ impl SubscriptionStatus {
 
     /// Whether the batch still charges a subscription in this status.
     pub const fn is_chargeable(self) -> bool {
-        matches!(self, SubscriptionStatus::Active | SubscriptionStatus::PastDue)
+        matches!(
+            self,
+            SubscriptionStatus::Trialing | SubscriptionStatus::Active | SubscriptionStatus::PastDue
+        )
     }
 }
 
@@ -49,7 +56,7 @@ impl fmt::Display for SubscriptionStatus {
     }
 }
 
-/// A status name that is not one of `active`, `past_due`, `canceled`.
+/// A status name that is not one of `trialing`, `active`, `past_due`, `canceled`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("unknown subscription status {0:?}")]
 pub struct UnknownSubscriptionStatus(pub String);
@@ -59,6 +66,7 @@ impl FromStr for SubscriptionStatus {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         match text {
+            "trialing" => Ok(SubscriptionStatus::Trialing),
             "active" => Ok(SubscriptionStatus::Active),
             "past_due" => Ok(SubscriptionStatus::PastDue),
             "canceled" => Ok(SubscriptionStatus::Canceled),
@@ -149,8 +157,14 @@ impl FailurePolicy {
     ) -> ScheduleAfter {
         let retry_at = now_ms.saturating_add(self.retry_after_ms.max(0));
         if progress.attempts < self.attempts_per_period.max(1) && retry_at < next_slot_at {
+            // The trial ended with the first charge's due date, whatever its outcome: a retry of it is the
+            // retry of an `active` subscription's charge.
+            let status = match current {
+                SubscriptionStatus::Trialing => SubscriptionStatus::Active,
+                other => other,
+            };
             return ScheduleAfter {
-                status: current,
+                status,
                 next_period_index: progress.period_index,
                 next_charge_at: retry_at,
                 attempts: progress.attempts,
@@ -191,14 +205,11 @@ mod tests {
 
     #[test]
     fn statuses_use_snake_case_names_and_parse_back() {
-        for status in [
-            SubscriptionStatus::Active,
-            SubscriptionStatus::PastDue,
-            SubscriptionStatus::Canceled,
-        ] {
+        for status in SubscriptionStatus::ALL {
             assert_eq!(status.as_str().parse::<SubscriptionStatus>(), Ok(status));
         }
         assert_eq!(SubscriptionStatus::PastDue.as_str(), "past_due");
+        assert_eq!(SubscriptionStatus::Trialing.as_str(), "trialing");
         assert!("cancelled".parse::<SubscriptionStatus>().is_err());
     }
 
@@ -270,7 +281,33 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_first_charge_after_a_trial_retries_as_active() {
+        let after = FailurePolicy::DEFAULT.after_failure(
+            progress(1, 0),
+            SubscriptionStatus::Trialing,
+            NOW,
+            NEXT_SLOT,
+        );
+
+        assert_eq!(after.status, SubscriptionStatus::Active);
+        assert_eq!(after.next_charge_at, NOW + DAY);
+    }
+
+    #[test]
+    fn a_trial_whose_every_first_attempt_failed_becomes_past_due() {
+        let after = FailurePolicy::DEFAULT.after_failure(
+            progress(3, 0),
+            SubscriptionStatus::Trialing,
+            NOW,
+            NEXT_SLOT,
+        );
+
+        assert_eq!(after.status, SubscriptionStatus::PastDue);
+    }
+
+    #[test]
     fn canceled_subscriptions_are_not_chargeable() {
+        assert!(SubscriptionStatus::Trialing.is_chargeable());
         assert!(SubscriptionStatus::Active.is_chargeable());
         assert!(SubscriptionStatus::PastDue.is_chargeable());
         assert!(!SubscriptionStatus::Canceled.is_chargeable());

@@ -178,7 +178,9 @@ pub struct ChargeResult {
     pub subscription_status: &'static str,
 }
 
-/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`.
+/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`, plus what the run did
+/// besides charging: `noticesSent` (`subscription.charge_upcoming` webhooks recorded) and
+/// `revokedOnChain` (subscriptions canceled because their customer revoked the permission).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchReport {
@@ -187,6 +189,8 @@ pub struct BatchReport {
     pub succeeded: u64,
     pub failed: u64,
     pub duration_ms: u64,
+    pub notices_sent: u64,
+    pub revoked_on_chain: u64,
     pub results: Vec<ChargeResult>,
 }
 

@@ -6,6 +6,7 @@
 
 mod charge;
 mod ids;
+mod notice;
 mod plan;
 mod plan_request;
 mod subscribe;
@@ -15,7 +16,8 @@ pub use charge::{
     ChargeSettlement, ClaimRequest, SettleOutcome,
 };
 pub use ids::{CustomerSubscriptionId, PlanId};
-pub use plan::{Plan, PlanUpdate, PlanWebhook};
+pub use notice::{ChargeNotice, PlatformCancelReason};
+pub use plan::{Plan, PlanUpdate, PlanWebhook, TrialDays};
 pub use plan_request::{CreatePlanRequest, DeletePlanRequest, PlanChange, UpdatePlanRequest};
 pub use subscribe::{
     CancelRequest, CreateSubscriptionOutcome, CreateSubscriptionRequest, CustomerSubscription,

@@ -16,6 +16,8 @@ pub struct Plan {
     pub description: String,
     pub price: Cents,
     pub period: BillingPeriod,
+    /// Free days before a new subscription's first charge (0–365, 0: charged at once).
+    pub trial_days: TrialDays,
     pub active: bool,
     /// Where the plan's subscription webhooks go; `None`: no deliveries.
     pub webhook: Option<PlanWebhook>,
@@ -49,6 +51,34 @@ impl fmt::Debug for PlanWebhook {
             .field("url", &self.url)
             .field("sealed_key", &self.sealed_key.as_ref().map(|_| "[redacted]"))
             .finish()
+    }
+}
+
+/// A plan's free trial in days, 0 to [`TrialDays::MAX`]: a subscription created on the plan is `trialing`
+/// and first charged this many days after it was created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct TrialDays(u16);
+
+impl TrialDays {
+    /// The longest trial: a year.
+    pub const MAX: u16 = 365;
+    const DAY_MS: i64 = 86_400_000;
+
+    /// `days` when within 0..=[`TrialDays::MAX`].
+    pub fn new(days: i64) -> Option<Self> {
+        u16::try_from(days)
+            .ok()
+            .filter(|days| *days <= Self::MAX)
+            .map(TrialDays)
+    }
+
+    pub fn days(self) -> u16 {
+        self.0
+    }
+
+    /// When a subscription created at `created_ms` is first charged: the end of its trial.
+    pub fn first_charge_at(self, created_ms: i64) -> i64 {
+        created_ms.saturating_add(i64::from(self.0) * Self::DAY_MS)
     }
 }
 
@@ -90,6 +120,7 @@ impl PlanUpdate {
                 .unwrap_or_else(|| plan.description.clone()),
             price: self.price.unwrap_or(plan.price),
             period: self.period.unwrap_or(plan.period),
+            trial_days: plan.trial_days,
             active: self.active.unwrap_or(plan.active),
             webhook: self.webhook.clone().unwrap_or_else(|| plan.webhook.clone()),
             created_at: plan.created_at,

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::field_error::FieldError;
 use crate::inventory::text;
 use crate::receipt::{TargetPolicy, webhook_target};
-use crate::recurring::{Plan, PlanId, PlanUpdate, PlanWebhook};
+use crate::recurring::{Plan, PlanId, PlanUpdate, PlanWebhook, TrialDays};
 
 /// The wire name of a plan's webhook target.
 const WEBHOOK_URL: &str = "webhookUrl";
@@ -27,6 +27,9 @@ pub struct CreatePlanRequest {
     #[schema(value_type = Option<f64>)]
     price_usd: Option<Value>,
     period: Option<String>,
+    /// Free days before a new subscription's first charge, 0 to 365 (default 0: charged at once).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 365)]
+    trial_days: Option<Value>,
     /// HTTPS endpoint for the plan's subscription webhooks (HTTP and loopback in development mode). Needs an
     /// API key: its deliveries are signed with the key of this request.
     #[serde(alias = "webhook_url")]
@@ -82,6 +85,7 @@ impl CreatePlanRequest {
             description: description(self.description.as_deref())?,
             price: price(self.price_usd.as_ref().unwrap_or(&Value::Null))?,
             period: period(self.period.as_deref().unwrap_or(""))?,
+            trial_days: trial_days(self.trial_days.as_ref())?,
             active: true,
             webhook: webhook_target(WEBHOOK_URL, policy, self.webhook_url)?.map(PlanWebhook::unsealed),
             created_at: now_ms,
@@ -193,6 +197,16 @@ fn price(value: &Value) -> Result<Cents, FieldError> {
     Ok(price)
 }
 
+fn trial_days(value: Option<&Value>) -> Result<TrialDays, FieldError> {
+    let Some(value) = value.filter(|value| !value.is_null()) else {
+        return Ok(TrialDays::default());
+    };
+    value
+        .as_i64()
+        .and_then(TrialDays::new)
+        .ok_or_else(|| FieldError::new("trialDays", "must be a whole number of days from 0 to 365"))
+}
+
 fn period(text: &str) -> Result<BillingPeriod, FieldError> {
     text.parse().map_err(|_| {
         FieldError::new(
@@ -231,6 +245,21 @@ mod tests {
         for bad in [json!(0), json!(-1), json!(1.005), json!("9.99")] {
             let error = create(json!({"name": "Pro", "priceUsd": bad, "period": "WEEKLY"})).unwrap_err();
             assert_eq!(error.field, "priceUsd");
+        }
+    }
+
+    #[test]
+    fn trial_days_default_to_none_and_stay_within_a_year() {
+        let plain = create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY"})).unwrap();
+        let year =
+            create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY", "trialDays": 365})).unwrap();
+
+        assert_eq!(plain.trial_days.days(), 0);
+        assert_eq!(year.trial_days.days(), 365);
+        for bad in [json!(366), json!(-1), json!(1.5), json!("7")] {
+            let error = create(json!({"name": "Pro", "priceUsd": 1, "period": "WEEKLY", "trialDays": bad}))
+                .unwrap_err();
+            assert_eq!(error.field, "trialDays");
         }
     }
 

@@ -86,7 +86,7 @@ pub struct NewCustomerSubscription {
     /// The permission's EIP-712 signing hash, `0x` hex: unique, so one signed permission backs one
     /// subscription.
     pub permission_hash: String,
-    /// Slot 0 of the schedule: the first charge is due at once.
+    /// Slot 0 of the schedule: the first charge, due at once or at the end of the plan's trial.
     pub anchor_ms: i64,
 }
 
@@ -144,6 +144,8 @@ pub struct CustomerSubscription {
     pub created_at: i64,
     pub updated_at: i64,
     pub canceled_at: Option<i64>,
+    /// Why the platform ended it (`revoked_on_chain`); `None` when a person or the failure policy did.
+    pub cancel_reason: Option<String>,
 }
 
 impl CustomerSubscription {
@@ -161,6 +163,15 @@ impl CustomerSubscription {
 }
 
 impl NewCustomerSubscription {
+    /// Its status when stored at `now_ms`: `trialing` until a first charge that lies in the future.
+    pub fn initial_status(&self, now_ms: i64) -> SubscriptionStatus {
+        if self.anchor_ms > now_ms {
+            SubscriptionStatus::Trialing
+        } else {
+            SubscriptionStatus::Active
+        }
+    }
+
     /// The record as stored, before any charge.
     pub fn stored(&self, now_ms: i64) -> CustomerSubscription {
         CustomerSubscription {
@@ -172,7 +183,7 @@ impl NewCustomerSubscription {
             period: self.period,
             permission: self.permission.clone(),
             signature: self.signature.clone(),
-            status: SubscriptionStatus::Active,
+            status: self.initial_status(now_ms),
             anchor_ms: self.anchor_ms,
             next_period_index: 0,
             next_charge_at: self.anchor_ms,
@@ -181,6 +192,7 @@ impl NewCustomerSubscription {
             created_at: now_ms,
             updated_at: now_ms,
             canceled_at: None,
+            cancel_reason: None,
         }
     }
 }

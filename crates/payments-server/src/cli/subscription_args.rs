@@ -28,6 +28,10 @@ pub(crate) struct SubscriptionArgs {
     /// once they run out (short in tests and benchmarks, far shorter than any billing period).
     #[arg(long, env = "PAYMENTS_SUBSCRIPTION_LEASE_SECS", default_value_t = payments_server::DEFAULT_SUBSCRIPTION_LEASE.as_secs())]
     subscription_lease_secs: u64,
+    /// Hours before a charge its `subscription.charge_upcoming` webhook is sent (by the batch run that
+    /// finds it within this window; 0 sends none).
+    #[arg(long, env = "PAYMENTS_SUBSCRIPTION_NOTICE_HOURS", default_value_t = payments_server::DEFAULT_SUBSCRIPTION_NOTICE.as_secs() / 3_600)]
+    subscription_notice_hours: u64,
 }
 
 /// Applies the subscription flags.
@@ -47,5 +51,6 @@ pub(crate) fn apply_subscription_args(
     config.subscription_spender = args.subscription_spender;
     config.subscription_batch_interval = Duration::from_secs(args.subscription_batch_interval_secs.max(1));
     config.subscription_lease = Duration::from_secs(args.subscription_lease_secs.max(1));
+    config.subscription_notice = Duration::from_secs(args.subscription_notice_hours.saturating_mul(3_600));
     Ok(())
 }

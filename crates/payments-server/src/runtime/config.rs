@@ -131,6 +131,9 @@ pub struct ServerConfig {
     /// How long a batch run holds its claims (and the relayer's send lease) before another run may take
     /// them over and reconcile them with the chain.
     pub subscription_lease: Duration,
+    /// How long before a charge its `subscription.charge_upcoming` notice is sent
+    /// (`--subscription-notice-hours`, default 72).
+    pub subscription_notice: Duration,
     /// Minutes a receipt created without `expiresInMins` waits for its payment (`--payment-window-mins`,
     /// 5 to 10,080; a value outside that range is clamped into it).
     pub payment_window_mins: u32,
@@ -152,6 +155,9 @@ pub const DEFAULT_SUBSCRIPTION_BATCH_INTERVAL: Duration = Duration::from_secs(86
 /// How long a charge batch run holds its claims: far longer than one chunk's chain transactions take, far
 /// shorter than any billing period.
 pub const DEFAULT_SUBSCRIPTION_LEASE: Duration = Duration::from_secs(300);
+
+/// How long before a charge the batch sends its `subscription.charge_upcoming` notice: three days.
+pub const DEFAULT_SUBSCRIPTION_NOTICE: Duration = Duration::from_secs(72 * 3_600);
 
 /// How often the deposit watcher looks for new blocks once caught up.
 pub const DEFAULT_CHAIN_POLL: Duration = Duration::from_secs(2);
@@ -201,6 +207,7 @@ impl ServerConfig {
             subscription_spender: None,
             subscription_batch_interval: DEFAULT_SUBSCRIPTION_BATCH_INTERVAL,
             subscription_lease: DEFAULT_SUBSCRIPTION_LEASE,
+            subscription_notice: DEFAULT_SUBSCRIPTION_NOTICE,
             payment_window_mins: DEFAULT_PAYMENT_WINDOW_MINS,
             late_payment_watch_days: DEFAULT_LATE_PAYMENT_WATCH_DAYS,
             onramp: None,

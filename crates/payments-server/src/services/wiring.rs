@@ -242,6 +242,7 @@ fn recurring(
             platform_recipient: config.platform_recipient,
             policy: payments_core::FailurePolicy::DEFAULT,
             lease: config.subscription_lease,
+            notice: config.subscription_notice,
             chunk: RECURRING_CHUNK,
             concurrency: RECURRING_CONCURRENCY,
         },

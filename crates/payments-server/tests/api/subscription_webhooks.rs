@@ -19,7 +19,7 @@ use crate::webhook_receiver::{Received, Receiver};
 use payments_server::testing::TEST_START_MS;
 
 /// A weekly $9.99 plan of the test merchant sending its webhooks to `url`; answers its id.
-async fn hooked_plan(api: &Api, url: &str) -> String {
+pub(crate) async fn hooked_plan(api: &Api, url: &str) -> String {
     let reply = send(api.dev(Method::POST, "/api/subscriptions/plans").json(&json!({
         "name": "Weekly box",
         "priceUsd": 9.99,

@@ -1,6 +1,7 @@
 //! Subscriptions on anvil, against the real SpendPermissionManager: the batch charges once (also with two
 //! runs at once), exact amounts on chain, the next period charges again once both clocks moved, a customer
-//! without tokens gets `charge_failed` and no transfer, cancel stops further charges. Skipped (with a
+//! without tokens gets `charge_failed` and no transfer, cancel stops further charges, a permission the
+//! customer revokes at the manager (`cast send ... revoke`) cancels its subscription (`revoked_on_chain`). Skipped (with a
 //! message) when anvil is not installed, except under `CI=true`.
 
 use payments_core::{SpendPermission, SpendPermissionData, SpendPermissionDomain};
@@ -11,6 +12,7 @@ use serde_json::{Value, json};
 use crate::anvil::{Anvil, BUYER, BUYER_KEY, DEPLOYER_KEY};
 use crate::chain_anvil::bootstrap;
 use crate::helpers::{Api, send};
+use crate::subscriptions_batch_anvil::cast_tuple;
 
 /// anvil's third default account: a customer with gas but no tokens.
 const POOR_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
@@ -76,6 +78,11 @@ async fn setup() -> Option<Setup> {
 impl Setup {
     /// `customer` (with `key`) approves the manager, and subscribes with a signed weekly permission.
     async fn subscribe(&self, key: &str, customer: &str) -> String {
+        self.subscribe_with_permission(key, customer).await.0
+    }
+
+    /// As [`Setup::subscribe`], answering the permission signed too.
+    async fn subscribe_with_permission(&self, key: &str, customer: &str) -> (String, SpendPermissionData) {
         self.anvil.send(
             key,
             &self.token,
@@ -108,10 +115,11 @@ impl Setup {
         })))
         .await;
         assert_eq!(reply.status, 201, "{}", reply.json);
-        reply.json["subscription"]["subscriptionId"]
+        let id = reply.json["subscription"]["subscriptionId"]
             .as_str()
             .unwrap()
-            .to_owned()
+            .to_owned();
+        (id, data)
     }
 
     async fn batch(&self) -> Value {
@@ -210,4 +218,49 @@ async fn on_anvil_a_customer_without_tokens_gets_charge_failed_and_nothing_moves
     assert_eq!(batch["results"][0]["status"], "failed");
     assert_eq!(setup.balance(&merchant), 0);
     assert_eq!(setup.balance(PLATFORM), 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_anvil_a_permission_revoked_by_its_customer_cancels_the_subscription_as_revoked_on_chain() {
+    let Some(setup) = setup().await else { return };
+    setup.anvil.send(
+        DEPLOYER_KEY,
+        &setup.token,
+        "mint(address,uint256)",
+        &[BUYER, &(3 * PRICE).to_string()],
+    );
+    let (id, data) = setup.subscribe_with_permission(BUYER_KEY, BUYER).await;
+    assert_eq!(setup.batch().await["succeeded"], 1);
+
+    // The customer, not the platform, ends the permission at the manager.
+    let permission = cast_tuple(&data);
+    setup.anvil.send(
+        BUYER_KEY,
+        &setup.manager,
+        "revoke((address,address,address,uint160,uint48,uint48,uint48,uint256,bytes))",
+        &[&permission],
+    );
+    setup.advance_a_week().await;
+    let after = setup.batch().await;
+    let status = send(setup.api.anonymous(
+        Method::GET,
+        &format!("/api/subscriptions/status?subscriptionId={id}"),
+    ))
+    .await;
+
+    assert_eq!(after["revokedOnChain"], 1, "{after}");
+    assert_eq!(after["succeeded"], 0, "{after}");
+    assert_eq!(
+        status.json["subscriptions"][0]["status"], "canceled",
+        "{}",
+        status.json
+    );
+    assert_eq!(
+        status.json["subscriptions"][0]["cancelReason"], "revoked_on_chain",
+        "{}",
+        status.json
+    );
+    assert_eq!(setup.balance(BUYER), 2 * PRICE, "nothing moved after the revoke");
+    setup.advance_a_week().await;
+    assert_eq!(setup.batch().await["processed"], 0);
 }

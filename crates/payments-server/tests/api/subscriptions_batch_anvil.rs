@@ -132,18 +132,7 @@ impl Chain {
 
     /// What the manager counts as spent in `permission`'s current period.
     fn spent(&self, data: &SpendPermissionData) -> u128 {
-        let tuple = format!(
-            "({},{},{},{},{},{},{},{},{})",
-            data.account,
-            data.spender,
-            data.token,
-            data.allowance,
-            data.period,
-            data.start,
-            data.end,
-            data.salt,
-            data.extra_data
-        );
+        let tuple = cast_tuple(data);
         let answer = self.anvil.cast(&[
             "call",
             &self.manager,
@@ -160,6 +149,22 @@ impl Chain {
             .parse()
             .unwrap()
     }
+}
+
+/// `data` as the tuple `cast` passes for the manager's `SpendPermission` argument.
+pub(crate) fn cast_tuple(data: &SpendPermissionData) -> String {
+    format!(
+        "({},{},{},{},{},{},{},{},{})",
+        data.account,
+        data.spender,
+        data.token,
+        data.allowance,
+        data.period,
+        data.start,
+        data.end,
+        data.salt,
+        data.extra_data
+    )
 }
 
 /// A server on `chain` whose clock reads the chain's time.

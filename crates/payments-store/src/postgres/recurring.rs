@@ -9,13 +9,13 @@ use crate::postgres::{rows, subscription_hooks};
 use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
 use payments_domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
+    PlanId, PlanUpdate, PlanWebhook, PlatformCancelReason, StatusQuery, TrialDays,
 };
 
 macro_rules! plan_columns {
     () => {
         "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
-        webhook_url, signing_key"
+        webhook_url, signing_key, trial_days"
     };
 }
 
@@ -24,14 +24,14 @@ macro_rules! subscription_columns {
     () => {
         "s.id AS row_id, s.public_id, p.public_id AS plan_public_id, s.merchant, s.customer, s.price_cents,
         s.period, s.permission_json, s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at,
-        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
     };
 }
 pub(super) use subscription_columns;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
-    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key, trial_days)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
 const FETCH_PLAN: &str = concat!(
     "SELECT ",
     plan_columns!(),
@@ -57,7 +57,7 @@ const INSERT_SUBSCRIPTION: &str =
     "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
     price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
     next_charge_at, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10, 0, $10, $11, $11)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $12, $10, 0, $10, $11, $11)
     ON CONFLICT (permission_hash) DO NOTHING
     RETURNING id";
 const FETCH_SUBSCRIPTION: &str = concat!(
@@ -78,8 +78,8 @@ const BY_MERCHANT: &str = concat!(
     WHERE s.merchant = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT $2"
 );
 const CANCEL: &str =
-    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = $2, canceled_at = $2
-    WHERE public_id = $1 AND status <> 'canceled'";
+    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = $2, canceled_at = $2,
+    cancel_reason = $3 WHERE public_id = $1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
     let webhook = match rows::get::<Option<String>>(row, "webhook_url")? {
@@ -97,6 +97,8 @@ fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
         price: Cents::new(rows::get(row, "price_cents")?),
         period: rows::parsed(row, "period", str::parse)?,
         active: rows::get(row, "active")?,
+        trial_days: TrialDays::new(i64::from(rows::get::<i32>(row, "trial_days")?))
+            .ok_or_else(|| PgError::corrupt("column trial_days", "out of range"))?,
         webhook,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
@@ -129,6 +131,7 @@ pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, P
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
         canceled_at: rows::get(row, "canceled_at")?,
+        cancel_reason: rows::get(row, "cancel_reason")?,
     })
 }
 
@@ -157,6 +160,7 @@ pub(super) async fn create_plan(client: &impl Queries, plan: &Plan) -> Result<()
                 &plan.updated_at,
                 &webhook_url,
                 &signing_key,
+                &i32::from(plan.trial_days.days()),
             ],
         )
         .await?;
@@ -236,6 +240,7 @@ pub(super) async fn create_subscription(
                 &new.permission_hash,
                 &new.anchor_ms,
                 &now_ms,
+                &new.initial_status(now_ms).as_str(),
             ],
         )
         .await?;
@@ -243,7 +248,7 @@ pub(super) async fn create_subscription(
         return Ok(CreateSubscriptionOutcome::PermissionReused);
     };
     // Its webhook commits with it, in the caller's transaction.
-    let hook = SubscriptionHook::of_new(new, rows::get(&inserted, "id")?, webhook_url);
+    let hook = SubscriptionHook::of_new(new, rows::get(&inserted, "id")?, webhook_url, now_ms);
     subscription_hooks::enqueue(tx, hook.created(now_ms), now_ms).await?;
     Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
 }
@@ -281,14 +286,25 @@ pub(super) async fn find_subscriptions(
 pub(super) async fn cancel_subscription(
     mut client: PgClient,
     id: &CustomerSubscriptionId,
+    reason: Option<PlatformCancelReason>,
     now_ms: i64,
 ) -> Result<Option<CustomerSubscription>, PgError> {
     let tx = client.transaction().await?;
     let hook = subscription_hooks::hook_of(&tx, id).await?;
     let statement = tx.prepare_cached(CANCEL).await?;
-    let changed = tx.execute(&statement, &[&id.as_str(), &now_ms]).await?;
+    let changed = tx
+        .execute(
+            &statement,
+            &[&id.as_str(), &now_ms, &reason.map(PlatformCancelReason::as_str)],
+        )
+        .await?;
     if changed == 1 {
-        subscription_hooks::enqueue(&tx, hook.and_then(|hook| hook.canceled(now_ms)), now_ms).await?;
+        subscription_hooks::enqueue(
+            &tx,
+            hook.and_then(|hook| hook.canceled(reason.map(|reason| reason.as_str().to_owned()), now_ms)),
+            now_ms,
+        )
+        .await?;
     }
     let canceled = fetch_subscription(&tx, id).await?;
     tx.commit().await?;

@@ -5,13 +5,16 @@ use std::convert::Infallible;
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::postgres::{PgStore, idempotency, recurring, recurring_charges, recurring_create, relayer_lease};
+use crate::postgres::{
+    PgStore, idempotency, recurring, recurring_charges, recurring_create, recurring_notices, relayer_lease,
+};
 use crate::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
-    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
+    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
+    SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
 
 #[async_trait]
@@ -74,7 +77,34 @@ impl RecurringRepository for PgStore {
         id: &CustomerSubscriptionId,
         now_ms: i64,
     ) -> Result<Option<CustomerSubscription>, StoreError> {
-        self.run(|client| Box::pin(recurring::cancel_subscription(client, id, now_ms)))
+        self.run(|client| Box::pin(recurring::cancel_subscription(client, id, None, now_ms)))
+            .await
+    }
+
+    async fn cancel_for_reason(
+        &self,
+        id: &CustomerSubscriptionId,
+        reason: PlatformCancelReason,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        self.run(|client| Box::pin(recurring::cancel_subscription(client, id, Some(reason), now_ms)))
+            .await
+    }
+
+    async fn notice_candidates(
+        &self,
+        now_ms: i64,
+        until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<CustomerSubscription>, StoreError> {
+        self.run(|client| {
+            Box::pin(async move { recurring_notices::candidates(&client, now_ms, until_ms, limit).await })
+        })
+        .await
+    }
+
+    async fn record_notices(&self, notices: &[ChargeNotice]) -> Result<u64, StoreError> {
+        self.run(|client| Box::pin(recurring_notices::record(client, notices)))
             .await
     }
 

@@ -66,6 +66,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "split_history",
         "splits",
         "subscription_charges",
+        "subscription_notices",
         "subscription_plans",
         "subscriptions",
         "user_follows",
@@ -101,6 +102,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (13, T0),
             (14, T0),
             (16, T0),
+            (17, T0),
             (19, T0),
             (20, T0)
         ]

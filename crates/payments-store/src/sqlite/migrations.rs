@@ -16,6 +16,7 @@ use super::schema_v12;
 use super::schema_v13;
 use super::schema_v14;
 use super::schema_v16;
+use super::schema_v17;
 use super::schema_v19;
 use super::schema_v20;
 
@@ -95,6 +96,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (13, schema_v13::SQL),
     (14, schema_v14::SQL),
     (16, schema_v16::SQL),
+    (17, schema_v17::SQL),
     (19, schema_v19::SQL),
     (20, schema_v20::SQL),
 ];

@@ -7,13 +7,13 @@ use crate::sqlite::{rows, subscription_hooks};
 use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
 use payments_domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, PlanWebhook, StatusQuery,
+    PlanId, PlanUpdate, PlanWebhook, PlatformCancelReason, StatusQuery, TrialDays,
 };
 
 macro_rules! plan_columns {
     () => {
         "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
-        webhook_url, signing_key"
+        webhook_url, signing_key, trial_days"
     };
 }
 
@@ -22,16 +22,16 @@ macro_rules! subscription_columns {
     () => {
         "s.public_id, p.public_id, s.merchant, s.customer, s.price_cents, s.period, s.permission_json,
         s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at, s.attempts,
-        s.failed_periods, s.created_at, s.updated_at, s.canceled_at"
+        s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
     };
 }
 pub(super) use subscription_columns;
 /// How many columns [`subscription_columns`] selects.
-pub(super) const SUBSCRIPTION_COLUMNS: usize = 17;
+pub(super) const SUBSCRIPTION_COLUMNS: usize = 18;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
-    price_cents, period, active, created_at, updated_at, webhook_url, signing_key)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+    price_cents, period, active, created_at, updated_at, webhook_url, signing_key, trial_days)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 const FETCH_PLAN: &str = concat!(
     "SELECT ",
     plan_columns!(),
@@ -50,7 +50,7 @@ const INSERT_SUBSCRIPTION: &str =
     "INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer,
     price_cents, period, permission_json, signature, permission_hash, status, anchor_ms, next_period_index,
     next_charge_at, created_at, updated_at)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active', ?10, 0, ?10, ?11, ?11)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?12, ?10, 0, ?10, ?11, ?11)
     RETURNING id";
 const FETCH_SUBSCRIPTION: &str = concat!(
     "SELECT ",
@@ -70,8 +70,8 @@ const BY_MERCHANT: &str = concat!(
     WHERE s.merchant = ?1 ORDER BY s.created_at DESC, s.id DESC LIMIT ?2"
 );
 const CANCEL: &str =
-    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = ?2, canceled_at = ?2
-    WHERE public_id = ?1 AND status <> 'canceled'";
+    "UPDATE customer_subscriptions SET status = 'canceled', updated_at = ?2, canceled_at = ?2,
+    cancel_reason = ?3 WHERE public_id = ?1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
     let webhook = match row.get::<_, Option<String>>(9)? {
@@ -89,6 +89,8 @@ fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
         price: Cents::new(row.get(4)?),
         period: rows::parsed(row, 5, str::parse)?,
         active: row.get(6)?,
+        trial_days: TrialDays::new(row.get(11)?)
+            .ok_or_else(|| rows::corrupt(11, "trial_days out of range"))?,
         webhook,
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
@@ -124,6 +126,7 @@ pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerS
         created_at: row.get(14)?,
         updated_at: row.get(15)?,
         canceled_at: row.get(16)?,
+        cancel_reason: row.get(17)?,
     })
 }
 
@@ -141,6 +144,7 @@ pub(super) fn create_plan(conn: &Connection, plan: &Plan) -> rusqlite::Result<()
         plan.updated_at,
         webhook_url,
         signing_key,
+        plan.trial_days.days(),
     ])?;
     Ok(())
 }
@@ -208,10 +212,11 @@ pub(super) fn create_subscription(
             new.permission_hash,
             new.anchor_ms,
             now_ms,
+            new.initial_status(now_ms).as_str(),
         ],
         |row| row.get(0),
     )?;
-    let hook = SubscriptionHook::of_new(new, row_id, webhook_url);
+    let hook = SubscriptionHook::of_new(new, row_id, webhook_url, now_ms);
     subscription_hooks::enqueue(conn, hook.created(now_ms), now_ms)?;
     Ok(CreateSubscriptionOutcome::Created(Box::new(new.stored(now_ms))))
 }
@@ -245,14 +250,21 @@ pub(super) fn find_subscriptions(
 pub(super) fn cancel_subscription(
     conn: &Connection,
     id: &CustomerSubscriptionId,
+    reason: Option<PlatformCancelReason>,
     now_ms: i64,
 ) -> rusqlite::Result<Option<CustomerSubscription>> {
     let hook = subscription_hooks::hook_of(conn, id)?;
-    let changed = conn
-        .prepare_cached(CANCEL)?
-        .execute(params![id.as_str(), now_ms])?;
+    let changed = conn.prepare_cached(CANCEL)?.execute(params![
+        id.as_str(),
+        now_ms,
+        reason.map(PlatformCancelReason::as_str)
+    ])?;
     if changed == 1 {
-        subscription_hooks::enqueue(conn, hook.and_then(|hook| hook.canceled(now_ms)), now_ms)?;
+        subscription_hooks::enqueue(
+            conn,
+            hook.and_then(|hook| hook.canceled(reason.map(|reason| reason.as_str().to_owned()), now_ms)),
+            now_ms,
+        )?;
     }
     fetch_subscription(conn, id)
 }

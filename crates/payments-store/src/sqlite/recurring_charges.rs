@@ -18,7 +18,7 @@ const DUE: &str = concat!(
     "SELECT ",
     subscription_columns!(),
     ", s.id FROM customer_subscriptions s JOIN subscription_plans p ON p.id = s.plan_id
-    WHERE s.status IN ('active', 'past_due') AND s.next_charge_at <= ?1
+    WHERE s.status IN ('trialing', 'active', 'past_due') AND s.next_charge_at <= ?1
         AND NOT EXISTS (SELECT 1 FROM subscription_charges c
             WHERE c.subscription_id = s.id AND c.state = 'pending' AND c.lease_until > ?1)
     ORDER BY s.next_charge_at LIMIT ?2"

@@ -7,13 +7,16 @@ use std::convert::Infallible;
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::sqlite::{SqliteStore, idempotency, recurring, recurring_charges, relayer_lease, use_cases};
+use crate::sqlite::{
+    SqliteStore, idempotency, recurring, recurring_charges, recurring_notices, relayer_lease, use_cases,
+};
 use crate::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
-    NewCustomerSubscription, Plan, PlanId, PlanUpdate, SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
+    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
+    SettleOutcome, StatusQuery, SubscriptionRefusal,
 };
 
 #[async_trait]
@@ -85,7 +88,34 @@ impl RecurringRepository for SqliteStore {
         now_ms: i64,
     ) -> Result<Option<CustomerSubscription>, StoreError> {
         let id = id.clone();
-        self.write(move |conn| recurring::cancel_subscription(conn, &id, now_ms))
+        self.write(move |conn| recurring::cancel_subscription(conn, &id, None, now_ms))
+            .await
+    }
+
+    async fn cancel_for_reason(
+        &self,
+        id: &CustomerSubscriptionId,
+        reason: PlatformCancelReason,
+        now_ms: i64,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| recurring::cancel_subscription(conn, &id, Some(reason), now_ms))
+            .await
+    }
+
+    async fn notice_candidates(
+        &self,
+        now_ms: i64,
+        until_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<CustomerSubscription>, StoreError> {
+        self.read(move |conn| recurring_notices::candidates(conn, now_ms, until_ms, limit))
+            .await
+    }
+
+    async fn record_notices(&self, notices: &[ChargeNotice]) -> Result<u64, StoreError> {
+        let notices = notices.to_vec();
+        self.write(move |conn| recurring_notices::record(conn, &notices))
             .await
     }
 

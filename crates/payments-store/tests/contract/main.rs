@@ -26,6 +26,7 @@ mod postgres;
 pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
 pub(crate) mod recurring_idempotency;
+pub(crate) mod recurring_notices;
 pub(crate) mod reserve;
 pub(crate) mod sale_inputs;
 pub(crate) mod sales;
@@ -147,6 +148,9 @@ macro_rules! contract_suite {
             subscription_webhooks::a_charge_credits_the_customers_xp_and_a_failure_does_not,
             subscription_webhooks::receipt_logs_and_the_depth_live_beside_subscription_deliveries,
             subscription_webhooks::a_plans_webhook_target_is_kept_replaced_and_removed_with_its_key,
+            recurring_notices::a_trial_subscription_is_trialing_and_due_only_at_its_anchor,
+            recurring_notices::a_charge_notice_is_recorded_once_per_period_with_its_webhook_even_when_raced,
+            recurring_notices::a_cancel_for_a_platform_reason_records_it_and_its_webhook_once,
         );
     };
     (@each $backend:ty; $($module:ident :: $test:ident),* $(,)?) => {

@@ -10,7 +10,7 @@ use crate::Repositories;
 use crate::fixtures::{T0, wallet};
 use payments_domain::recurring::{
     ChargeClaim, ChargeOutcome, ChargeSettlement, ClaimRequest, CustomerSubscription, CustomerSubscriptionId,
-    NewCustomerSubscription, Plan, PlanId, PlanUpdate, StatusQuery, SubscriptionRefusal,
+    NewCustomerSubscription, Plan, PlanId, PlanUpdate, StatusQuery, SubscriptionRefusal, TrialDays,
 };
 use payments_store::{Committed, TxError};
 
@@ -26,6 +26,7 @@ pub(crate) fn plan(merchant: Wallet, name: &str) -> Plan {
         description: "weekly box".to_owned(),
         price: Cents::new(999),
         period: BillingPeriod::Weekly,
+        trial_days: TrialDays::default(),
         active: true,
         webhook: None,
         created_at: T0,

@@ -17,7 +17,7 @@ use payments_store::{Claim, DeliveryOwner, DueDelivery, TxError};
 const HOOK: &str = "https://merchant.example/subscription-hooks";
 const SEALED: [u8; 40] = [9; 40];
 
-fn hooked_plan() -> Plan {
+pub(crate) fn hooked_plan() -> Plan {
     Plan {
         webhook: Some(PlanWebhook {
             url: HOOK.to_owned(),
@@ -28,7 +28,7 @@ fn hooked_plan() -> Plan {
 }
 
 /// Every delivery due by `now_ms`, leased for a minute.
-async fn due(repos: &Repositories, now_ms: i64) -> Vec<DueDelivery> {
+pub(crate) async fn due(repos: &Repositories, now_ms: i64) -> Vec<DueDelivery> {
     repos
         .outbox
         .claim_due(&Claim::new(now_ms, now_ms + 60_000, 100))
@@ -36,18 +36,18 @@ async fn due(repos: &Repositories, now_ms: i64) -> Vec<DueDelivery> {
         .unwrap()
 }
 
-fn body(delivery: &DueDelivery) -> Value {
+pub(crate) fn body(delivery: &DueDelivery) -> Value {
     serde_json::from_slice(&delivery.body).unwrap()
 }
 
-fn events(deliveries: &[DueDelivery]) -> Vec<&str> {
+pub(crate) fn events(deliveries: &[DueDelivery]) -> Vec<&str> {
     deliveries
         .iter()
         .map(|delivery| delivery.event.as_str())
         .collect()
 }
 
-async fn hooked_subscription(repos: &Repositories) -> (Plan, CustomerSubscription) {
+pub(crate) async fn hooked_subscription(repos: &Repositories) -> (Plan, CustomerSubscription) {
     let plan = hooked_plan();
     repos.recurring.create_plan(&plan, None).await.unwrap();
     let subscription = subscribed(repos, &plan, wallet('c'), 1).await;

@@ -4,8 +4,7 @@ use serde_json::json;
 use webhook_verify::{Event, ReceiptStatus, SubscriptionStatus, Webhook};
 
 /// The event types announced as coming next: each must parse, never fail.
-const UPCOMING_TYPES: [&str; 5] = [
-    "subscription.charge_upcoming",
+const UPCOMING_TYPES: [&str; 4] = [
     "subscription.updated",
     "receipt.underpaid",
     "receipt.overpaid",

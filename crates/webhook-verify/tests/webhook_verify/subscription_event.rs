@@ -115,7 +115,7 @@ fn a_created_body_has_no_charge_and_no_previous_status() {
 #[test]
 fn unknown_statuses_and_periods_are_kept_instead_of_failing() {
     let body = created("csub_3")
-        .replace(r#""status":"active""#, r#""status":"trialing""#)
+        .replace(r#""status":"active""#, r#""status":"paused""#)
         .replace("MONTHLY", "DAILY");
 
     let event = event_of(&body);
@@ -123,7 +123,7 @@ fn unknown_statuses_and_periods_are_kept_instead_of_failing() {
     let subscription = event.subscription().unwrap();
     assert_eq!(
         subscription.status,
-        SubscriptionStatus::Unknown("trialing".to_owned())
+        SubscriptionStatus::Unknown("paused".to_owned())
     );
     assert_eq!(
         subscription.period,
@@ -180,4 +180,28 @@ fn a_subscription_event_serialises_back_to_camel_case_wire_names() {
     assert_eq!(json["subscriptionId"], "csub_1");
     assert_eq!(json["previousStatus"], "past_due");
     assert_eq!(json["charge"]["gross"]["baseUnits"], "9990000");
+}
+
+#[test]
+fn a_charge_upcoming_notice_parses_with_its_amount_and_readiness() {
+    let body = r#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_4","status":"trialing",
+        "upcomingCharge":{"periodIndex":0,"chargeAt":1767859191000,
+        "amount":{"usd":"9.99","baseUnits":"9990000"},"balanceSufficient":false,"allowanceSufficient":true}}"#;
+
+    let event = event_of(body);
+
+    let Event::SubscriptionChargeUpcoming(notice) = &event else {
+        panic!("expected a charge_upcoming: {event:?}");
+    };
+    assert_eq!(event.event_type(), "subscription.charge_upcoming");
+    assert_eq!(notice.status, SubscriptionStatus::Trialing);
+    let upcoming = notice.upcoming_charge.clone().unwrap();
+    assert_eq!(upcoming.period_index, Some(0));
+    assert_eq!(upcoming.charge_at, Some(1_767_859_191_000));
+    assert_eq!(
+        upcoming.amount.and_then(|amount| amount.base_units()),
+        Some(9_990_000)
+    );
+    assert_eq!(upcoming.balance_sufficient, Some(false));
+    assert_eq!(upcoming.allowance_sufficient, Some(true));
 }

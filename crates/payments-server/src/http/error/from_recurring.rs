@@ -27,6 +27,9 @@ impl From<RecurringError> for ApiError {
                 refused(ErrorCode::SignerMismatch, message)
             }
             RecurringError::PermissionDoesNotFit(fit) => plan_fit(&fit),
+            RecurringError::PermissionEndsBeforeTrialEnd { .. } => {
+                refused(ErrorCode::PermissionEndsBeforeTrialEnd, message)
+            }
             RecurringError::PermissionReused => refused(ErrorCode::PermissionReused, message),
             RecurringError::NotAllowed => ApiError::Forbidden { message },
             RecurringError::CancelSignature(CancelError::Signature(_)) => {

@@ -30,8 +30,27 @@ pub(super) enum Attempt {
         outcome: ChargeOutcome,
         schedule: ScheduleAfter,
     },
+    /// The manager refused the charge because the customer revoked the permission on chain: settled as a
+    /// failure, then the subscription is canceled for that reason (`super::revoke`).
+    Revoked {
+        outcome: ChargeOutcome,
+        schedule: ScheduleAfter,
+    },
     /// The node did not answer: left `pending` for a later run to reconcile.
     Unknown { reason: String },
+}
+
+impl Attempt {
+    /// Whether the attempt failed (refused by the manager, or decided failed before sending).
+    pub(super) fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Attempt::Known {
+                outcome: ChargeOutcome::Failed { .. },
+                ..
+            }
+        )
+    }
 }
 
 /// Where a run sends money: the manager, the fee recipient, and each merchant's split (cached per run).
@@ -66,8 +85,14 @@ impl RecurringService {
             succeeded: 0,
             failed: 0,
             duration_ms: 0,
+            notices_sent: 0,
+            revoked_on_chain: 0,
             results: Vec::new(),
         };
+        // Notices first: a charge this run makes is due now, never within the notice window.
+        let notices = self.send_notices(targets.manager).await?;
+        report.notices_sent = notices.noticed;
+        report.revoked_on_chain = notices.revoked;
         loop {
             let now_ms = self.now_ms();
             let claims = self
@@ -83,9 +108,10 @@ impl RecurringService {
                 break;
             }
             self.resolve_splits(&claims, &mut targets).await?;
-            let attempts = self
+            let mut attempts = self
                 .with_send_lease(&owner, self.attempt_all(&claims, &targets))
                 .await?;
+            self.mark_revoked(&claims, &mut attempts).await;
             self.settle(&owner, claims, attempts, &mut report).await?;
         }
         report.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -118,33 +144,44 @@ impl RecurringService {
         let now_ms = self.now_ms();
         let mut settlements = Vec::new();
         let mut pending = Vec::new();
+        let mut revoked = Vec::new();
         for (claim, attempt) in claims.into_iter().zip(attempts) {
-            match attempt {
-                Attempt::Known { outcome, schedule } => {
-                    // A negative price never passes plan validation; it would record zero amounts.
-                    let (fee, net) =
-                        SubscriptionChargeUnits::with_fee_bps(claim.subscription.price, self.terms.fee_bps)
-                            .map_or((TokenAmount::default(), TokenAmount::default()), |amounts| {
-                                (amounts.platform_fee, amounts.merchant_net)
-                            });
-                    settlements.push(ChargeSettlement {
-                        subscription_id: claim.subscription.id.clone(),
-                        period_index: claim.period_index,
-                        owner: owner.to_owned(),
-                        outcome,
-                        gross: claim.subscription.price,
-                        fee,
-                        net,
-                        schedule,
-                        now_ms,
-                    });
+            let (outcome, schedule) = match attempt {
+                Attempt::Known { outcome, schedule } => (outcome, schedule),
+                Attempt::Revoked { outcome, schedule } => {
+                    revoked.push(claim.subscription.clone());
+                    (outcome, schedule)
                 }
-                Attempt::Unknown { reason } => pending.push((claim, reason)),
-            }
+                Attempt::Unknown { reason } => {
+                    pending.push((claim, reason));
+                    continue;
+                }
+            };
+            // A negative price never passes plan validation; it would record zero amounts.
+            let (fee, net) =
+                SubscriptionChargeUnits::with_fee_bps(claim.subscription.price, self.terms.fee_bps)
+                    .map_or((TokenAmount::default(), TokenAmount::default()), |amounts| {
+                        (amounts.platform_fee, amounts.merchant_net)
+                    });
+            settlements.push(ChargeSettlement {
+                subscription_id: claim.subscription.id.clone(),
+                period_index: claim.period_index,
+                owner: owner.to_owned(),
+                outcome,
+                gross: claim.subscription.price,
+                fee,
+                net,
+                schedule,
+                now_ms,
+            });
         }
         let outcomes = self.recurring.settle_charges(&settlements).await?;
         // The chunk's webhooks committed with it.
         self.outbox_wakeup.notify_one();
+        for subscription in &revoked {
+            self.cancel_revoked(subscription).await?;
+            report.revoked_on_chain += 1;
+        }
         for (settlement, outcome) in settlements.into_iter().zip(outcomes) {
             if outcome == SettleOutcome::LeaseLost {
                 continue;

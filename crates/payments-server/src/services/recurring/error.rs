@@ -45,6 +45,11 @@ pub(crate) enum RecurringError {
     /// The permission does not fit the plan or the platform (spender, token, period, allowance, window).
     #[error("{0}")]
     PermissionDoesNotFit(PlanFitError),
+    /// The plan has a trial and the permission ends before the trial's end, when the first charge falls.
+    #[error(
+        "permission ends at {end_secs} (unix seconds), not after the trial ends at {trial_end_ms} ms (the first charge)"
+    )]
+    PermissionEndsBeforeTrialEnd { end_secs: u64, trial_end_ms: i64 },
     #[error("this spend permission already backs a subscription")]
     PermissionReused,
     /// The caller may not cancel this subscription.

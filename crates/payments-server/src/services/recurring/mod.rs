@@ -5,8 +5,10 @@ mod attempt;
 mod batch;
 mod cancel;
 mod error;
+mod notice;
 mod permission;
 mod plan_webhook;
+mod revoke;
 mod scheduler;
 mod subscribe;
 mod test_fund;
@@ -55,6 +57,8 @@ pub(crate) struct RecurringTerms {
     pub(crate) policy: FailurePolicy,
     /// How long a batch run holds a claim before another run may reconcile it.
     pub(crate) lease: Duration,
+    /// How long before a charge its `subscription.charge_upcoming` notice is sent (zero: never).
+    pub(crate) notice: Duration,
     /// Subscriptions claimed (and settled) per transaction.
     pub(crate) chunk: u32,
     /// Chain transactions in flight at once within a chunk.

@@ -3,8 +3,8 @@
 //! not deployed yet), checked against the plan and the platform, and stored once per permission hash.
 
 use payments_core::{
-    CounterfactualSignature, MAX_SIGNATURE_BYTES, RecoverableSignature, SpendPermission, SpendingConfig,
-    Wallet, check_permission_fits_plan,
+    CounterfactualSignature, MAX_SIGNATURE_BYTES, PlanFitError, RecoverableSignature, SpendPermission,
+    SpendingConfig, Wallet, check_permission_fits_plan,
 };
 
 use crate::chain::ChainError;
@@ -135,8 +135,20 @@ impl RecurringService {
             token: self.terms.token.address(),
             spender: spender.address(),
         };
-        check_permission_fits_plan(&permission, &plan.terms(), &config, now_ms, now_ms)
-            .map_err(RecurringError::PermissionDoesNotFit)?;
+        // The first charge falls at the trial's end (now without a trial): the permission must still be
+        // valid then, else the trial would end in a charge the manager refuses.
+        let first_charge_at = plan.trial_days.first_charge_at(now_ms);
+        check_permission_fits_plan(&permission, &plan.terms(), &config, first_charge_at, now_ms).map_err(
+            |error| match error {
+                PlanFitError::EndsBeforeNextCharge { end_secs, .. } if first_charge_at > now_ms => {
+                    RecurringError::PermissionEndsBeforeTrialEnd {
+                        end_secs,
+                        trial_end_ms: first_charge_at,
+                    }
+                }
+                other => RecurringError::PermissionDoesNotFit(other),
+            },
+        )?;
         let new = NewCustomerSubscription {
             id: CustomerSubscriptionId::generate(),
             plan_id: plan.id.clone(),
@@ -147,7 +159,7 @@ impl RecurringService {
             permission,
             signature: parsed.signature,
             permission_hash: hash.to_string(),
-            anchor_ms: now_ms,
+            anchor_ms: first_charge_at,
         };
         let created = self
             .recurring

@@ -20,6 +20,9 @@ pub(crate) struct PlanView<'a> {
     /// WEEKLY, BIWEEKLY, MONTHLY, QUARTERLY or YEARLY.
     #[schema(value_type = String)]
     period: BillingPeriod,
+    /// Free days before a new subscription's first charge (0: charged at once).
+    #[schema(minimum = 0, maximum = 365)]
+    trial_days: u16,
     active: bool,
     /// Where the plan's subscription webhooks go (null without a target). Shown to the merchant only: left
     /// out of the public list.
@@ -38,6 +41,7 @@ impl<'a> PlanView<'a> {
             description: &plan.description,
             price_usd: plan.price,
             period: plan.period,
+            trial_days: plan.trial_days.days(),
             active: plan.active,
             webhook_url: Some(plan.webhook.as_ref().map(|webhook| webhook.url.as_str())),
             created_at: plan.created_at,
@@ -60,7 +64,7 @@ impl<'a> PlanView<'a> {
 pub(crate) struct SubscriptionView<'a> {
     #[schema(value_type = String)]
     subscription_id: &'a CustomerSubscriptionId,
-    /// active, past_due or canceled.
+    /// trialing, active, past_due or canceled.
     status: &'static str,
     /// Unix ms; absent once canceled.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +79,10 @@ pub(crate) struct SubscriptionView<'a> {
     created_at: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     canceled_at: Option<i64>,
+    /// Why the platform ended it: `revoked_on_chain` (the customer revoked its spend permission on chain).
+    /// Absent when a person or the failure policy ended it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancel_reason: Option<&'a str>,
 }
 
 impl<'a> SubscriptionView<'a> {
@@ -93,6 +101,7 @@ impl<'a> SubscriptionView<'a> {
             period: subscription.period,
             created_at: subscription.created_at,
             canceled_at: subscription.canceled_at,
+            cancel_reason: subscription.cancel_reason.as_deref(),
         }
     }
 }
