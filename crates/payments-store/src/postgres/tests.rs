@@ -73,6 +73,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "users",
         "webhook_attempts",
         "webhook_deliveries",
+        "webhook_endpoints",
     ];
     assert_eq!(tables, expected);
     let versions = client
@@ -100,6 +101,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (12, T0),
             (13, T0),
             (14, T0),
+            (15, T0),
             (16, T0)
         ]
     );

@@ -15,6 +15,7 @@ use super::schema_v11;
 use super::schema_v12;
 use super::schema_v13;
 use super::schema_v14;
+use super::schema_v15;
 use super::schema_v16;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -92,6 +93,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (12, schema_v12::SQL),
     (13, schema_v13::SQL),
     (14, schema_v14::SQL),
+    (15, schema_v15::SQL),
     (16, schema_v16::SQL),
 ];
 
