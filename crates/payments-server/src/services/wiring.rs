@@ -181,6 +181,7 @@ impl Services {
                 wakeup,
                 timeout: config.webhook_timeout,
                 retry_delays: config.webhook_retry_delays.clone(),
+                endpoint_retry_delays: config.endpoint_retry_delays.clone(),
                 dev_mode: config.dev_mode,
                 metrics: Arc::clone(metrics),
             }),

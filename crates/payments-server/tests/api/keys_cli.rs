@@ -86,7 +86,9 @@ async fn keys_create_defaults_to_every_scope() {
             "users:read",
             "graphql:read",
             "subscriptions:read",
-            "subscriptions:write"
+            "subscriptions:write",
+            "webhooks:read",
+            "webhooks:write"
         ])
     );
 }
