@@ -10,7 +10,6 @@ use std::time::Duration;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::utc_time::utc_iso8601;
 use crate::webhook::StandardWebhooksSecret;
 
 /// The most endpoints one merchant may register.
@@ -175,22 +174,21 @@ struct EnvelopeHead<'a> {
     id: &'a str,
     #[serde(rename = "type")]
     event_type: &'a str,
-    created_at: String,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    created_at: i64,
     test: bool,
 }
 
 /// One event as endpoints receive it, before it is written as the envelope
-/// `{ "id", "type", "createdAt", "test"?, "data" }`.
+/// `{ "id", "type", "createdAt", "test", "data" }` (`createdAt` in Unix ms, as every time of the API).
 #[derive(Debug, Clone, Copy)]
 pub struct EventEnvelope<'a> {
     /// The event id (`evt_...`), also the `webhook-id` of every delivery of it.
     pub id: &'a str,
     /// The event type, e.g. `receipt.status_updated`.
     pub event_type: &'a str,
-    /// When the event happened, unix ms (written as ISO 8601 UTC).
+    /// When the event happened, unix ms.
     pub created_at_ms: i64,
-    /// A test event sent by `payments webhooks trigger` (written only when true).
+    /// A test event sent by `payments webhooks trigger`.
     pub test: bool,
     /// The JSON of the receipt or subscription the event is about, as the per-object webhook sends it.
     pub data: &'a [u8],
@@ -204,13 +202,13 @@ impl EventEnvelope<'_> {
     /// use payments_core::EventEnvelope;
     /// let body = EventEnvelope { id: "evt_1", event_type: "receipt.status_updated", created_at_ms: 0,
     ///     test: false, data: br#"{"status":"paid"}"# }.to_body();
-    /// assert_eq!(body, br#"{"id":"evt_1","type":"receipt.status_updated","createdAt":"1970-01-01T00:00:00Z","data":{"status":"paid"}}"#);
+    /// assert_eq!(body, br#"{"id":"evt_1","type":"receipt.status_updated","createdAt":0,"test":false,"data":{"status":"paid"}}"#);
     /// ```
     pub fn to_body(&self) -> Vec<u8> {
         let head = EnvelopeHead {
             id: self.id,
             event_type: self.event_type,
-            created_at: utc_iso8601(self.created_at_ms),
+            created_at: self.created_at_ms,
             test: self.test,
         };
         // Serializing plain owned strings cannot fail; an empty head would fail verification loudly.

@@ -79,11 +79,11 @@ fn the_envelope_splices_the_data_bytes_unchanged_and_marks_test_events() {
 
     assert_eq!(
         String::from_utf8(live).unwrap(),
-        r#"{"id":"evt_a","type":"receipt.status_updated","createdAt":"2023-11-14T22:13:20Z","data":{"totalUsd":12.10,"price":{"usd":"9.99"}}}"#
+        r#"{"id":"evt_a","type":"receipt.status_updated","createdAt":1700000000000,"test":false,"data":{"totalUsd":12.10,"price":{"usd":"9.99"}}}"#
     );
     assert_eq!(
         String::from_utf8(test).unwrap(),
-        r#"{"id":"evt_b","type":"subscription.charged","createdAt":"2023-11-14T22:13:20Z","test":true,"data":{"totalUsd":12.10,"price":{"usd":"9.99"}}}"#
+        r#"{"id":"evt_b","type":"subscription.charged","createdAt":1700000000000,"test":true,"data":{"totalUsd":12.10,"price":{"usd":"9.99"}}}"#
     );
 }
 
