@@ -40,7 +40,11 @@ pub(crate) fn verify_with(secret: &str, request: &Received) -> Result<(), Verify
 pub(crate) fn verify_body_with(secret: &str, request: &Received, body: &[u8]) -> Result<(), VerifyError> {
     let signed_at: u64 = request.header("webhook-timestamp").parse().unwrap();
     Verifier::standard_webhooks(WebhookSecret::new(secret).unwrap())
-        .verify_at(&request.headers, body, UNIX_EPOCH + Duration::from_secs(signed_at))
+        .verify_at(
+            &request.headers,
+            body,
+            UNIX_EPOCH + Duration::from_secs(signed_at),
+        )
         .map(|_| ())
 }
 

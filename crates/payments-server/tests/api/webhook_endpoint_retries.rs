@@ -16,7 +16,9 @@ use crate::helpers::{Api, send};
 use crate::webhook_receiver::Receiver;
 
 /// The documented default schedule, in seconds: 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h six times.
-const SCHEDULE_SECS: [i64; 11] = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000];
+const SCHEDULE_SECS: [i64; 11] = [
+    5, 300, 1_800, 7_200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000,
+];
 
 #[tokio::test]
 async fn a_down_endpoint_is_retried_on_the_schedule_under_the_test_clock_then_recovered() {
@@ -30,10 +32,16 @@ async fn a_down_endpoint_is_retried_on_the_schedule_under_the_test_clock_then_re
         let attempts = i64::try_from(retry).unwrap() + 1;
         let delivery = newest_after(&api, &endpoint.id, attempts).await;
         assert_eq!(delivery["state"], "pending", "after attempt {attempts}");
-        assert_eq!(delivery["nextAttemptAt"], now_ms + delay_secs * 1000, "after attempt {attempts}");
+        assert_eq!(
+            delivery["nextAttemptAt"],
+            now_ms + delay_secs * 1000,
+            "after attempt {attempts}"
+        );
         assert_eq!(delivery["lastStatusCode"], 503);
         // The attempt is recorded before the clock moves, so its lease is never overtaken by the jump.
-        api.app.clock.advance(Duration::from_secs(u64::try_from(*delay_secs).unwrap()));
+        api.app
+            .clock
+            .advance(Duration::from_secs(u64::try_from(*delay_secs).unwrap()));
         now_ms += delay_secs * 1000;
     }
     let given_up = newest_after(&api, &endpoint.id, 12).await;
@@ -43,8 +51,11 @@ async fn a_down_endpoint_is_retried_on_the_schedule_under_the_test_clock_then_re
     })
     .await;
     let recovered = send(
-        api.dev(Method::POST, &format!("/api/webhook-endpoints/{}/recover", endpoint.id))
-            .json(&json!({"since": TEST_START_MS})),
+        api.dev(
+            Method::POST,
+            &format!("/api/webhook-endpoints/{}/recover", endpoint.id),
+        )
+        .json(&json!({"since": TEST_START_MS})),
     )
     .await;
     let delivered = eventually("the recovered delivery", Duration::from_secs(10), || async {
@@ -60,7 +71,11 @@ async fn a_down_endpoint_is_retried_on_the_schedule_under_the_test_clock_then_re
     assert_eq!(delivered["lastStatusCode"], 200);
     let received = receiver.received();
     assert_eq!(received.len(), 13);
-    assert!(received.iter().all(|request| request.header("webhook-id") == failed["eventId"]));
+    assert!(
+        received
+            .iter()
+            .all(|request| request.header("webhook-id") == failed["eventId"])
+    );
 }
 
 #[tokio::test]
@@ -68,7 +83,11 @@ async fn the_delivery_log_pages_and_filters_and_one_delivery_can_be_sent_again()
     let api = Api::spawn().await;
     let receiver = Receiver::start(&[]).await;
     let endpoint = register(&api, &receiver.url, &["*"]).await;
-    for event_type in ["subscription.created", "subscription.charged", "subscription.created"] {
+    for event_type in [
+        "subscription.created",
+        "subscription.charged",
+        "subscription.created",
+    ] {
         trigger(&api, event_type, None).await;
     }
     receiver.wait_for_distinct(3).await;
@@ -85,7 +104,10 @@ async fn the_delivery_log_pages_and_filters_and_one_delivery_can_be_sent_again()
     let oldest = second["deliveries"][0]["deliveryId"].as_str().unwrap().to_owned();
     let again = send(api.dev(
         Method::POST,
-        &format!("/api/webhook-endpoints/{}/deliveries/{oldest}/redeliver", endpoint.id),
+        &format!(
+            "/api/webhook-endpoints/{}/deliveries/{oldest}/redeliver",
+            endpoint.id
+        ),
     ))
     .await;
     let missing = send(api.dev(
@@ -98,7 +120,10 @@ async fn the_delivery_log_pages_and_filters_and_one_delivery_can_be_sent_again()
     assert_eq!(second["deliveries"].as_array().unwrap().len(), 1);
     assert_eq!(second.get("nextCursor"), None);
     assert_eq!(created["deliveries"].as_array().unwrap().len(), 2);
-    assert_eq!((bad_state.status, bad_state.json["field"].as_str()), (400, Some("state")));
+    assert_eq!(
+        (bad_state.status, bad_state.json["field"].as_str()),
+        (400, Some("state"))
+    );
     assert_eq!(again.json, json!({"ok": true, "deliveryId": oldest}));
     assert_eq!(missing.status, 404);
     let received = receiver.wait_for(4).await;
@@ -151,7 +176,9 @@ fn official_verdicts(requests: &Value) -> Option<Vec<Value>> {
             "the official webhook libraries are not installed under CI=true: run \
              crates/webhook-verify/tests/interop/install.sh"
         );
-        eprintln!("skipping: node or the official webhook libraries are missing (crates/webhook-verify/tests/interop/install.sh)");
+        eprintln!(
+            "skipping: node or the official webhook libraries are missing (crates/webhook-verify/tests/interop/install.sh)"
+        );
         return None;
     }
     let mut child = Command::new("node")
@@ -162,9 +189,18 @@ fn official_verdicts(requests: &Value) -> Option<Vec<Value>> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(requests.to_string().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(requests.to_string().as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     Some(serde_json::from_slice(&output.stdout).unwrap())
 }
 
@@ -176,7 +212,11 @@ async fn the_official_standard_webhooks_libraries_accept_a_delivery_and_refuse_i
     api.app.clock.set(i64::try_from(real_now).unwrap());
     let receiver = Receiver::start(&[]).await;
     let endpoint = register(&api, &receiver.url, &["*"]).await;
-    let rotated = send(api.dev(Method::POST, &format!("/api/webhook-endpoints/{}/rotate", endpoint.id))).await;
+    let rotated = send(api.dev(
+        Method::POST,
+        &format!("/api/webhook-endpoints/{}/rotate", endpoint.id),
+    ))
+    .await;
     let new_secret = rotated.json["secret"].as_str().unwrap().to_owned();
     trigger(&api, "receipt.status_updated", None).await;
     let request = receiver.wait_for_distinct(1).await.remove(0);
@@ -188,7 +228,11 @@ async fn the_official_standard_webhooks_libraries_accept_a_delivery_and_refuse_i
     let tampered = body.replace("\"test\":true", "\"test\":false");
     let mut requests = Vec::new();
     for library in ["standardwebhooks", "svix"] {
-        for (secret, text) in [(&new_secret, &body), (&endpoint.secret, &body), (&new_secret, &tampered)] {
+        for (secret, text) in [
+            (&new_secret, &body),
+            (&endpoint.secret, &body),
+            (&new_secret, &tampered),
+        ] {
             requests.push(json!({"library": library, "op": "verify", "secret": secret, "headers": headers, "body": text}));
         }
     }

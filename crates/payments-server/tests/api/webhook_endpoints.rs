@@ -59,7 +59,10 @@ async fn two_endpoints_with_different_filters_receive_exactly_their_events_from_
     let subscription_events = subscriptions_hook.wait_for_distinct(1).await;
     // Deliveries are queued with the event itself: the logs hold every delivery there will be.
     assert_eq!(logged_types(&api, &receipts.id).await, ["receipt.status_updated"]);
-    assert_eq!(logged_types(&api, &subscriptions.id).await, ["subscription.created"]);
+    assert_eq!(
+        logged_types(&api, &subscriptions.id).await,
+        ["subscription.created"]
+    );
     assert_eq!(types(&receipt_events), ["receipt.status_updated"]);
     assert_eq!(types(&subscription_events), ["subscription.created"]);
     let receipt_body = receipt_events[0].json();
@@ -114,7 +117,10 @@ async fn endpoints_are_created_listed_changed_and_deleted_and_the_secret_shows_o
     assert_eq!(listed.json["endpoints"].as_array().unwrap().len(), 1);
     assert_eq!(listed.json["endpoints"][0].get("secret"), None);
     assert_eq!(deleted.json, json!({"ok": true, "id": endpoint.id}));
-    assert_eq!((gone.status, gone.json["error"].as_str()), (404, Some("not_found")));
+    assert_eq!(
+        (gone.status, gone.json["error"].as_str()),
+        (404, Some("not_found"))
+    );
 }
 
 #[tokio::test]
@@ -124,9 +130,18 @@ async fn malformed_endpoints_are_refused_with_the_field_and_change_nothing() {
         (json!({"events": ["*"]}), "url"),
         (json!({"url": "ftp://hooks.example.com"}), "url"),
         (json!({"url": "https://hooks.example.com"}), "events"),
-        (json!({"url": "https://hooks.example.com", "events": []}), "events"),
-        (json!({"url": "https://hooks.example.com", "events": ["Receipt.Paid"]}), "events"),
-        (json!({"url": "https://hooks.example.com", "events": ["*"], "description": "x".repeat(257)}), "description"),
+        (
+            json!({"url": "https://hooks.example.com", "events": []}),
+            "events",
+        ),
+        (
+            json!({"url": "https://hooks.example.com", "events": ["Receipt.Paid"]}),
+            "events",
+        ),
+        (
+            json!({"url": "https://hooks.example.com", "events": ["*"], "description": "x".repeat(257)}),
+            "description",
+        ),
     ];
 
     for (body, field) in cases {
@@ -204,13 +219,20 @@ async fn webhook_routes_need_their_scopes_and_see_only_their_merchants_endpoints
     let reader = api.app.create_key(api.app.wallet, "webhooks:read").await;
     let other = api
         .app
-        .create_key(payments_server::testing::test_wallet(0x33), "webhooks:read,webhooks:write")
+        .create_key(
+            payments_server::testing::test_wallet(0x33),
+            "webhooks:read,webhooks:write",
+        )
         .await;
     let body = json!({"url": "https://hooks.example.com/b", "events": ["*"]});
 
     let no_scope = send(api.dev_as(&receipts_only.key, Method::GET, "/api/webhook-endpoints")).await;
     let read = send(api.dev_as(&reader.key, Method::GET, "/api/webhook-endpoints")).await;
-    let write_with_read = send(api.dev_as(&reader.key, Method::POST, "/api/webhook-endpoints").json(&body)).await;
+    let write_with_read = send(
+        api.dev_as(&reader.key, Method::POST, "/api/webhook-endpoints")
+            .json(&body),
+    )
+    .await;
     let rotate_with_read = send(api.dev_as(
         &reader.key,
         Method::POST,
@@ -218,9 +240,17 @@ async fn webhook_routes_need_their_scopes_and_see_only_their_merchants_endpoints
     ))
     .await;
     let anonymous = send(api.anonymous(Method::GET, "/api/webhook-endpoints")).await;
-    let others = send(api.dev_as(&other.key, Method::GET, &format!("/api/webhook-endpoints/{}", endpoint.id))).await;
+    let others = send(api.dev_as(
+        &other.key,
+        Method::GET,
+        &format!("/api/webhook-endpoints/{}", endpoint.id),
+    ))
+    .await;
 
-    assert_eq!((no_scope.status, no_scope.json["error"].as_str()), (403, Some("forbidden")));
+    assert_eq!(
+        (no_scope.status, no_scope.json["error"].as_str()),
+        (403, Some("forbidden"))
+    );
     assert_eq!(read.status, 200);
     assert_eq!(read.json["endpoints"].as_array().unwrap().len(), 1);
     assert_eq!(write_with_read.status, 403);
@@ -234,7 +264,11 @@ async fn after_a_rotation_both_secrets_sign_for_a_day_then_only_the_new_one() {
     let api = Api::spawn().await;
     let receiver = Receiver::start(&[]).await;
     let endpoint = register(&api, &receiver.url, &["*"]).await;
-    let rotated = send(api.dev(Method::POST, &format!("/api/webhook-endpoints/{}/rotate", endpoint.id))).await;
+    let rotated = send(api.dev(
+        Method::POST,
+        &format!("/api/webhook-endpoints/{}/rotate", endpoint.id),
+    ))
+    .await;
     assert_eq!(rotated.status, 200, "{}", rotated.json);
     let new_secret = rotated.json["secret"].as_str().unwrap().to_owned();
 
@@ -245,7 +279,10 @@ async fn after_a_rotation_both_secrets_sign_for_a_day_then_only_the_new_one() {
     let after = receiver.wait_for_distinct(2).await.remove(1);
 
     assert_ne!(new_secret, endpoint.secret);
-    assert_eq!(rotated.json["previousSecretExpiresAt"], 1_700_000_000_000_i64 + 86_400_000);
+    assert_eq!(
+        rotated.json["previousSecretExpiresAt"],
+        1_700_000_000_000_i64 + 86_400_000
+    );
     assert_eq!(first.header("webhook-signature").split(' ').count(), 2);
     verify_with(&new_secret, &first).unwrap();
     verify_with(&endpoint.secret, &first).unwrap();
@@ -275,6 +312,9 @@ async fn a_test_event_goes_to_the_one_endpoint_named_whatever_its_patterns() {
     assert_eq!(received[0].json()["type"], "subscription.canceled");
     assert_eq!(received[0].json()["data"]["status"], "canceled");
     assert_eq!(received[0].json()["test"], true);
-    assert_eq!((unknown.status, unknown.json["field"].as_str()), (400, Some("type")));
+    assert_eq!(
+        (unknown.status, unknown.json["field"].as_str()),
+        (400, Some("type"))
+    );
     assert_eq!(logged_types(&api, &other_endpoint.id).await, Vec::<String>::new());
 }

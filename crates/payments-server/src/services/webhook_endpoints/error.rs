@@ -13,7 +13,9 @@ pub(crate) enum EndpointError {
     UrlRequired,
     #[error("url {0}")]
     InvalidUrl(TargetError),
-    #[error("events is required: a list of event types or patterns (\"*\", \"receipt.*\", \"subscription.charged\")")]
+    #[error(
+        "events is required: a list of event types or patterns (\"*\", \"receipt.*\", \"subscription.charged\")"
+    )]
     EventsRequired,
     #[error("events: {0}")]
     InvalidEvents(EventFilterError),

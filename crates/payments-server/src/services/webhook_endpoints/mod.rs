@@ -16,11 +16,11 @@ use payments_core::{
 };
 use tokio::sync::Notify;
 
-use crate::secret::Secret;
 use crate::domain::receipt::TargetPolicy;
 use crate::domain::webhook_endpoint::EndpointId;
 use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
+use crate::secret::Secret;
 use crate::store::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
     StoredEndpoint, WebhookEndpointRepository,
@@ -143,7 +143,13 @@ impl WebhookEndpointService {
         let now_ms = self.clock.now_ms();
         let endpoint = self
             .endpoints
-            .rotate_endpoint_secret(wallet, &id, &sealed, now_ms.saturating_add(ROTATION_OVERLAP_MS), now_ms)
+            .rotate_endpoint_secret(
+                wallet,
+                &id,
+                &sealed,
+                now_ms.saturating_add(ROTATION_OVERLAP_MS),
+                now_ms,
+            )
             .await?
             .ok_or(EndpointError::NotFound(id))?;
         Ok(EndpointWithSecret { endpoint, secret })
@@ -162,21 +168,33 @@ impl WebhookEndpointService {
             .ok_or(EndpointError::NotFound(id))
     }
 
-    pub(crate) async fn redeliver(&self, wallet: Wallet, id: &str, delivery: &str) -> Result<(), EndpointError> {
+    pub(crate) async fn redeliver(
+        &self,
+        wallet: Wallet,
+        id: &str,
+        delivery: &str,
+    ) -> Result<(), EndpointError> {
         let id = parsed_id(id)?;
         let queued = self
             .endpoints
             .redeliver_endpoint_delivery(wallet, &id, delivery, self.clock.now_ms())
             .await?;
         if !queued {
-            return Err(EndpointError::DeliveryNotFound(delivery.chars().take(64).collect()));
+            return Err(EndpointError::DeliveryNotFound(
+                delivery.chars().take(64).collect(),
+            ));
         }
         self.wakeup.notify_one();
         Ok(())
     }
 
     /// Queues again every failed delivery created since `since_ms`; how many.
-    pub(crate) async fn recover(&self, wallet: Wallet, id: &str, since_ms: i64) -> Result<u64, EndpointError> {
+    pub(crate) async fn recover(
+        &self,
+        wallet: Wallet,
+        id: &str,
+        since_ms: i64,
+    ) -> Result<u64, EndpointError> {
         let id = parsed_id(id)?;
         let now_ms = self.clock.now_ms();
         if since_ms > now_ms {
@@ -233,7 +251,8 @@ impl WebhookEndpointService {
 
 /// A malformed id names no endpoint: 404, as an unknown one.
 fn parsed_id(id: &str) -> Result<EndpointId, EndpointError> {
-    EndpointId::parse(id).ok_or_else(|| EndpointError::NotFound(EndpointId::from_stored(id.chars().take(64).collect())))
+    EndpointId::parse(id)
+        .ok_or_else(|| EndpointError::NotFound(EndpointId::from_stored(id.chars().take(64).collect())))
 }
 
 fn checked_events(events: Vec<String>) -> Result<Vec<String>, EndpointError> {

@@ -63,7 +63,10 @@ pub(crate) async fn deliveries(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, 
         limit: parse_limit(ctx.query("limit"), DEFAULT_LIMIT, MAX_LIMIT)?,
         before_row: parse_cursor(ctx.query("cursor"))?,
         state: state.map(str::to_owned),
-        event_type: ctx.query("eventType").filter(|kind| !kind.is_empty()).map(str::to_owned),
+        event_type: ctx
+            .query("eventType")
+            .filter(|kind| !kind.is_empty())
+            .map(str::to_owned),
     };
     let found = ctx
         .state
@@ -132,10 +135,7 @@ pub(crate) async fn recover(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, Api
         .webhook_endpoints
         .recover(wallet, id, body.since)
         .await?;
-    Ok(response::ok(&RecoverResponse {
-        ok: true,
-        recovered,
-    }))
+    Ok(response::ok(&RecoverResponse { ok: true, recovered }))
 }
 
 /// Sends a realistic test event (marked `"test": true`) to the matching endpoints, or to one.
