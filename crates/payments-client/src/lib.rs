@@ -82,6 +82,7 @@ mod token_amounts;
 mod upsert;
 mod users;
 mod webhook_delivery;
+mod webhook_endpoints;
 
 pub use admin::{AdminIdentity, LoginRequest};
 pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
@@ -119,6 +120,9 @@ pub use subscription_models::{
     SubscriptionPlan, SubscriptionStatusReply,
 };
 pub use subscriptions::{CreatePlan, CreateSubscription, SubscriptionSelector, UpdatePlan};
+pub use webhook_endpoints::{
+    DeliveryFilter, EndpointDeliveries, EndpointDelivery, EndpointFields, SentTestEvent, WebhookEndpoint,
+};
 pub use test_mode::TestFunding;
 pub use upsert::UpsertInventoryItem;
 pub use users::{

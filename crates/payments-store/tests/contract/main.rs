@@ -12,6 +12,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 pub(crate) mod chain;
+pub(crate) mod endpoints;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
@@ -77,6 +78,10 @@ macro_rules! contract_suite {
             outbox::a_claim_takes_at_most_the_per_endpoint_limit_counting_attempts_in_flight,
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
             outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
+            endpoints::an_event_reaches_each_enabled_matching_endpoint_of_its_merchant_only,
+            endpoints::parallel_creates_never_pass_the_per_merchant_limit,
+            endpoints::a_rotation_keeps_the_previous_secret_and_recover_queues_failed_deliveries_again,
+            endpoints::a_disabled_endpoint_is_not_claimed_and_a_deleted_one_takes_its_deliveries,
             keys::keys_are_found_by_hash_rotated_and_revoked,
             keys::an_instance_setting_keeps_the_first_value_recorded_even_under_a_race,
             keys::parallel_first_key_bootstraps_create_one_subscription,
