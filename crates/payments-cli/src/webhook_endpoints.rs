@@ -164,7 +164,11 @@ pub(crate) fn run_trigger(args: TriggerArgs) -> ExitCode {
 async fn run_create(args: CreateArgs) -> anyhow::Result<ExitCode> {
     let mut fields = EndpointFields::new(args.url, args.events);
     fields.description = args.description;
-    let created = args.connection.keyed_client()?.create_webhook_endpoint(&fields).await?;
+    let created = args
+        .connection
+        .keyed_client()?
+        .create_webhook_endpoint(&fields)
+        .await?;
     show(&args.connection, &created)
 }
 
@@ -199,7 +203,10 @@ async fn run_update(args: UpdateArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn run_delete(args: IdArgs) -> anyhow::Result<ExitCode> {
-    args.connection.keyed_client()?.delete_webhook_endpoint(&args.id).await?;
+    args.connection
+        .keyed_client()?
+        .delete_webhook_endpoint(&args.id)
+        .await?;
     if args.connection.json {
         print_json(&serde_json::json!({"ok": true, "id": args.id}))?;
     } else {
@@ -260,7 +267,9 @@ fn show(connection: &ConnectionArgs, endpoint: &WebhookEndpoint) -> anyhow::Resu
     }
     let mut text = endpoints_table(std::slice::from_ref(endpoint));
     if let Some(secret) = &endpoint.secret {
-        text.push_str(&format!("secret: {secret}   (shown only now: keep it to verify deliveries)\n"));
+        text.push_str(&format!(
+            "secret: {secret}   (shown only now: keep it to verify deliveries)\n"
+        ));
     }
     print_text(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -288,9 +297,10 @@ fn deliveries_table(page: &EndpointDeliveries) -> String {
             delivery.event_type.clone(),
             delivery.state.to_string(),
             delivery.attempts.to_string(),
-            delivery
-                .last_status_code
-                .map_or_else(|| delivery.last_error.clone().unwrap_or_default(), |code| code.to_string()),
+            delivery.last_status_code.map_or_else(
+                || delivery.last_error.clone().unwrap_or_default(),
+                |code| code.to_string(),
+            ),
             utc(delivery.created_at),
         ]);
     }

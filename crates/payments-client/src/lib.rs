@@ -120,15 +120,15 @@ pub use subscription_models::{
     SubscriptionPlan, SubscriptionStatusReply,
 };
 pub use subscriptions::{CreatePlan, CreateSubscription, SubscriptionSelector, UpdatePlan};
-pub use webhook_endpoints::{
-    DeliveryFilter, EndpointDeliveries, EndpointDelivery, EndpointFields, SentTestEvent, WebhookEndpoint,
-};
 pub use test_mode::TestFunding;
 pub use upsert::UpsertInventoryItem;
 pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,
 };
 pub use webhook_delivery::{DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEvent};
+pub use webhook_endpoints::{
+    DeliveryFilter, EndpointDeliveries, EndpointDelivery, EndpointFields, SentTestEvent, WebhookEndpoint,
+};
 
 /// The `payments-core` types the client's requests and answers carry, so callers need no direct
 /// dependency: money, wallets, and the vocabularies the service answers with.

@@ -7,8 +7,8 @@ use url::Url;
 
 use crate::client::{Auth, Client};
 use crate::error::Error;
-use crate::webhook_delivery::DeliveryState;
 use crate::or_unknown::OrUnknown;
+use crate::webhook_delivery::DeliveryState;
 
 /// A webhook endpoint. `secret` is set only in the answers of create and rotate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,7 +155,9 @@ impl Client {
     /// [`Error::Api`] on a refusal; transport errors.
     pub async fn webhook_endpoints(&self) -> Result<Vec<WebhookEndpoint>, Error> {
         let request = self.http().get(self.endpoints_url(&[])?);
-        let list: EndpointList = self.send_json(self.authorize(request, Auth::Subscription)).await?;
+        let list: EndpointList = self
+            .send_json(self.authorize(request, Auth::Subscription))
+            .await?;
         Ok(list.endpoints)
     }
 
@@ -172,7 +174,11 @@ impl Client {
     ///
     /// # Errors
     /// [`Error::Api`] with 400 `invalid_input` or 404 `not_found`.
-    pub async fn update_webhook_endpoint(&self, id: &str, fields: &EndpointFields) -> Result<WebhookEndpoint, Error> {
+    pub async fn update_webhook_endpoint(
+        &self,
+        id: &str,
+        fields: &EndpointFields,
+    ) -> Result<WebhookEndpoint, Error> {
         let request = self.http().patch(self.endpoints_url(&[id])?).json(fields);
         self.send_json(self.authorize(request, Auth::Subscription)).await
     }
@@ -183,7 +189,9 @@ impl Client {
     /// [`Error::Api`] with 404 `not_found`.
     pub async fn delete_webhook_endpoint(&self, id: &str) -> Result<(), Error> {
         let request = self.http().delete(self.endpoints_url(&[id])?);
-        let _: Done = self.send_json(self.authorize(request, Auth::Subscription)).await?;
+        let _: Done = self
+            .send_json(self.authorize(request, Auth::Subscription))
+            .await?;
         Ok(())
     }
 
@@ -233,7 +241,9 @@ impl Client {
         let request = self
             .http()
             .post(self.endpoints_url(&[id, "deliveries", delivery_id, "redeliver"])?);
-        let _: Done = self.send_json(self.authorize(request, Auth::Subscription)).await?;
+        let _: Done = self
+            .send_json(self.authorize(request, Auth::Subscription))
+            .await?;
         Ok(())
     }
 
@@ -247,7 +257,9 @@ impl Client {
             .http()
             .post(self.endpoints_url(&[id, "recover"])?)
             .json(&serde_json::json!({ "since": since_ms }));
-        let recovered: Recovered = self.send_json(self.authorize(request, Auth::Subscription)).await?;
+        let recovered: Recovered = self
+            .send_json(self.authorize(request, Auth::Subscription))
+            .await?;
         Ok(recovered.recovered)
     }
 
@@ -256,7 +268,11 @@ impl Client {
     ///
     /// # Errors
     /// [`Error::Api`] with 400 `invalid_input` (an unknown type) or 404 `not_found`.
-    pub async fn send_test_event(&self, event_type: &str, endpoint_id: Option<&str>) -> Result<SentTestEvent, Error> {
+    pub async fn send_test_event(
+        &self,
+        event_type: &str,
+        endpoint_id: Option<&str>,
+    ) -> Result<SentTestEvent, Error> {
         let request = self
             .http()
             .post(self.endpoints_url(&["test-event"])?)

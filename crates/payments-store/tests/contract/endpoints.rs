@@ -30,7 +30,12 @@ fn new_endpoint(merchant: Wallet, events: &[&str], secret: u8) -> NewEndpoint {
 }
 
 async fn created(repos: &Repositories, endpoint: &NewEndpoint) -> EndpointId {
-    repos.endpoints.create_endpoint(endpoint, 16).await.unwrap().unwrap();
+    repos
+        .endpoints
+        .create_endpoint(endpoint, 16)
+        .await
+        .unwrap()
+        .unwrap();
     endpoint.id.clone()
 }
 
@@ -56,7 +61,9 @@ fn all() -> DeliveryQuery {
     }
 }
 
-pub(crate) async fn an_event_reaches_each_enabled_matching_endpoint_of_its_merchant_only(repos: Repositories) {
+pub(crate) async fn an_event_reaches_each_enabled_matching_endpoint_of_its_merchant_only(
+    repos: Repositories,
+) {
     let merchant = wallet('a');
     let receipts = created(&repos, &new_endpoint(merchant, &["receipt.*"], 1)).await;
     let subscriptions = created(&repos, &new_endpoint(merchant, &["subscription.*"], 2)).await;
@@ -80,11 +87,34 @@ pub(crate) async fn an_event_reaches_each_enabled_matching_endpoint_of_its_merch
     assert_eq!(body["type"], "receipt.paid");
     assert_eq!(body["createdAt"], T0 + 1_000);
     assert_eq!(body["data"]["receiptId"], "r-0");
-    let log = repos.endpoints.endpoint_deliveries(merchant, &receipts, &all()).await.unwrap().unwrap();
+    let log = repos
+        .endpoints
+        .endpoint_deliveries(merchant, &receipts, &all())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(log.len(), 1);
-    assert_eq!((log[0].event_type.as_str(), log[0].state.as_str()), ("receipt.paid", "pending"));
-    assert!(repos.endpoints.endpoint_deliveries(merchant, &subscriptions, &all()).await.unwrap().unwrap().is_empty());
-    assert_eq!(repos.endpoints.endpoint_deliveries(merchant, &others, &all()).await.unwrap(), None);
+    assert_eq!(
+        (log[0].event_type.as_str(), log[0].state.as_str()),
+        ("receipt.paid", "pending")
+    );
+    assert!(
+        repos
+            .endpoints
+            .endpoint_deliveries(merchant, &subscriptions, &all())
+            .await
+            .unwrap()
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        repos
+            .endpoints
+            .endpoint_deliveries(merchant, &others, &all())
+            .await
+            .unwrap(),
+        None
+    );
 }
 
 pub(crate) async fn parallel_creates_never_pass_the_per_merchant_limit(repos: Repositories) {
@@ -144,20 +174,40 @@ pub(crate) async fn a_rotation_keeps_the_previous_secret_and_recover_queues_fail
         .await
         .unwrap();
 
-    let failing = repos.endpoints.fetch_endpoint(merchant, &id).await.unwrap().unwrap();
-    let recovered = repos.endpoints.recover_endpoint(merchant, &id, T0, T0 + 3_000).await.unwrap();
+    let failing = repos
+        .endpoints
+        .fetch_endpoint(merchant, &id)
+        .await
+        .unwrap()
+        .unwrap();
+    let recovered = repos
+        .endpoints
+        .recover_endpoint(merchant, &id, T0, T0 + 3_000)
+        .await
+        .unwrap();
     let again = claim(&repos, T0 + 3_000).await;
 
     assert_eq!(rotated.previous_secret_expires_at, Some(T0 + 86_400_000));
     assert_eq!(delivery.sealed_signing_key, Some(vec![9; 48]));
-    assert_eq!(delivery.previous_signing_key.as_ref().map(|key| (key.sealed.clone(), key.until_ms)), Some((vec![1; 48], T0 + 86_400_000)));
+    assert_eq!(
+        delivery
+            .previous_signing_key
+            .as_ref()
+            .map(|key| (key.sealed.clone(), key.until_ms)),
+        Some((vec![1; 48], T0 + 86_400_000))
+    );
     assert_eq!(failing.failing_since, Some(T0 + 2_010));
     assert_eq!(recovered, Some(1));
     assert_eq!(again.len(), 1);
-    assert_eq!((again[0].rowid, again[0].attempt, again[0].round_attempt), (delivery.rowid, 2, 1));
+    assert_eq!(
+        (again[0].rowid, again[0].attempt, again[0].round_attempt),
+        (delivery.rowid, 2, 1)
+    );
 }
 
-pub(crate) async fn a_disabled_endpoint_is_not_claimed_and_a_deleted_one_takes_its_deliveries(repos: Repositories) {
+pub(crate) async fn a_disabled_endpoint_is_not_claimed_and_a_deleted_one_takes_its_deliveries(
+    repos: Repositories,
+) {
     let merchant = wallet('a');
     let id = created(&repos, &new_endpoint(merchant, &["*"], 1)).await;
     due_deliveries(&repos, 1).await;
@@ -166,7 +216,12 @@ pub(crate) async fn a_disabled_endpoint_is_not_claimed_and_a_deleted_one_takes_i
         ..EndpointChange::default()
     };
 
-    repos.endpoints.update_endpoint(merchant, &id, &disable, T0 + 1_500).await.unwrap().unwrap();
+    repos
+        .endpoints
+        .update_endpoint(merchant, &id, &disable, T0 + 1_500)
+        .await
+        .unwrap()
+        .unwrap();
     let while_disabled = claim(&repos, T0 + 2_000).await;
     let deleted = repos.endpoints.delete_endpoint(merchant, &id).await.unwrap();
     let deleted_again = repos.endpoints.delete_endpoint(merchant, &id).await.unwrap();
