@@ -52,8 +52,9 @@ struct IdArgs {
 #[derive(Debug, Args)]
 struct CreateArgs {
     /// Where deliveries go (HTTPS to a public address; a development server also takes http://127.0.0.1).
-    #[arg(long)]
-    url: String,
+    /// Not `--url`: that names the service.
+    #[arg(long, value_name = "URL")]
+    endpoint_url: String,
     /// Event types or patterns, comma-separated: `*`, `receipt.*`, `subscription.charged`, ...
     #[arg(long, value_delimiter = ',', default_value = "*")]
     events: Vec<String>,
@@ -68,8 +69,9 @@ struct CreateArgs {
 struct UpdateArgs {
     /// The endpoint id (we_...).
     id: String,
-    #[arg(long)]
-    url: Option<String>,
+    /// New target URL.
+    #[arg(long, value_name = "URL")]
+    endpoint_url: Option<String>,
     /// Replaces the event patterns (comma-separated).
     #[arg(long, value_delimiter = ',')]
     events: Option<Vec<String>>,
@@ -162,7 +164,7 @@ pub(crate) fn run_trigger(args: TriggerArgs) -> ExitCode {
 }
 
 async fn run_create(args: CreateArgs) -> anyhow::Result<ExitCode> {
-    let mut fields = EndpointFields::new(args.url, args.events);
+    let mut fields = EndpointFields::new(args.endpoint_url, args.events);
     fields.description = args.description;
     let created = args
         .connection
@@ -183,14 +185,14 @@ async fn run_list(args: ConnectionOnly) -> anyhow::Result<ExitCode> {
 }
 
 async fn run_update(args: UpdateArgs) -> anyhow::Result<ExitCode> {
-    if args.url.is_none() && args.events.is_none() && args.description.is_none() && args.enabled.is_none() {
+    if args.endpoint_url.is_none() && args.events.is_none() && args.description.is_none() && args.enabled.is_none() {
         return Err(failure(
             "invalid_input",
-            "nothing to change: give --url, --events, --description or --enabled",
+            "nothing to change: give --endpoint-url, --events, --description or --enabled",
         ));
     }
     let mut fields = EndpointFields::default();
-    fields.url = args.url;
+    fields.url = args.endpoint_url;
     fields.events = args.events;
     fields.description = args.description;
     fields.enabled = args.enabled;

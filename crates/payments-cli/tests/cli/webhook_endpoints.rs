@@ -24,7 +24,7 @@ async fn an_endpoint_made_from_the_command_line_receives_a_triggered_test_event_
             "webhooks",
             "endpoints",
             "create",
-            "--url",
+            "--endpoint-url",
             &url,
             "--events",
             "subscription.*",
