@@ -185,7 +185,11 @@ async fn run_list(args: ConnectionOnly) -> anyhow::Result<ExitCode> {
 }
 
 async fn run_update(args: UpdateArgs) -> anyhow::Result<ExitCode> {
-    if args.endpoint_url.is_none() && args.events.is_none() && args.description.is_none() && args.enabled.is_none() {
+    if args.endpoint_url.is_none()
+        && args.events.is_none()
+        && args.description.is_none()
+        && args.enabled.is_none()
+    {
         return Err(failure(
             "invalid_input",
             "nothing to change: give --endpoint-url, --events, --description or --enabled",
