@@ -40,6 +40,7 @@ mod subscriptions;
 mod test_mode;
 mod token_usd;
 mod users;
+mod webhook_endpoints;
 mod webhook_keys;
 
 /// Command-line tool for the merchant payments service.
@@ -114,6 +115,10 @@ enum WebhooksCommand {
     Verify(webhooks_verify::VerifyArgs),
     /// Receive webhooks on 127.0.0.1, verify each one and print it (like `stripe listen`).
     Listen(webhooks_listen::ListenArgs),
+    /// Your webhook endpoints: create, list, update, delete, rotate, deliveries, recover.
+    Endpoints(webhook_endpoints::EndpointsArgs),
+    /// Send a realistic test event (marked "test": true) to your endpoints, like `stripe trigger`.
+    Trigger(webhook_endpoints::TriggerArgs),
 }
 
 fn main() -> ExitCode {
@@ -126,6 +131,12 @@ fn main() -> ExitCode {
         Command::Webhooks {
             command: WebhooksCommand::Listen(args),
         } => webhooks_listen::run(args),
+        Command::Webhooks {
+            command: WebhooksCommand::Endpoints(args),
+        } => webhook_endpoints::run(args),
+        Command::Webhooks {
+            command: WebhooksCommand::Trigger(args),
+        } => webhook_endpoints::run_trigger(args),
         Command::Inventory(args) => inventory::run(args),
         Command::Ping(args) => ping::run(args),
         Command::Split(args) => settings::run_split(args),

@@ -83,6 +83,7 @@ mod token_amounts;
 mod upsert;
 mod users;
 mod webhook_delivery;
+mod webhook_endpoints;
 
 pub use admin::{AdminIdentity, LoginRequest};
 pub use admin_config::{ArchivedSplit, DeploySplit, DeployedSplit, PricingUpdate, ShopConfigUpdate};
@@ -127,6 +128,9 @@ pub use users::{
     FollowChange, Heartbeat, LiveUser, LiveUsers, ProfileUpdate, User, UserSearch, UserSearchPage,
 };
 pub use webhook_delivery::{DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEvent};
+pub use webhook_endpoints::{
+    DeliveryFilter, EndpointDeliveries, EndpointDelivery, EndpointFields, SentTestEvent, WebhookEndpoint,
+};
 
 /// The `payments-core` types the client's requests and answers carry, so callers need no direct
 /// dependency: money, wallets, and the vocabularies the service answers with.

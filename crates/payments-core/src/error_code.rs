@@ -151,6 +151,8 @@ error_codes! {
     /// The payment page's card path: the onramp provider refused to create a session or did not answer
     /// (the body adds `failureCategory` and `failureCode`); the receipt is unchanged.
     OnrampFailed = "onramp_failed", 502;
+    /// The merchant already has the most webhook endpoints allowed (16): delete one first.
+    TooManyEndpoints = "too_many_endpoints", 409;
 }
 
 impl fmt::Display for ErrorCode {

@@ -35,6 +35,7 @@ mod user_xp;
 mod utc_time;
 mod wallet;
 mod webhook;
+mod webhook_endpoint;
 
 pub use admin_login::{
     ADMIN_LOGIN_DOMAIN_NAME, ADMIN_LOGIN_DOMAIN_VERSION, ADMIN_LOGIN_MAX_SKEW_SECS, AdminLogin, LoginError,
@@ -101,6 +102,11 @@ pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,
     StandardWebhooksSecret, x_service_signature,
+};
+pub use webhook_endpoint::{
+    DISABLE_AFTER_FAILING_MS, EventEnvelope, EventFilter, EventFilterError, EventFilters,
+    MAX_ENDPOINTS_PER_MERCHANT, MAX_EVENT_FILTERS, ROTATION_OVERLAP_MS, WEBHOOK_ENDPOINT_DISABLED,
+    default_endpoint_retry_schedule, signature_header,
 };
 
 /// Exact decimals used by the rate types, re-exported so callers need no direct dependency.

@@ -20,5 +20,6 @@ pub mod split;
 pub mod split_transactions;
 pub mod subscription;
 pub mod user;
+pub mod webhook_endpoint;
 
 pub use secret::Secret;

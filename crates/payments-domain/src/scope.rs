@@ -31,11 +31,15 @@ pub enum Scope {
     SubscriptionsRead,
     /// `subscriptions:write`
     SubscriptionsWrite,
+    /// `webhooks:read`: list webhook endpoints and their delivery logs.
+    WebhooksRead,
+    /// `webhooks:write`: create, change, delete and rotate webhook endpoints; redeliver, recover, trigger.
+    WebhooksWrite,
 }
 
 impl Scope {
     /// Every scope, in the spec's order.
-    pub const ALL: [Scope; 11] = [
+    pub const ALL: [Scope; 13] = [
         Scope::InventoryRead,
         Scope::InventoryWrite,
         Scope::OrdersCreate,
@@ -47,6 +51,8 @@ impl Scope {
         Scope::GraphqlRead,
         Scope::SubscriptionsRead,
         Scope::SubscriptionsWrite,
+        Scope::WebhooksRead,
+        Scope::WebhooksWrite,
     ];
 
     /// The wire name, e.g. `inventory:read`.
@@ -63,6 +69,8 @@ impl Scope {
             Scope::GraphqlRead => "graphql:read",
             Scope::SubscriptionsRead => "subscriptions:read",
             Scope::SubscriptionsWrite => "subscriptions:write",
+            Scope::WebhooksRead => "webhooks:read",
+            Scope::WebhooksWrite => "webhooks:write",
         }
     }
 }
@@ -76,7 +84,7 @@ impl fmt::Display for Scope {
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read, subscriptions:write)"
+    "unknown scope '{0}' (known: inventory:read, inventory:write, orders:create, receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read, subscriptions:write, webhooks:read, webhooks:write)"
 )]
 pub struct ScopeError(pub String);
 

@@ -7,6 +7,7 @@
 //! the application attaches.
 
 mod chain_repository;
+mod endpoint_repository;
 mod item_columns;
 mod ledger;
 mod location;
@@ -36,6 +37,10 @@ pub use chain_repository::{
     ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
     SettlementState,
 };
+pub use endpoint_repository::{
+    DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
+    StoredEndpoint, WebhookEndpointRepository,
+};
 pub(crate) use item_columns::ItemColumns;
 pub use ledger::{LEDGER_PAGE_ROWS, LedgerCursor, LedgerQuery, LedgerRecord, LedgerSource};
 pub use location::{DatabaseLocation, DatabaseState, backup_sqlite, check_database, open};
@@ -47,8 +52,8 @@ pub use postgres::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub use receipt_types::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, ReceiptFilter, ReceiptPage, StockTake,
-    TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PreviousKey, ReceiptFilter, ReceiptPage,
+    StockTake, TransitionCommit,
 };
 pub(crate) use receipt_types::{CreateReceiptOutcome, OwnerRow};
 pub use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};
@@ -122,6 +127,7 @@ pub struct Repositories<S, T> {
     pub inventory: Arc<dyn InventoryRepository>,
     pub receipts: Arc<dyn ReceiptRepository<S, T>>,
     pub outbox: Arc<dyn OutboxRepository>,
+    pub endpoints: Arc<dyn WebhookEndpointRepository>,
     pub shops: Arc<dyn ShopRepository>,
     pub sessions: Arc<dyn SessionRepository>,
     pub chain: Arc<dyn ChainRepository>,
@@ -144,6 +150,7 @@ impl<S, T> Clone for Repositories<S, T> {
             inventory: Arc::clone(&self.inventory),
             receipts: Arc::clone(&self.receipts),
             outbox: Arc::clone(&self.outbox),
+            endpoints: Arc::clone(&self.endpoints),
             shops: Arc::clone(&self.shops),
             sessions: Arc::clone(&self.sessions),
             chain: Arc::clone(&self.chain),
@@ -166,6 +173,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             + InventoryRepository
             + ReceiptRepository<S, T>
             + OutboxRepository
+            + WebhookEndpointRepository
             + ShopRepository
             + SessionRepository
             + ChainRepository
@@ -181,6 +189,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             inventory: backend.clone(),
             receipts: backend.clone(),
             outbox: backend.clone(),
+            endpoints: backend.clone(),
             shops: backend.clone(),
             sessions: backend.clone(),
             chain: backend.clone(),

@@ -2,9 +2,12 @@
 
 use payments_core::{Cents, Failure, LineItem, ReceiptState, ReceiptStatus, TokenAmount, Wallet};
 
+use crate::MerchantEvent;
+
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{DeliveryId, Receipt, ReceiptId};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::webhook_endpoint::{EndpointId, EventId};
 
 /// One page of a merchant's receipts, newest first.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +95,8 @@ pub struct TransitionCommit {
     pub actor: String,
     pub now_ms: i64,
     pub delivery: Option<NewDelivery>,
+    /// The change as the merchant's webhook endpoints hear of it (recorded whether or not `delivery` is).
+    pub event: MerchantEvent,
     pub refund: Option<NewRefund>,
     /// The payment window ended unpaid: mark the receipt expired and give back the stock it holds.
     pub expires: bool,
@@ -159,6 +164,8 @@ pub enum DeliveryOwner {
         subscription: CustomerSubscriptionId,
         plan: PlanId,
     },
+    /// A merchant's webhook endpoint receiving `event`, signed with the endpoint's own secret.
+    Endpoint { endpoint: EndpointId, event: EventId },
 }
 
 impl DeliveryOwner {
@@ -167,6 +174,7 @@ impl DeliveryOwner {
         match self {
             DeliveryOwner::Receipt(receipt) => receipt.as_str().to_owned(),
             DeliveryOwner::Subscription { plan, .. } => plan.signing_context(),
+            DeliveryOwner::Endpoint { endpoint, .. } => endpoint.as_str().to_owned(),
         }
     }
 }
@@ -182,8 +190,11 @@ pub struct DueDelivery {
     pub endpoint: String,
     pub event: String,
     pub body: Vec<u8>,
-    /// The owner's sealed key: the receipt's, or the subscription's plan's (read at claim time).
+    /// The owner's sealed key: the receipt's, the subscription's plan's, or the endpoint's secret (read at
+    /// claim time).
     pub sealed_signing_key: Option<Vec<u8>>,
+    /// An endpoint's previous secret while it still signs (the 24 h after a rotation; check `until_ms`).
+    pub previous_signing_key: Option<PreviousKey>,
     /// 1-based number of this attempt over the delivery's life.
     pub attempt: i64,
     /// 1-based number of this attempt since the delivery was (re)enqueued.
@@ -196,9 +207,16 @@ impl DueDelivery {
     pub fn receipt(&self) -> Option<&ReceiptId> {
         match &self.owner {
             DeliveryOwner::Receipt(receipt) => Some(receipt),
-            DeliveryOwner::Subscription { .. } => None,
+            DeliveryOwner::Subscription { .. } | DeliveryOwner::Endpoint { .. } => None,
         }
     }
+}
+
+/// An endpoint's previous sealed secret and until when it signs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousKey {
+    pub sealed: Vec<u8>,
+    pub until_ms: i64,
 }
 
 /// Where a delivery goes after an attempt.

@@ -27,6 +27,7 @@ use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
+use payments_domain::webhook_endpoint::EndpointId;
 
 /// Liveness of the datastore.
 #[async_trait]
@@ -165,7 +166,9 @@ pub trait OutboxRepository: Send + Sync + fmt::Debug {
     /// Due deliveries, leased until `lease_until_ms` so that no other dispatcher (of this or another
     /// instance) claims them while their attempt runs.
     async fn claim_due(&self, claim: &Claim) -> Result<Vec<DueDelivery>, StoreError>;
-    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError>;
+    /// Records the attempt. For an endpoint's delivery it also tracks the endpoint's failing streak: the
+    /// endpoint's id when this attempt disabled it (failing for 5 days; its other endpoints are told).
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<Option<EndpointId>, StoreError>;
     /// `None` when the merchant has no such receipt.
     async fn list_deliveries(
         &self,

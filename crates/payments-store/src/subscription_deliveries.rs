@@ -7,7 +7,7 @@ use payments_core::{
     SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
 };
 
-use crate::NewDelivery;
+use crate::{MerchantEvent, NewDelivery};
 use payments_domain::receipt::{DeliveryId, endpoint_of};
 use payments_domain::recurring::{
     ChargeOutcome, ChargeSettlement, CustomerSubscriptionId, NewCustomerSubscription, PlanId,
@@ -26,7 +26,7 @@ pub(crate) struct SubscriptionHook {
     pub(crate) period: BillingPeriod,
     /// The status before the change.
     pub(crate) status: SubscriptionStatus,
-    /// The plan's webhook target; `None`: nothing is enqueued.
+    /// The plan's webhook target; `None`: only the merchant's endpoints hear of the change.
     pub(crate) webhook_url: Option<String>,
 }
 
@@ -38,11 +38,13 @@ struct Details {
     cancel_reason: Option<String>,
 }
 
-/// A delivery row to insert for the subscription at `row_id`.
+/// What a subscription change records: the merchant event every matching endpoint receives, and the
+/// delivery row to the plan's webhook target (when it has one) for the subscription at `row_id`.
 #[derive(Debug, Clone)]
 pub(crate) struct SubscriptionDelivery {
     pub(crate) row_id: i64,
-    pub(crate) delivery: NewDelivery,
+    pub(crate) delivery: Option<NewDelivery>,
+    pub(crate) event: MerchantEvent,
 }
 
 impl SubscriptionHook {
@@ -168,7 +170,6 @@ impl SubscriptionHook {
         details: Details,
         now_ms: i64,
     ) -> Option<SubscriptionDelivery> {
-        let url = self.webhook_url.clone()?;
         let id = DeliveryId::generate();
         let body = SubscriptionWebhook {
             event,
@@ -186,16 +187,18 @@ impl SubscriptionHook {
             upcoming_charge: details.upcoming_charge,
             cancel_reason: details.cancel_reason,
         };
+        // Serializing plain owned data cannot fail; an empty body would fail verification loudly.
+        let body = serde_json::to_vec(&body).unwrap_or_default();
         Some(SubscriptionDelivery {
             row_id: self.row_id,
-            delivery: NewDelivery {
+            event: MerchantEvent::new(self.merchant, event.as_str(), now_ms, body.clone()),
+            delivery: self.webhook_url.clone().map(|url| NewDelivery {
                 id,
                 endpoint: endpoint_of(&url),
                 url,
                 event: event.as_str(),
-                // Serializing plain owned data cannot fail; an empty body would fail verification loudly.
-                body: serde_json::to_vec(&body).unwrap_or_default(),
-            },
+                body,
+            }),
         })
     }
 }

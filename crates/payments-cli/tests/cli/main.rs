@@ -39,6 +39,8 @@ mod test_fund;
 #[cfg(test)]
 mod users;
 #[cfg(test)]
+mod webhook_endpoints;
+#[cfg(test)]
 mod webhooks_listen;
 #[cfg(test)]
 mod webhooks_listen_events;

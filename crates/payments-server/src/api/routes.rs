@@ -23,7 +23,7 @@ use crate::api::handlers::subscriptions::{
 use crate::api::handlers::{
     admin_auth, billing, exports, graphql, health, images, inventory, metrics, openapi as openapi_handler,
     orders, ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop,
-    split, subscribe_page, subscriptions, test_fund, users,
+    split, subscribe_page, subscriptions, test_fund, users, webhook_endpoints,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -64,6 +64,7 @@ const GET_HEAD: &[Method] = &[Method::GET, Method::HEAD];
 const POST: &[Method] = &[Method::POST];
 const PUT: &[Method] = &[Method::PUT];
 const DELETE: &[Method] = &[Method::DELETE];
+const PATCH: &[Method] = &[Method::PATCH];
 const GET_POST: &[Method] = &[Method::GET, Method::POST];
 /// Every method: the deprecated withdraw answers whatever it is asked, to tell clients where withdrawals went.
 const ANY: &[Method] = &[];
@@ -155,6 +156,16 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(POST "/api/cron/charge-subscriptions", |ctx, _| subscription_cron::charge(ctx), subscription_cron::__path_charge),
     route!(POST "/api/test-clock/advance", |ctx, _| subscription_cron::advance_clock(ctx), subscription_cron::__path_advance_clock),
     route!(POST "/api/test/fund", |ctx, _| test_fund::fund(ctx), test_fund::__path_fund),
+    route!(GET "/api/webhook-endpoints", |ctx, _| webhook_endpoints::list(ctx), webhook_endpoints::__path_list),
+    route!(POST "/api/webhook-endpoints", |ctx, _| webhook_endpoints::create(ctx), webhook_endpoints::__path_create),
+    route!(POST "/api/webhook-endpoints/test-event", |ctx, _| webhook_endpoints::test_event(ctx), webhook_endpoints::__path_test_event),
+    route!(GET "/api/webhook-endpoints/{id}", |ctx, p| webhook_endpoints::get(ctx, p.at(0)), webhook_endpoints::__path_get),
+    route!(PATCH "/api/webhook-endpoints/{id}", |ctx, p| webhook_endpoints::update(ctx, p.at(0)), webhook_endpoints::__path_update),
+    route!(DELETE "/api/webhook-endpoints/{id}", |ctx, p| webhook_endpoints::delete(ctx, p.at(0)), webhook_endpoints::__path_delete),
+    route!(POST "/api/webhook-endpoints/{id}/rotate", |ctx, p| webhook_endpoints::rotate(ctx, p.at(0)), webhook_endpoints::__path_rotate),
+    route!(POST "/api/webhook-endpoints/{id}/recover", |ctx, p| webhook_endpoints::recover(ctx, p.at(0)), webhook_endpoints::__path_recover),
+    route!(GET "/api/webhook-endpoints/{id}/deliveries", |ctx, p| webhook_endpoints::deliveries(ctx, p.at(0)), webhook_endpoints::__path_deliveries),
+    route!(POST "/api/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver", |ctx, p| webhook_endpoints::redeliver(ctx, p.at(0), p.at(1)), webhook_endpoints::__path_redeliver),
 ];
 
 /// Splits a path (or a pattern) into its segments: `/api/receipts/r1` -> `api`, `receipts`, `r1`.

@@ -44,7 +44,7 @@ enum KeysCommand {
         wallet: Wallet,
         /// Comma-separated scopes [default: all: inventory:read, inventory:write, orders:create,
         /// receipts:read, receipts:write, shop:read, split:read, users:read, graphql:read, subscriptions:read,
-        /// subscriptions:write].
+        /// subscriptions:write, webhooks:read, webhooks:write].
         #[arg(long, env = "PAYMENTS_KEY_SCOPES")]
         scopes: Option<Scopes>,
         /// A label for the key.

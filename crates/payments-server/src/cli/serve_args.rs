@@ -162,6 +162,15 @@ pub(crate) struct ReceiptArgs {
         default_value = "5000"
     )]
     webhook_retry_delays_ms: Vec<u64>,
+    /// Delays before each retry of a webhook endpoint's delivery, in seconds, comma-separated (default: 5 s,
+    /// 5 min, 30 min, 2 h, 5 h, then 10 h six times: about 3 days; docs/webhooks.md#retries).
+    #[arg(
+        long,
+        env = "PAYMENTS_ENDPOINT_RETRY_SCHEDULE_SECS",
+        value_delimiter = ',',
+        default_value = "5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000"
+    )]
+    endpoint_retry_schedule_secs: Vec<u64>,
     /// Minutes a new receipt waits for its payment unless it is created with `expiresInMins`; unpaid then,
     /// it fails and its order's stock is released (docs/money.md).
     #[arg(
@@ -191,6 +200,12 @@ fn apply_receipt_args(config: &mut ServerConfig, args: &ReceiptArgs) -> anyhow::
         .iter()
         .copied()
         .map(Duration::from_millis)
+        .collect();
+    config.endpoint_retry_delays = args
+        .endpoint_retry_schedule_secs
+        .iter()
+        .copied()
+        .map(Duration::from_secs)
         .collect();
     match &args.master_key {
         Some(text) => {

@@ -92,6 +92,8 @@ pub struct ServerConfig {
     pub webhook_timeout: Duration,
     /// Pause before each retry of a failed webhook delivery; one entry per retry.
     pub webhook_retry_delays: Vec<Duration>,
+    /// Pause before each retry of a webhook endpoint's delivery (docs/webhooks.md#retries).
+    pub endpoint_retry_delays: Vec<Duration>,
     /// Chain id of the admin sign-in's EIP-712 domain.
     pub chain_id: u64,
     /// HS256 key of the admin session cookie. `new` draws a random one, so without a configured secret
@@ -189,6 +191,7 @@ impl ServerConfig {
             master_key: None,
             webhook_timeout: DEFAULT_WEBHOOK_TIMEOUT,
             webhook_retry_delays: vec![DEFAULT_WEBHOOK_RETRY_DELAY],
+            endpoint_retry_delays: payments_core::default_endpoint_retry_schedule(),
             // No RPC URL: the test-mode chain, which names the local test chain and token (never a mainnet a
             // tester's wallet could pay on); a node's chain and token come from its contracts.
             chain_id: ChainContracts::DEVELOPMENT.chain_id,

@@ -20,6 +20,7 @@ pub(crate) mod shop;
 pub(crate) mod split;
 pub(crate) mod split_transactions;
 pub(crate) mod users;
+pub(crate) mod webhook_endpoints;
 mod wiring;
 pub(crate) mod worker;
 

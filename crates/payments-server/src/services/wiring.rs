@@ -11,6 +11,7 @@ use crate::chain::rpc::RpcChain;
 use crate::chain::simulated::SimulatedChain;
 use crate::domain::api_key::KeyMode;
 use crate::domain::chain::ChainContracts;
+use crate::domain::receipt::TargetPolicy;
 use crate::runtime::clock::Clock;
 use crate::runtime::config::ServerConfig;
 use crate::runtime::master_key::MasterKey;
@@ -35,6 +36,7 @@ use crate::services::shop::ShopService;
 use crate::services::split::SplitService;
 use crate::services::split_transactions::SplitTransactionsService;
 use crate::services::users::UserService;
+use crate::services::webhook_endpoints::WebhookEndpointService;
 use crate::store::Repositories;
 
 /// Every service of the server.
@@ -55,6 +57,7 @@ pub(crate) struct Services {
     pub(crate) recurring: RecurringService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
+    pub(crate) webhook_endpoints: WebhookEndpointService,
     /// The chain payments are taken on.
     pub(crate) chain: Arc<dyn Chain>,
     /// The same chain when it is the test-mode one: resumed at start where the watcher left it; tests mine and
@@ -181,6 +184,15 @@ impl Services {
                 Arc::clone(clock),
                 KeyMode::for_chain(!config.is_test_mode()),
             ),
+            webhook_endpoints: WebhookEndpointService {
+                endpoints: Arc::clone(&repos.endpoints),
+                clock: Arc::clone(clock),
+                master_key: master_key.clone(),
+                wakeup: Arc::clone(&wakeup),
+                target_policy: TargetPolicy {
+                    dev_mode: config.dev_mode,
+                },
+            },
             dispatcher: Arc::new(Dispatcher {
                 outbox: Arc::clone(&repos.outbox),
                 clock: Arc::clone(clock),
@@ -188,6 +200,7 @@ impl Services {
                 wakeup,
                 timeout: config.webhook_timeout,
                 retry_delays: config.webhook_retry_delays.clone(),
+                endpoint_retry_delays: config.endpoint_retry_delays.clone(),
                 dev_mode: config.dev_mode,
                 metrics: Arc::clone(metrics),
             }),

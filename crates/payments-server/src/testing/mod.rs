@@ -207,6 +207,11 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
                 crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
         }
     }
+    if options.production_mode && config.master_key.is_none() {
+        // A production server refuses to start without one (`serve` requires --master-key).
+        config.master_key =
+            crate::runtime::master_key::MasterKey::parse_base64(SHARED_POSTGRES_MASTER_KEY).ok();
+    }
     config.onramp = options.onramp;
     use_node(&mut config, options.node.as_ref());
     let running = start_server(listener, config, None).await;

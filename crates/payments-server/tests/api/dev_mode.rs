@@ -50,7 +50,7 @@ async fn the_first_development_start_makes_a_merchant_with_a_known_admin_key_a_w
         let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
     }
-    assert_eq!(welcome.key.scopes.to_string().split(',').count(), 11);
+    assert_eq!(welcome.key.scopes.to_string().split(',').count(), 13);
     let get = |path: &str| {
         reqwest::Client::new()
             .request(Method::GET, format!("{base}{path}"))

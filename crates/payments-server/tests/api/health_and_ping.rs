@@ -61,7 +61,7 @@ async fn ping_with_x_api_key_returns_the_key_diagnostics() {
             "subscriptionId": api.app.subscription_id,
             "scopes": ["inventory:read", "inventory:write", "orders:create", "receipts:read", "receipts:write",
                        "shop:read", "split:read", "users:read", "graphql:read", "subscriptions:read",
-                       "subscriptions:write"],
+                       "subscriptions:write", "webhooks:read", "webhooks:write"],
             "serverTime": 1_700_000_000_000_i64,
             "version": "0.1.0"
         })

@@ -86,7 +86,9 @@ async fn keys_create_defaults_to_every_scope() {
             "users:read",
             "graphql:read",
             "subscriptions:read",
-            "subscriptions:write"
+            "subscriptions:write",
+            "webhooks:read",
+            "webhooks:write"
         ])
     );
 }
@@ -153,7 +155,7 @@ async fn keys_rotate_issues_a_new_key_for_the_same_merchant_and_revokes_the_old_
 
     assert_ne!(rotated["subscriptionId"], api.app.subscription_id.as_str());
     assert_eq!(rotated["wallet"], "0x1111111111111111111111111111111111111111");
-    assert_eq!(rotated["scopes"].as_array().unwrap().len(), 11);
+    assert_eq!(rotated["scopes"].as_array().unwrap().len(), 13);
     let new_key = rotated["key"].as_str().unwrap();
     assert_eq!(
         send(api.dev_as(new_key, Method::GET, "/api/inventory"))

@@ -7,13 +7,14 @@ use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{PgStore, rows};
+use crate::postgres::{PgStore, endpoints, rows};
 use crate::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
-    OutboxDepth, OutboxRepository, OwnerRow, StoreError,
+    OutboxDepth, OutboxRepository, OwnerRow, PreviousKey, StoreError,
 };
 use payments_domain::receipt::{DeliveryId, ReceiptId};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::webhook_endpoint::{EndpointId, EventId};
 
 /// The one insert of a new delivery, due at once, whichever row it belongs to.
 const INSERT_DELIVERY: &str =
@@ -35,7 +36,8 @@ const INSERT_DELIVERY: &str =
 const CLAIM_DUE: &str = "WITH ranked AS (
         SELECT id, origin, next_attempt_at,
             row_number() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
-        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1),
+        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1
+        AND (endpoint_id IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled))),
     picked AS (
         SELECT k.id FROM ranked k
         LEFT JOIN unnest($4::text[], $5::bigint[]) AS busy(endpoint, used) ON busy.endpoint = k.origin
@@ -47,15 +49,17 @@ const CLAIM_DUE: &str = "WITH ranked AS (
         FOR UPDATE OF d SKIP LOCKED),
     leased AS (
         UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2 FROM due WHERE d.id = due.id
-        RETURNING d.id, d.public_id, d.receipt_id, d.subscription_id, d.url, d.event, d.body, d.attempts,
-            d.round_attempts, d.origin, due.next_attempt_at AS due_at)
+        RETURNING d.id, d.public_id, d.receipt_id, d.subscription_id, d.endpoint_id, d.event_id, d.url, d.event,
+            d.body, d.attempts, d.round_attempts, d.origin, due.next_attempt_at AS due_at)
     SELECT l.id, l.public_id, r.public_id AS receipt_public_id, s.public_id AS subscription_public_id,
-        p.public_id AS plan_public_id, l.url, l.event, l.body,
-        COALESCE(r.signing_key, p.signing_key) AS signing_key, l.attempts, l.round_attempts, l.origin
+        p.public_id AS plan_public_id, e.public_id AS endpoint_public_id, l.event_id, l.url, l.event, l.body,
+        COALESCE(r.signing_key, p.signing_key, e.secret) AS signing_key, e.previous_secret,
+        e.previous_secret_expires_at, l.attempts, l.round_attempts, l.origin
     FROM leased l
     LEFT JOIN receipts r ON r.id = l.receipt_id
     LEFT JOIN customer_subscriptions s ON s.id = l.subscription_id
     LEFT JOIN subscription_plans p ON p.id = s.plan_id
+    LEFT JOIN webhook_endpoints e ON e.id = l.endpoint_id
     ORDER BY l.due_at, l.id";
 const INSERT_ATTEMPT: &str = "INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error,
     started_at, finished_at, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -86,15 +90,21 @@ fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
     let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
     let subscription: Option<String> = rows::get(row, "subscription_public_id")?;
     let plan: Option<String> = rows::get(row, "plan_public_id")?;
-    match (receipt, subscription, plan) {
-        (Some(receipt), None, _) => Ok(DeliveryOwner::Receipt(ReceiptId::from_stored(receipt))),
-        (None, Some(subscription), Some(plan)) => Ok(DeliveryOwner::Subscription {
+    let endpoint: Option<String> = rows::get(row, "endpoint_public_id")?;
+    let event: Option<String> = rows::get(row, "event_id")?;
+    match (receipt, subscription, plan, endpoint, event) {
+        (Some(receipt), None, _, None, _) => Ok(DeliveryOwner::Receipt(ReceiptId::from_stored(receipt))),
+        (None, Some(subscription), Some(plan), None, _) => Ok(DeliveryOwner::Subscription {
             subscription: CustomerSubscriptionId::from_stored(subscription),
             plan: PlanId::from_stored(plan),
         }),
+        (None, None, _, Some(endpoint), Some(event)) => Ok(DeliveryOwner::Endpoint {
+            endpoint: EndpointId::from_stored(endpoint),
+            event: EventId::from_stored(event),
+        }),
         _ => Err(PgError::corrupt(
             "column receipt_id",
-            "a delivery must belong to one receipt or one subscription",
+            "a delivery must belong to one receipt, one subscription or one endpoint",
         )),
     }
 }
@@ -109,6 +119,13 @@ fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
         event: rows::get(row, "event")?,
         body: rows::get(row, "body")?,
         sealed_signing_key: rows::get(row, "signing_key")?,
+        previous_signing_key: match (
+            rows::get::<Option<Vec<u8>>>(row, "previous_secret")?,
+            rows::get::<Option<i64>>(row, "previous_secret_expires_at")?,
+        ) {
+            (Some(sealed), Some(until_ms)) => Some(PreviousKey { sealed, until_ms }),
+            _ => None,
+        },
         attempt: rows::get::<i64>(row, "attempts")? + 1,
         round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
         endpoint: rows::get(row, "origin")?,
@@ -153,7 +170,7 @@ async fn claim_due(client: PgClient, claim: &Claim) -> Result<Vec<DueDelivery>, 
     found.iter().map(due_from_row).collect()
 }
 
-async fn record_attempt(mut client: PgClient, record: &AttemptRecord) -> Result<(), PgError> {
+async fn record_attempt(mut client: PgClient, record: &AttemptRecord) -> Result<Option<EndpointId>, PgError> {
     let tx = client.transaction().await?;
     let insert = tx.prepare_cached(INSERT_ATTEMPT).await?;
     tx.execute(
@@ -185,8 +202,15 @@ async fn record_attempt(mut client: PgClient, record: &AttemptRecord) -> Result<
         ],
     )
     .await?;
+    let disabled = endpoints::after_attempt(
+        &tx,
+        record.delivery_rowid,
+        record.next == DeliveryNext::Delivered,
+        record.finished_at,
+    )
+    .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(disabled)
 }
 
 async fn receipt_rowid(
@@ -267,7 +291,7 @@ impl OutboxRepository for PgStore {
         self.run(|client| Box::pin(claim_due(client, claim))).await
     }
 
-    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<Option<EndpointId>, StoreError> {
         self.run(|client| Box::pin(record_attempt(client, record))).await
     }
 

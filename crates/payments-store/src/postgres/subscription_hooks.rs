@@ -7,7 +7,7 @@ use payments_core::{Cents, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{outbox, rows, users};
+use crate::postgres::{endpoints, outbox, rows, users};
 use crate::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
 
@@ -53,14 +53,22 @@ pub(super) async fn hook_of(
     row.map(|row| hook_from_row(&row)).transpose()
 }
 
-/// Inserts each delivery, due at once.
+/// Records each change's event for the merchant's endpoints and inserts its plan delivery, due at once.
 pub(super) async fn enqueue(
     client: &impl Queries,
     deliveries: impl IntoIterator<Item = SubscriptionDelivery>,
     now_ms: i64,
 ) -> Result<(), PgError> {
-    for SubscriptionDelivery { row_id, delivery } in deliveries {
-        outbox::insert_delivery(client, OwnerRow::Subscription(row_id), &delivery, now_ms).await?;
+    for SubscriptionDelivery {
+        row_id,
+        delivery,
+        event,
+    } in deliveries
+    {
+        if let Some(delivery) = delivery {
+            outbox::insert_delivery(client, OwnerRow::Subscription(row_id), &delivery, now_ms).await?;
+        }
+        endpoints::record_event(client, &event).await?;
     }
     Ok(())
 }

@@ -74,6 +74,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "users",
         "webhook_attempts",
         "webhook_deliveries",
+        "webhook_endpoints",
     ];
     assert_eq!(tables, expected);
     let versions = client
@@ -101,6 +102,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (12, T0),
             (13, T0),
             (14, T0),
+            (15, T0),
             (16, T0),
             (17, T0),
             (19, T0),

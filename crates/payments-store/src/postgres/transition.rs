@@ -9,7 +9,7 @@ use payments_core::Wallet;
 use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
-use crate::postgres::{PgStore, merchant, outbox, receipts, rows, stock, users};
+use crate::postgres::{PgStore, endpoints, merchant, outbox, receipts, rows, stock, users};
 use crate::{
     Committed, IdempotencyClaim, OwnerRow, Render, TransitionCommit, TransitionDecision, TransitionRefused,
     TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -168,6 +168,7 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
     if let Some(delivery) = &commit.delivery {
         outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;
     }
+    endpoints::record_event(tx, &commit.event).await?;
     if commit.expires {
         stock::release(tx, rowid, commit.wallet, commit.now_ms).await?;
     }

@@ -15,6 +15,7 @@ use super::schema_v11;
 use super::schema_v12;
 use super::schema_v13;
 use super::schema_v14;
+use super::schema_v15;
 use super::schema_v16;
 use super::schema_v17;
 use super::schema_v19;
@@ -95,6 +96,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (12, schema_v12::SQL),
     (13, schema_v13::SQL),
     (14, schema_v14::SQL),
+    (15, schema_v15::SQL),
     (16, schema_v16::SQL),
     (17, schema_v17::SQL),
     (19, schema_v19::SQL),
@@ -309,9 +311,11 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         indexes.sort();
+        // Migration 15 rebuilds the table again, keeping these and adding the endpoint index.
         assert_eq!(
             indexes,
             [
+                "webhook_deliveries_by_endpoint",
                 "webhook_deliveries_by_receipt",
                 "webhook_deliveries_by_subscription",
                 "webhook_deliveries_due"

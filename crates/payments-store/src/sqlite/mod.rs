@@ -8,6 +8,8 @@ mod chain;
 mod checkpoint;
 #[cfg(test)]
 mod checkpoint_tests;
+mod endpoint_repos;
+mod endpoints;
 mod idempotency;
 mod inventory;
 mod inventory_images;
@@ -35,6 +37,7 @@ mod schema_v11;
 mod schema_v12;
 mod schema_v13;
 mod schema_v14;
+mod schema_v15;
 mod schema_v16;
 mod schema_v17;
 mod schema_v19;

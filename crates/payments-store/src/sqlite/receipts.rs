@@ -4,7 +4,7 @@
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
-use crate::sqlite::{receipt_stock, rows, webhooks};
+use crate::sqlite::{endpoints, receipt_stock, rows, webhooks};
 use crate::{CreateReceiptOutcome, OwnerRow, ReceiptFilter, ReceiptPage, TransitionCommit};
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
@@ -230,6 +230,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
     if let Some(delivery) = &commit.delivery {
         webhooks::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms)?;
     }
+    endpoints::record_event(tx, &commit.event)?;
     if commit.expires {
         receipt_stock::release(tx, rowid, commit.wallet, commit.now_ms)?;
     }

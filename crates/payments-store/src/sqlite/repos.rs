@@ -26,6 +26,7 @@ use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
+use payments_domain::webhook_endpoint::EndpointId;
 
 #[async_trait]
 impl HealthRepository for SqliteStore {
@@ -246,7 +247,7 @@ impl OutboxRepository for SqliteStore {
         self.write(move |conn| webhooks::claim_due(conn, &claim)).await
     }
 
-    async fn record_attempt(&self, record: &AttemptRecord) -> Result<(), StoreError> {
+    async fn record_attempt(&self, record: &AttemptRecord) -> Result<Option<EndpointId>, StoreError> {
         let record = record.clone();
         self.write(move |conn| webhooks::record_attempt(conn, &record))
             .await

@@ -5,7 +5,7 @@
 use payments_core::{Cents, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row};
 
-use crate::sqlite::{rows, users, webhooks};
+use crate::sqlite::{endpoints, rows, users, webhooks};
 use crate::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
 
@@ -50,14 +50,22 @@ pub(super) fn hook_of(
         .optional()
 }
 
-/// Inserts each delivery, due at once.
+/// Records each change's event for the merchant's endpoints and inserts its plan delivery, due at once.
 pub(super) fn enqueue(
     conn: &Connection,
     deliveries: impl IntoIterator<Item = SubscriptionDelivery>,
     now_ms: i64,
 ) -> rusqlite::Result<()> {
-    for SubscriptionDelivery { row_id, delivery } in deliveries {
-        webhooks::insert_delivery(conn, OwnerRow::Subscription(row_id), &delivery, now_ms)?;
+    for SubscriptionDelivery {
+        row_id,
+        delivery,
+        event,
+    } in deliveries
+    {
+        if let Some(delivery) = delivery {
+            webhooks::insert_delivery(conn, OwnerRow::Subscription(row_id), &delivery, now_ms)?;
+        }
+        endpoints::record_event(conn, &event)?;
     }
     Ok(())
 }

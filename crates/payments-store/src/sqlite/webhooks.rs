@@ -3,13 +3,14 @@
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::sqlite::rows;
+use crate::sqlite::{endpoints, rows};
 use crate::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
-    OutboxDepth, OwnerRow,
+    OutboxDepth, OwnerRow, PreviousKey,
 };
 use payments_domain::receipt::{DeliveryId, ReceiptId};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::webhook_endpoint::{EndpointId, EventId};
 
 /// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
 /// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
@@ -22,13 +23,17 @@ const INSERT_DELIVERY: &str =
 const SELECT_DUE: &str = "WITH busy(endpoint, used) AS (SELECT key, value FROM json_each(?3)),
     ranked AS (SELECT id, next_attempt_at, origin,
         ROW_NUMBER() OVER (PARTITION BY origin ORDER BY next_attempt_at, id) AS rank_in_endpoint
-        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?1)
-    SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body, COALESCE(r.signing_key, p.signing_key),
-        d.attempts, d.round_attempts, d.origin, s.public_id, p.public_id
+        FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?1
+        AND (endpoint_id IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)))
+    SELECT d.id, d.public_id, r.public_id, d.url, d.event, d.body,
+        COALESCE(r.signing_key, p.signing_key, e.secret),
+        d.attempts, d.round_attempts, d.origin, s.public_id, p.public_id, e.public_id, d.event_id,
+        e.previous_secret, e.previous_secret_expires_at
     FROM ranked k JOIN webhook_deliveries d ON d.id = k.id
     LEFT JOIN receipts r ON r.id = d.receipt_id
     LEFT JOIN customer_subscriptions s ON s.id = d.subscription_id
     LEFT JOIN subscription_plans p ON p.id = s.plan_id
+    LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
     LEFT JOIN busy b ON b.endpoint = k.origin
     WHERE k.rank_in_endpoint + COALESCE(b.used, 0) <= ?4
     ORDER BY k.next_attempt_at, k.id LIMIT ?2";
@@ -69,16 +74,24 @@ fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
         (Some(subscription), Some(plan)) => Some((subscription, plan)),
         _ => None,
     };
-    let owner = match (receipt, subscription) {
-        (Some(receipt), None) => DeliveryOwner::Receipt(ReceiptId::from_stored(receipt)),
-        (None, Some((subscription, plan))) => DeliveryOwner::Subscription {
+    let endpoint: Option<(String, String)> = match (row.get(12)?, row.get(13)?) {
+        (Some(endpoint), Some(event)) => Some((endpoint, event)),
+        _ => None,
+    };
+    let owner = match (receipt, subscription, endpoint) {
+        (Some(receipt), None, None) => DeliveryOwner::Receipt(ReceiptId::from_stored(receipt)),
+        (None, Some((subscription, plan)), None) => DeliveryOwner::Subscription {
             subscription: CustomerSubscriptionId::from_stored(subscription),
             plan: PlanId::from_stored(plan),
+        },
+        (None, None, Some((endpoint, event))) => DeliveryOwner::Endpoint {
+            endpoint: EndpointId::from_stored(endpoint),
+            event: EventId::from_stored(event),
         },
         _ => {
             return Err(rows::corrupt(
                 2,
-                "a delivery must belong to one receipt or one subscription",
+                "a delivery must belong to one receipt, one subscription or one endpoint",
             ));
         }
     };
@@ -90,6 +103,10 @@ fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
         event: row.get(4)?,
         body: row.get(5)?,
         sealed_signing_key: row.get(6)?,
+        previous_signing_key: match (row.get(14)?, row.get(15)?) {
+            (Some(sealed), Some(until_ms)) => Some(PreviousKey { sealed, until_ms }),
+            _ => None,
+        },
         attempt: row.get::<_, i64>(7)? + 1,
         round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
         endpoint: row.get(9)?,
@@ -118,7 +135,12 @@ pub(super) fn claim_due(tx: &Connection, claim: &Claim) -> rusqlite::Result<Vec<
     Ok(due)
 }
 
-pub(super) fn record_attempt(tx: &Connection, record: &AttemptRecord) -> rusqlite::Result<()> {
+/// Records the attempt; for an endpoint's delivery also its failing streak, and the endpoint's id when the
+/// streak disabled it.
+pub(super) fn record_attempt(
+    tx: &Connection,
+    record: &AttemptRecord,
+) -> rusqlite::Result<Option<EndpointId>> {
     tx.prepare_cached(INSERT_ATTEMPT)?.execute(params![
         record.delivery_rowid,
         record.attempt,
@@ -139,7 +161,12 @@ pub(super) fn record_attempt(tx: &Connection, record: &AttemptRecord) -> rusqlit
         next_attempt_at,
         record.finished_at
     ])?;
-    Ok(())
+    endpoints::after_attempt(
+        tx,
+        record.delivery_rowid,
+        record.next == DeliveryNext::Delivered,
+        record.finished_at,
+    )
 }
 
 fn receipt_rowid(conn: &Connection, wallet: Wallet, receipt_id: &ReceiptId) -> rusqlite::Result<Option<i64>> {

@@ -248,6 +248,12 @@ pub fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Trans
             event,
             body: format!("{{\"event\":\"{event}\",\"version\":{}}}", receipt.version + 1).into_bytes(),
         }),
+        event: crate::MerchantEvent::new(
+            receipt.wallet,
+            event,
+            T0 + 1_000,
+            format!("{{\"receiptId\":\"{}\"}}", receipt.id.as_str()).into_bytes(),
+        ),
         refund: None,
         expires: false,
         retakes_stock: false,

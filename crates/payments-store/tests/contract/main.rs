@@ -12,6 +12,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 pub(crate) mod chain;
+pub(crate) mod endpoints;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
@@ -80,6 +81,10 @@ macro_rules! contract_suite {
             outbox::a_claim_takes_at_most_the_per_endpoint_limit_counting_attempts_in_flight,
             outbox::a_redelivery_during_an_attempt_starts_a_new_round_when_it_ends,
             outbox::the_depth_counts_pending_and_in_flight_deliveries_until_they_end,
+            endpoints::an_event_reaches_each_enabled_matching_endpoint_of_its_merchant_only,
+            endpoints::parallel_creates_never_pass_the_per_merchant_limit,
+            endpoints::a_rotation_keeps_the_previous_secret_and_recover_queues_failed_deliveries_again,
+            endpoints::a_disabled_endpoint_is_not_claimed_and_a_deleted_one_takes_its_deliveries,
             keys::keys_are_found_by_hash_rotated_and_revoked,
             ledger::the_ledger_reads_the_merchants_transfers_settlements_and_refunds_in_time_order,
             ledger::ledger_pages_after_a_cursor_return_every_record_once_and_ranges_bound_them,

@@ -26,3 +26,4 @@ pub(crate) mod subscribe_page;
 pub(crate) mod subscriptions;
 pub(crate) mod test_fund;
 pub(crate) mod users;
+pub(crate) mod webhook_endpoints;

@@ -46,6 +46,7 @@ use shared::{SecuritySchemes, SharedAnswers};
         (name = "graphql", description = "Read-only GraphQL."),
         (name = "subscriptions", description = "Plans, subscriptions by EIP-712 spend permission, the charge batch and the test clock (docs/subscriptions.md)."),
         (name = "billing", description = "Platform fees owed on the merchant's sales."),
+        (name = "webhooks", description = "Webhook endpoints per merchant: every receipt and subscription event, Standard Webhooks signatures, delivery log, recover (docs/webhooks.md)."),
         (name = "portal", description = "The hosted payment page (HTML)."),
         (name = "operations", description = "Metrics and this document."),
     )

@@ -3,6 +3,7 @@
 
 mod from;
 mod from_admin;
+mod from_endpoints;
 mod from_onramp;
 mod from_receipts;
 mod from_recurring;

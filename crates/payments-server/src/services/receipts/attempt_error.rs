@@ -58,6 +58,9 @@ pub(crate) enum Unsigned {
     /// The plan's webhook target (and the key that signed for it) was removed after the delivery was queued.
     #[error("the plan's webhook target was removed")]
     PlanTargetRemoved,
+    /// The webhook endpoint was deleted after the delivery was queued.
+    #[error("the webhook endpoint was deleted")]
+    EndpointRemoved,
 }
 
 /// Whether another attempt of a failed delivery can succeed.
@@ -95,6 +98,7 @@ mod tests {
         let never = [
             AttemptError::NoSigningKey(Unsigned::ReceiptWithoutKey),
             AttemptError::NoSigningKey(Unsigned::PlanTargetRemoved),
+            AttemptError::NoSigningKey(Unsigned::EndpointRemoved),
         ];
         let on_schedule = [
             AttemptError::NoMasterKey,

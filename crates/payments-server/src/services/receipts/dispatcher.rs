@@ -9,10 +9,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use payments_core::{StandardWebhooksSecret, x_service_signature};
+use payments_core::{StandardWebhooksSecret, signature_header, x_service_signature};
 use tokio::task::JoinSet;
 
 use crate::domain::receipt::TargetPolicy;
+use crate::domain::webhook_endpoint::EventId;
 use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
 use crate::runtime::metrics::{AttemptOutcome, Metrics};
@@ -40,6 +41,8 @@ pub(crate) struct Dispatcher {
     pub(crate) wakeup: Arc<tokio::sync::Notify>,
     pub(crate) timeout: Duration,
     pub(crate) retry_delays: Vec<Duration>,
+    /// The retry schedule of merchant webhook endpoints' deliveries (about 3 days by default).
+    pub(crate) endpoint_retry_delays: Vec<Duration>,
     /// Development mode allows loopback and plain-HTTP targets.
     pub(crate) dev_mode: bool,
     /// Counts attempts by outcome.
@@ -144,12 +147,11 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
         Err(error) => error.retry(),
     };
     let next = if retry == Retry::OnSchedule || delivered {
-        next_step(
-            delivery.round_attempt,
-            &state.retry_delays,
-            finished_at,
-            delivered,
-        )
+        let schedule = match delivery.owner {
+            DeliveryOwner::Endpoint { .. } => &state.endpoint_retry_delays,
+            DeliveryOwner::Receipt(_) | DeliveryOwner::Subscription { .. } => &state.retry_delays,
+        };
+        next_step(delivery.round_attempt, schedule, finished_at, delivered)
     } else {
         DeliveryNext::Failed
     };
@@ -175,8 +177,15 @@ async fn attempt(state: &Dispatcher, sender: &WebhookSender, delivery: DueDelive
         duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
         next,
     };
-    if let Err(error) = state.outbox.record_attempt(&record).await {
-        tracing::warn!(error = %error, delivery = delivery.id.as_str(), "recording a webhook attempt failed");
+    match state.outbox.record_attempt(&record).await {
+        Ok(Some(disabled)) => tracing::warn!(
+            endpoint = disabled.as_str(),
+            "webhook endpoint disabled: its deliveries have failed for 5 days; its other endpoints were told"
+        ),
+        Ok(None) => {}
+        Err(error) => {
+            tracing::warn!(error = %error, delivery = delivery.id.as_str(), "recording a webhook attempt failed");
+        }
     }
 }
 
@@ -202,9 +211,10 @@ pub(crate) fn next_step(
 /// Both signature schemes, keyed with the owner's API key (unsealed only here, only for this request):
 /// receipt and subscription deliveries go through this one signer.
 fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Result<Outgoing, AttemptError> {
-    let unsigned = match delivery.owner {
+    let unsigned = match &delivery.owner {
         DeliveryOwner::Receipt(_) => Unsigned::ReceiptWithoutKey,
         DeliveryOwner::Subscription { .. } => Unsigned::PlanTargetRemoved,
+        DeliveryOwner::Endpoint { event, .. } => return endpoint_request(state, delivery, event, now_ms),
     };
     let sealed = delivery
         .sealed_signing_key
@@ -225,6 +235,52 @@ fn signed_request(state: &Dispatcher, delivery: &DueDelivery, now_ms: i64) -> Re
         (
             "webhook-signature",
             StandardWebhooksSecret::from_key_bytes(&key).sign(delivery.id.as_str(), seconds, &delivery.body),
+        ),
+    ];
+    Ok(Outgoing {
+        url: delivery.url.clone(),
+        headers,
+        body: delivery.body.clone(),
+    })
+}
+
+/// A merchant endpoint's delivery: Standard Webhooks headers only, `webhook-id` the event's id (the same
+/// for every endpoint and attempt), signed with the endpoint's secret and, during the 24 h after a rotation,
+/// its previous one too.
+fn endpoint_request(
+    state: &Dispatcher,
+    delivery: &DueDelivery,
+    event: &EventId,
+    now_ms: i64,
+) -> Result<Outgoing, AttemptError> {
+    let sealed = delivery
+        .sealed_signing_key
+        .as_deref()
+        .ok_or(AttemptError::NoSigningKey(Unsigned::EndpointRemoved))?;
+    let master = state.master_key.as_ref().ok_or(AttemptError::NoMasterKey)?;
+    let context = delivery.owner.signing_context();
+    let secret = master
+        .open(sealed, &context)
+        .map_err(AttemptError::SigningKeyUnreadable)?;
+    let previous = match &delivery.previous_signing_key {
+        Some(previous) if previous.until_ms > now_ms => Some(
+            master
+                .open(&previous.sealed, &context)
+                .map_err(AttemptError::SigningKeyUnreadable)?,
+        ),
+        Some(_) | None => None,
+    };
+    let secret = StandardWebhooksSecret::from_key_bytes(&secret);
+    let previous = previous.map(|key| StandardWebhooksSecret::from_key_bytes(&key));
+    let mut secrets = vec![&secret];
+    secrets.extend(previous.as_ref());
+    let seconds = now_ms.div_euclid(1000);
+    let headers = vec![
+        ("webhook-id", event.as_str().to_owned()),
+        ("webhook-timestamp", seconds.to_string()),
+        (
+            "webhook-signature",
+            signature_header(&secrets, event.as_str(), seconds, &delivery.body),
         ),
     ];
     Ok(Outgoing {
@@ -255,6 +311,7 @@ fn log_outcome(delivery: &DueDelivery, next: DeliveryNext, status: Option<u16>, 
     let (receipt, subscription) = match &delivery.owner {
         DeliveryOwner::Receipt(receipt) => (Some(receipt.as_str()), None),
         DeliveryOwner::Subscription { subscription, .. } => (None, Some(subscription.as_str())),
+        DeliveryOwner::Endpoint { endpoint, .. } => (None, Some(endpoint.as_str())),
     };
     match next {
         DeliveryNext::Delivered => {

@@ -11,8 +11,8 @@ use crate::domain::receipt::{Actor, DeliveryId, Receipt, ReceiptId, StatusPost, 
 use crate::services::receipts::service::{ReceiptService, transition_error};
 use crate::services::receipts::webhook_body;
 use crate::store::{
-    Committed, IdempotencyClaim, NewDelivery, NewRefund, Render, TransitionCommit, TransitionDecision,
-    TransitionTx, Transitioned,
+    Committed, IdempotencyClaim, MerchantEvent, NewDelivery, NewRefund, Render, TransitionCommit,
+    TransitionDecision, TransitionTx, Transitioned,
 };
 
 /// What an accepted status post did.
@@ -229,18 +229,21 @@ fn commit_for(
     }
     after.buyer_wallet = change.buyer_wallet.or(after.buyer_wallet);
     after.received = change.received.unwrap_or(after.received);
+    let body = webhook_body::body(
+        &after,
+        from,
+        change.buyer_wallet.or(change.connected_wallet),
+        now_ms,
+        brand_key,
+    );
+    // Every change is an event of the merchant's endpoints; the receipt's own target gets it too when set.
+    let event = MerchantEvent::new(after.wallet, RECEIPT_STATUS_UPDATED, now_ms, body.clone());
     let delivery = after.webhook_url.clone().map(|url| NewDelivery {
         id: DeliveryId::generate(),
         endpoint: endpoint_of(&url),
         url,
         event: RECEIPT_STATUS_UPDATED,
-        body: webhook_body::body(
-            &after,
-            from,
-            change.buyer_wallet.or(change.connected_wallet),
-            now_ms,
-            brand_key,
-        ),
+        body,
     });
     TransitionCommit {
         receipt_id: after.id,
@@ -254,6 +257,7 @@ fn commit_for(
         actor: change.actor.history_label(),
         now_ms,
         delivery,
+        event,
         refund: change.refund.clone(),
         expires,
         retakes_stock: paying,
