@@ -364,4 +364,47 @@ mod tests {
             .unwrap();
         assert_eq!(units, (50_000, 9_940_000));
     }
+
+    #[test]
+    fn version_17_gives_earlier_plans_no_trial_and_indexes_trialing_as_due() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute(CREATE_MIGRATIONS_TABLE, []).unwrap();
+        schema_v8::register_functions(&conn).unwrap();
+        let before_17 = MIGRATIONS.iter().take_while(|(version, _)| *version < 17);
+        for (version, sql) in before_17 {
+            conn.execute_batch(sql).unwrap();
+            conn.execute(RECORD_VERSION, params![version, 1]).unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO subscription_plans (public_id, merchant, name, price_cents, period, created_at, updated_at)
+             VALUES ('plan_1', '0xaa', 'Pro', 999, 'WEEKLY', 1, 1);
+             INSERT INTO customer_subscriptions (public_id, plan_id, merchant, customer, price_cents, period,
+                permission_json, signature, permission_hash, status, anchor_ms, next_charge_at, created_at,
+                updated_at)
+             VALUES ('csub_1', 1, '0xaa', '0xcc', 999, 'WEEKLY', '{}', x'00', '0x01', 'active', 1, 1, 1, 1);",
+        )
+        .unwrap();
+
+        apply(&mut conn, 2).unwrap();
+
+        let (trial_days, cancel_reason): (i64, Option<String>) = conn
+            .query_row(
+                "SELECT p.trial_days, s.cancel_reason FROM customer_subscriptions s
+                 JOIN subscription_plans p ON p.id = s.plan_id",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((trial_days, cancel_reason), (0, None));
+        let due_index: String = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'customer_subscriptions_due'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(due_index.contains("'trialing'"), "{due_index}");
+        let too_long = conn.execute("UPDATE subscription_plans SET trial_days = 366", []);
+        assert!(too_long.is_err(), "trial_days is checked to 0..=365");
+    }
 }
