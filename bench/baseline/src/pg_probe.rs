@@ -45,8 +45,7 @@ INSERT INTO probe_items
     SELECT i, 'item-' || i, i % 100 + 1, 'SKU-' || i, 'Item ' || i, 100 + i % 900, -1, 0
     FROM generate_series(1, 5000) i ON CONFLICT DO NOTHING;";
 
-const SELECT_POINT: &str =
-    "SELECT id, public_id, shop_id, sku, name, price_cents, stock_qty, created_at FROM probe_items WHERE id = $1";
+const SELECT_POINT: &str = "SELECT id, public_id, shop_id, sku, name, price_cents, stock_qty, created_at FROM probe_items WHERE id = $1";
 const SELECT_SHOP: &str = "SELECT id, fee_bps FROM probe_shops WHERE wallet = $1";
 const SELECT_ITEM: &str = "SELECT shop_id, price_cents FROM probe_items WHERE id = $1";
 const INSERT_ORDER: &str = "INSERT INTO probe_orders (public_id, shop_id, item_id, qty, unit_price_cents,
@@ -104,15 +103,22 @@ async fn order(pool: &Pool) -> anyhow::Result<Value> {
     let item_id = rand::random_range(1..=ITEMS);
     let wallet = format!("0x{:040x}", item_id % SHOPS + 1);
     let tx = client.transaction().await?;
-    let shop = tx.query_one(&tx.prepare_cached(SELECT_SHOP).await?, &[&wallet]).await?;
-    let item = tx.query_one(&tx.prepare_cached(SELECT_ITEM).await?, &[&item_id]).await?;
+    let shop = tx
+        .query_one(&tx.prepare_cached(SELECT_SHOP).await?, &[&wallet])
+        .await?;
+    let item = tx
+        .query_one(&tx.prepare_cached(SELECT_ITEM).await?, &[&item_id])
+        .await?;
     let (shop_id, fee_bps): (i64, i64) = (shop.get(0), shop.get(1));
     let price: i64 = item.get(1);
     let fee = price * fee_bps / 10_000;
     let id = format!("ord_{:032x}", rand::random::<u128>());
     let insert = tx.prepare_cached(INSERT_ORDER).await?;
-    tx.execute(&insert, &[&id, &shop_id, &item_id, &price, &fee, &(price + fee), &0_i64])
-        .await?;
+    tx.execute(
+        &insert,
+        &[&id, &shop_id, &item_id, &price, &fee, &(price + fee), &0_i64],
+    )
+    .await?;
     tx.commit().await?;
     Ok(json!({"ok": true, "orderId": id, "totalCents": price + fee}))
 }
