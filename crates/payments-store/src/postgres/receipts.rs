@@ -4,6 +4,7 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
+use futures_util::future::try_join;
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
@@ -166,6 +167,14 @@ pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
 }
 
 async fn fetch(client: PgClient, wallet: Option<Wallet>, id: &ReceiptId) -> Result<Option<Receipt>, PgError> {
+    fetch_row(&client, wallet, id).await
+}
+
+async fn fetch_row(
+    client: &impl Queries,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+) -> Result<Option<Receipt>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let wallet = wallet.map(|wallet| wallet.to_string());
     let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
@@ -179,15 +188,21 @@ async fn fetch_with_split(
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
-    let statement = client.prepare_cached(FETCH).await?;
-    let wallet = wallet.map(|wallet| wallet.to_string());
-    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
-    let Some(row) = only_row(rows) else {
-        return Ok(None);
+    let Some(merchant) = wallet else {
+        // The payment page's lookup by id alone: the split's merchant is known only from the receipt.
+        let Some(receipt) = fetch_row(&client, None, id).await? else {
+            return Ok(None);
+        };
+        let split = splits::fetch(&client, receipt.wallet).await?;
+        return Ok(Some((receipt, split)));
     };
-    let (_, receipt) = receipt_from_row(&row)?;
-    let split = splits::fetch(&client, receipt.wallet).await?;
-    Ok(Some((receipt, split)))
+    // The merchant is known: both reads pipelined on the connection, one round trip.
+    let (receipt, split) = try_join(
+        fetch_row(&client, Some(merchant), id),
+        splits::fetch(&client, merchant),
+    )
+    .await?;
+    Ok(receipt.map(|receipt| (receipt, split)))
 }
 
 /// One page (one row more is read to learn whether another page follows).

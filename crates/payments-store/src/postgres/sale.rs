@@ -6,6 +6,7 @@
 //! oversold and never needs a lock held across the decision.
 
 use crate::postgres::connection::PgClient;
+use futures_util::future::try_join;
 use payments_core::Wallet;
 
 use crate::postgres::idempotency::{self, Claimed};
@@ -63,8 +64,12 @@ async fn attempt_sale<S>(
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
     };
-    let merchant = merchant::snapshot(&tx, wallet).await?;
-    let products = stock::fetch_refs(&tx, wallet, items).await?;
+    // Independent reads, pipelined: one round trip for the merchant and every named product.
+    let (merchant, products) = try_join(
+        merchant::snapshot(&tx, wallet),
+        stock::fetch_refs(&tx, wallet, items),
+    )
+    .await?;
     let skus: Vec<(String, String)> = products
         .iter()
         .flatten()

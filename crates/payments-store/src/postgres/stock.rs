@@ -2,6 +2,7 @@
 //! sale reserves, inside the sale's transaction.
 
 use crate::postgres::connection::Queries;
+use futures_util::future::try_join_all;
 use payments_core::Wallet;
 
 use crate::StockTake;
@@ -36,17 +37,22 @@ pub(super) async fn fetch_refs(
     refs: &[ItemRef],
 ) -> Result<Vec<Option<InventoryItem>>, PgError> {
     let wallet = wallet.to_string();
-    let mut items = Vec::with_capacity(refs.len());
-    for reference in refs {
-        let (sql, key) = match reference {
-            ItemRef::Id(id) => (BY_ID, id),
-            ItemRef::Sku(sku) => (BY_SKU, sku),
-        };
-        let statement = tx.prepare_cached(sql).await?;
-        let row = tx.query_opt(&statement, &[&wallet, key]).await?;
-        items.push(row.map(|row| item_from_row(&row)).transpose()?);
-    }
-    Ok(items)
+    // All at once: the queries are pipelined on the connection, answered in order.
+    try_join_all(refs.iter().map(|reference| fetch_ref(tx, &wallet, reference))).await
+}
+
+async fn fetch_ref(
+    tx: &impl Queries,
+    wallet: &str,
+    reference: &ItemRef,
+) -> Result<Option<InventoryItem>, PgError> {
+    let (sql, key) = match reference {
+        ItemRef::Id(id) => (BY_ID, id),
+        ItemRef::Sku(sku) => (BY_SKU, sku),
+    };
+    let statement = tx.prepare_cached(sql).await?;
+    let row = tx.query_opt(&statement, &[&wallet, key]).await?;
+    row.map(|row| item_from_row(&row)).transpose()
 }
 
 /// Reserves `take`; false when not enough stock remains (nothing changed).
