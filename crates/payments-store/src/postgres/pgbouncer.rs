@@ -5,10 +5,12 @@
 //! where that is a failure. Test support (feature `testing`): a failure to start it panics.
 
 use std::fs;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use super::throwaway_cluster::free_port;
 
 /// Where Debian installs it (`/usr/sbin` is not on every PATH).
 const BINARIES: [&str; 3] = [
@@ -155,13 +157,4 @@ fn command_for(binary: &PathBuf, root: bool) -> Command {
 
 fn write(path: &std::path::Path, text: &str) {
     fs::write(path, text).unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
-}
-
-fn free_port() -> u16 {
-    let listener =
-        TcpListener::bind("127.0.0.1:0").unwrap_or_else(|error| panic!("binding a free port: {error}"));
-    listener
-        .local_addr()
-        .unwrap_or_else(|error| panic!("reading its address: {error}"))
-        .port()
 }

@@ -252,7 +252,8 @@ fn set_private(path: &Path) {
         .unwrap_or_else(|error| panic!("chmod server.key: {error}"));
 }
 
-fn free_port() -> u16 {
+/// A port nothing listens on now (bound, read, released), for a server a test starts.
+pub(super) fn free_port() -> u16 {
     let listener =
         TcpListener::bind("127.0.0.1:0").unwrap_or_else(|error| panic!("binding a free port: {error}"));
     listener
