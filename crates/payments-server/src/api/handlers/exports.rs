@@ -142,8 +142,7 @@ struct LedgerExport {
         ("format" = Option<String>, Query, description = "`json` (default) or `csv` (one row per entry, the same columns, header first).")
     ),
     responses(
-        (status = 200, description = "The entries in time order, streamed. JSON: `{ success, merchant, entries }`; CSV: a header row, then one row per entry.", body = LedgerExport, content_type = "application/json"),
-        (status = 200, description = "The same as CSV.", body = String, content_type = "text/csv"),
+        (status = 200, description = "The entries in time order, streamed. `format=json` (default): `{ success, merchant, entries }`; `format=csv`: a header row, then one row per entry with the same fields.", content((LedgerExport = "application/json"), (String = "text/csv; charset=utf-8"))),
         (status = 400, description = "A bad `from`, `to` or `format`.", body = crate::http::error::Envelope<'static>),
         (status = 401, description = "No valid key or session.", body = crate::http::error::Envelope<'static>),
         (status = 403, description = "The key lacks receipts:read.", body = crate::http::error::Envelope<'static>),
