@@ -190,7 +190,7 @@ async fn a_subscription_charge_is_booked_to_the_merchant_and_the_platform_from_t
 }
 
 #[tokio::test]
-async fn bad_ranges_and_formats_are_refused_and_other_merchants_see_nothing() {
+async fn bad_ranges_formats_and_a_datastore_outage_are_refused_and_other_merchants_see_nothing() {
     let api = Api::spawn().await;
     let merchant = merchant_with_split(&api).await;
     let (deposit, amount) = paid_receipt(&api, &merchant.key, "tea-1", 2.5).await;
@@ -228,5 +228,14 @@ async fn bad_ranges_and_formats_are_refused_and_other_merchants_see_nothing() {
         entries(&api, &other).await,
         Vec::<Value>::new(),
         "another merchant's key sees none of it"
+    );
+
+    api.app.set_datastore_available(false);
+    let (status, _, body) = export(&api, key, "?format=csv").await;
+    assert_eq!(status, 503, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        body["error"], "datastore_unavailable",
+        "an error before the first page is an envelope, not a broken CSV"
     );
 }
