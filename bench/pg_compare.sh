@@ -83,7 +83,10 @@ probe_pid=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:${probe_port}/point" && break; sleep 0.1; done
 pgbench_run pgbench_order -f "$bench_root/bench/pg_order.sql" "$(url_of "${databases[1]}")"
 wrk_run probe_point "http://127.0.0.1:${probe_port}/point"
-wrk_run probe_order "http://127.0.0.1:${probe_port}/orders" -s <(printf 'wrk.method = "POST"\n')
+# A file, not a process substitution: wrk loads the script again for each thread, and a pipe is empty
+# after the first read (every request then went out as a GET and was answered 404).
+printf 'wrk.method = "POST"\n' >"$work/post.lua"
+wrk_run probe_order "http://127.0.0.1:${probe_port}/orders" -s "$work/post.lua"
 kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true; probe_pid=""
 
 echo "== server"
