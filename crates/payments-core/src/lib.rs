@@ -24,6 +24,7 @@ mod rate;
 mod receipt_authority;
 mod receipt_status;
 mod receipt_transition;
+mod reconcile;
 mod reserve;
 mod spend_permission;
 mod split;
@@ -72,6 +73,10 @@ pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, 
 pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
     apply_event_as,
+};
+pub use reconcile::{
+    ABSENT, Difference, Expected, MinedMovement, SeenTransfer, deposit_differences, movement_differences,
+    settlement_differences,
 };
 pub use reserve::{ReserveBasis, ReserveRecommendation, ReserveRule, ReserveVolume};
 pub use spend_permission::{

@@ -56,3 +56,4 @@ pub use runtime::telemetry::{LogFormat, LogGuard, init_tracing};
 pub use secret::Secret;
 pub use services::instance_settings::InstanceError;
 pub use services::keys::{IssuedKey, KeyAdmin, KeyAdminError};
+pub use services::reconcile::{ReconcileError, ReconcileReport};

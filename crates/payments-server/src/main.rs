@@ -1,5 +1,5 @@
-//! `payments-server`: run the HTTP server (default), check its configuration, back up its database, or
-//! administer subscription keys.
+//! `payments-server`: run the HTTP server (default), check its configuration, back up its database,
+//! administer subscription keys, or reconcile the database with the chain.
 
 mod cli;
 
@@ -11,7 +11,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 use crate::cli::config_file::{self, ConfigFile};
 use crate::cli::serve_args::ServeArgs;
-use crate::cli::{backup_command, chain_args, config_check, keys_command, serve};
+use crate::cli::{backup_command, chain_args, config_check, keys_command, reconcile_command, serve};
 
 /// Merchant payments server. Without a subcommand it runs `serve`.
 #[derive(Debug, Parser)]
@@ -41,6 +41,10 @@ enum Command {
     Keys(keys_command::KeysArgs),
     /// Deploy the platform's contracts on a chain (`chain bootstrap`).
     Chain(chain_args::ChainCommandArgs),
+    /// Compare the database with the chain: payments, settlements, refunds, subscription charges (exit 1 on
+    /// a difference).
+    // Boxed like `Serve`: it carries the server's flags.
+    Reconcile(Box<reconcile_command::ReconcileArgs>),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +96,7 @@ fn run(raw: Vec<OsString>) -> anyhow::Result<bool> {
         Some(Command::Backup(args)) => backup_command::backup(args).map(|()| true),
         Some(Command::Keys(args)) => keys_command::keys(args).map(|()| true),
         Some(Command::Chain(args)) => chain_args::chain_command(args).map(|()| true),
+        Some(Command::Reconcile(args)) => reconcile_command::reconcile(*args),
     }
 }
 #[cfg(test)]

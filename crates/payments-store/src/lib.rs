@@ -15,6 +15,7 @@ mod observer;
 mod postgres;
 mod purchase_credit;
 mod receipt_types;
+mod reconcile_repository;
 mod recurring_repository;
 mod repository;
 mod reserve_repository;
@@ -56,6 +57,9 @@ pub use receipt_types::{
     StockTake, TransitionCommit,
 };
 pub(crate) use receipt_types::{CreateReceiptOutcome, OwnerRow};
+pub use reconcile_repository::{
+    ChargeRecord, DepositRecord, RECONCILE_PAGE_ROWS, ReconcileRepository, ReconcileWindow, RefundRecord,
+};
 pub use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};
 pub use repository::{
     HealthRepository, InventoryRepository, KeyRepository, OutboxRepository, ReceiptRepository,
@@ -132,6 +136,7 @@ pub struct Repositories<S, T> {
     pub sessions: Arc<dyn SessionRepository>,
     pub chain: Arc<dyn ChainRepository>,
     pub reserve: Arc<dyn ReserveRepository>,
+    pub reconcile: Arc<dyn ReconcileRepository>,
     /// Where the backend reports its operation times; the app attaches its metrics.
     pub timing: StoreTiming,
     pub users: Arc<dyn UserRepository>,
@@ -155,6 +160,7 @@ impl<S, T> Clone for Repositories<S, T> {
             sessions: Arc::clone(&self.sessions),
             chain: Arc::clone(&self.chain),
             reserve: Arc::clone(&self.reserve),
+            reconcile: Arc::clone(&self.reconcile),
             timing: self.timing.clone(),
             users: Arc::clone(&self.users),
             billing: Arc::clone(&self.billing),
@@ -178,6 +184,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             + SessionRepository
             + ChainRepository
             + ReserveRepository
+            + ReconcileRepository
             + UserRepository
             + BillingRepository
             + RecurringRepository
@@ -194,6 +201,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             sessions: backend.clone(),
             chain: backend.clone(),
             reserve: backend.clone(),
+            reconcile: backend.clone(),
             timing: StoreTiming::default(),
             users: backend.clone(),
             billing: backend.clone(),

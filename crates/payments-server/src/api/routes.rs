@@ -22,8 +22,8 @@ use crate::api::handlers::subscriptions::{
 };
 use crate::api::handlers::{
     admin_auth, billing, exports, graphql, health, images, inventory, metrics, openapi as openapi_handler,
-    orders, ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reserve, root, shop,
-    split, subscribe_page, subscriptions, test_fund, users, webhook_endpoints,
+    orders, ping, platform_config, portal, portal_checkout, portal_onramp, receipts, reconcile, reserve,
+    root, shop, split, subscribe_page, subscriptions, test_fund, users, webhook_endpoints,
 };
 use crate::api::openapi::{Operation, operation};
 use crate::http::context::Ctx;
@@ -123,6 +123,7 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(GET "/api/split/transactions", |ctx, _| split_transactions::list(ctx), split_transactions::__path_list),
     route!(GET "/api/reserve/balances", |ctx, _| reserve::balances(ctx), reserve::__path_balances),
     route!(GET "/api/reserve/recommend", |ctx, _| reserve::recommend(ctx), reserve::__path_recommend),
+    route!(GET "/api/admin/reconcile", |ctx, _| reconcile::get(ctx), reconcile::__path_get),
     route!(POST "/api/orders", |ctx, _| orders::create(ctx), orders::__path_create),
     route!(GET "/api/receipts", |ctx, _| receipts::list(ctx), receipts::__path_list),
     route!(POST "/api/receipts", |ctx, _| receipts::create(ctx), receipts::__path_create),

@@ -32,6 +32,7 @@ use crate::services::Services;
 use crate::services::instance_settings::{InstanceError, agree_with_database};
 use crate::services::keys::KeyAdmin;
 use crate::services::receipts;
+use crate::services::reconcile::{ReconcileError, ReconcileReport};
 use crate::services::worker::WorkerHandle;
 use crate::store::{self, Repositories, StoreObserver};
 
@@ -96,6 +97,15 @@ impl App {
     /// The configuration the app runs with.
     pub fn config(&self) -> &ServerConfig {
         &self.state.config
+    }
+
+    /// Compares what the database records for `[from_ms, to_ms)` with the chain (`payments-server reconcile`
+    /// and `GET /api/admin/reconcile`).
+    ///
+    /// # Errors
+    /// When the database or the chain cannot be read.
+    pub async fn reconcile(&self, from_ms: i64, to_ms: i64) -> Result<ReconcileReport, ReconcileError> {
+        self.state.services.reconcile.run(from_ms, to_ms).await
     }
 
     /// The shared state, for the crate's own start-up steps (the development bootstrap).

@@ -13,6 +13,7 @@ pub(crate) mod ledger;
 pub(crate) mod onramp;
 pub(crate) mod receipts;
 pub(crate) mod recent_callers;
+pub(crate) mod reconcile;
 pub(crate) mod recurring;
 pub(crate) mod reserve;
 pub(crate) mod session_token;

@@ -30,6 +30,7 @@ use crate::services::onramp::OnrampService;
 use crate::services::receipts::Deposits;
 use crate::services::receipts::{Dispatcher, ReceiptService};
 use crate::services::recent_callers::RecentCallers;
+use crate::services::reconcile::ReconcileService;
 use crate::services::recurring::{RecurringService, RecurringTerms};
 use crate::services::reserve::ReserveService;
 use crate::services::shop::ShopService;
@@ -54,6 +55,7 @@ pub(crate) struct Services {
     pub(crate) users: UserService,
     pub(crate) billing: BillingService,
     pub(crate) ledger: LedgerService,
+    pub(crate) reconcile: ReconcileService,
     pub(crate) recurring: RecurringService,
     pub(crate) keys: KeyAdmin,
     pub(crate) dispatcher: Arc<Dispatcher>,
@@ -176,6 +178,13 @@ impl Services {
                 billing: Arc::clone(&repos.billing),
                 shops: Arc::clone(&repos.shops),
                 platform_recipient: config.platform_recipient,
+            },
+            reconcile: ReconcileService {
+                records: Arc::clone(&repos.reconcile),
+                chain: Arc::clone(&chain),
+                chain_id: config.chain_id,
+                token: config.token_address,
+                confirmations: config.effective_confirmations(),
             },
             recurring: recurring(config, repos, clock, &chain, master_key.clone(), &wakeup),
             keys: KeyAdmin::new(

@@ -58,12 +58,20 @@ pub(crate) struct Shop {
 /// anvil, the contracts, a server on them (`confirmations` deep) and a merchant whose split pays itself
 /// 60%, a partner 39.5% and the platform 0.5%.
 pub(crate) async fn shop(confirmations: u64) -> Option<Shop> {
+    shop_with(TestOptions {
+        confirmations: Some(confirmations),
+        ..TestOptions::default()
+    })
+    .await
+}
+
+/// [`shop`] on a server with `options` (their `node` is this anvil's).
+pub(crate) async fn shop_with(options: TestOptions) -> Option<Shop> {
     let anvil = Anvil::start()?;
     let contracts = bootstrap(&anvil);
     let api = Api::spawn_with(TestOptions {
-        confirmations: Some(confirmations),
         node: Some(anvil.node(contracts)),
-        ..TestOptions::default()
+        ..options
     })
     .await;
     let (admin_session, key) = api.app.merchant_admin().await;

@@ -60,6 +60,7 @@ mod receipt_status_posts;
 mod receipt_transfers;
 mod receipt_webhooks;
 mod receipts_create;
+mod reconcile_anvil;
 mod reserve_and_split_transactions;
 mod reserve_anvil;
 mod resource_limits;

@@ -31,6 +31,7 @@ mod pgbouncer;
 #[cfg(test)]
 mod pooler_tests;
 mod receipts;
+mod reconcile;
 mod recurring;
 mod recurring_charges;
 mod recurring_create;

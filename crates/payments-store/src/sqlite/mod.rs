@@ -24,6 +24,7 @@ mod read_cache;
 mod read_cache_tests;
 mod receipt_stock;
 mod receipts;
+mod reconcile;
 mod recurring;
 mod recurring_charges;
 mod recurring_notices;

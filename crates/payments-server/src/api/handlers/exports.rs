@@ -27,6 +27,23 @@ enum Format {
 
 /// The `from`/`to` range in Unix ms (`from` inclusive, `to` exclusive) and the format.
 fn parse_request(ctx: &Ctx<'_>) -> Result<((i64, i64), Format), ApiError> {
+    let range = time_range(ctx)?;
+    let format = match ctx.query("format").unwrap_or("json") {
+        "json" => Format::Json,
+        "csv" => Format::Csv,
+        _ => {
+            return Err(ApiError::invalid_input(
+                Some("format".to_owned()),
+                "format must be csv or json".to_owned(),
+            ));
+        }
+    };
+    Ok((range, format))
+}
+
+/// The `from`/`to` query range in Unix ms (`from` inclusive, `to` exclusive; each optional), as the ledger
+/// export and reconciliation take it.
+pub(crate) fn time_range(ctx: &Ctx<'_>) -> Result<(i64, i64), ApiError> {
     let time = |name: &str, default: i64| -> Result<i64, ApiError> {
         match ctx.query(name) {
             None => Ok(default),
@@ -45,17 +62,7 @@ fn parse_request(ctx: &Ctx<'_>) -> Result<((i64, i64), Format), ApiError> {
             "to must be later than from".to_owned(),
         ));
     }
-    let format = match ctx.query("format").unwrap_or("json") {
-        "json" => Format::Json,
-        "csv" => Format::Csv,
-        _ => {
-            return Err(ApiError::invalid_input(
-                Some("format".to_owned()),
-                "format must be csv or json".to_owned(),
-            ));
-        }
-    };
-    Ok((range, format))
+    Ok(range)
 }
 
 /// One entry as exported: amounts in the token's base units (integer text) and exact USD.

@@ -18,6 +18,7 @@ pub(crate) mod portal;
 pub(crate) mod portal_checkout;
 pub(crate) mod portal_onramp;
 pub(crate) mod receipts;
+pub(crate) mod reconcile;
 pub(crate) mod reserve;
 pub(crate) mod root;
 pub(crate) mod shop;

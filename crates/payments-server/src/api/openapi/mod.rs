@@ -48,7 +48,7 @@ use shared::{SecuritySchemes, SharedAnswers};
         (name = "billing", description = "Platform fees owed on the merchant's sales."),
         (name = "webhooks", description = "Webhook endpoints per merchant: every receipt and subscription event, Standard Webhooks signatures, delivery log, recover (docs/webhooks.md)."),
         (name = "portal", description = "The hosted payment page (HTML)."),
-        (name = "operations", description = "Metrics and this document."),
+        (name = "operations", description = "Metrics, reconciliation with the chain (docs/money.md) and this document."),
     )
 )]
 struct ApiDoc;

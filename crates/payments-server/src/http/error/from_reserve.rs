@@ -1,7 +1,8 @@
-//! Conversions of the chain-reading routes' errors (split transactions, reserve) into [`ApiError`].
+//! Conversions of the chain-reading routes' errors (split transactions, reserve, reconcile) into [`ApiError`].
 
 use crate::chain::ChainError;
 use crate::http::error::ApiError;
+use crate::services::reconcile::ReconcileError;
 use crate::services::reserve::ReserveError;
 use crate::services::split_transactions::SplitTransactionsError;
 
@@ -27,6 +28,15 @@ impl From<SplitTransactionsError> for ApiError {
             },
             SplitTransactionsError::Chain(chain) => chain.into(),
             SplitTransactionsError::Store(store) => store.into(),
+        }
+    }
+}
+
+impl From<ReconcileError> for ApiError {
+    fn from(error: ReconcileError) -> Self {
+        match error {
+            ReconcileError::Chain(chain) => chain.into(),
+            ReconcileError::Store(store) => store.into(),
         }
     }
 }
