@@ -9,7 +9,7 @@ use crate::fixtures::{
 use payments_core::{Cents, TokenAmount};
 use payments_store::{ChainCursor, LedgerCursor, LedgerQuery, LedgerRecord, LedgerSource, RecordedTransfer};
 
-const CHAIN: u64 = 1;
+pub(crate) const CHAIN: u64 = 1;
 
 fn transfer(tx: char, block: u64, token: char, to: char, amount: u128) -> RecordedTransfer {
     RecordedTransfer {
@@ -50,7 +50,7 @@ async fn record(repos: &Repositories, transfers: &[RecordedTransfer], block: u64
 
 /// Receipt `order-1` (5.00 USD, deposit `d`, split `e`) paid in two transfers, settled, partly refunded, then
 /// paid again after settlement; plus a transfer of another token and another merchant's receipt.
-async fn history(repos: &Repositories) {
+pub(crate) async fn history(repos: &Repositories) {
     repos
         .receipts
         .create(receipt_sale(new_receipt(wallet('a'), "order-1", 500)))

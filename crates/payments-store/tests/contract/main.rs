@@ -24,6 +24,7 @@ pub(crate) mod paging;
 pub(crate) mod payment_windows;
 mod pgbouncer;
 mod postgres;
+pub(crate) mod reconcile;
 pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
 pub(crate) mod recurring_idempotency;
@@ -88,6 +89,7 @@ macro_rules! contract_suite {
             keys::keys_are_found_by_hash_rotated_and_revoked,
             ledger::the_ledger_reads_the_merchants_transfers_settlements_and_refunds_in_time_order,
             ledger::ledger_pages_after_a_cursor_return_every_record_once_and_ranges_bound_them,
+            reconcile::reconcile_pages_give_each_deposit_its_token_transfers_and_settlement_and_each_refund,
             keys::an_instance_setting_keeps_the_first_value_recorded_even_under_a_race,
             keys::parallel_first_key_bootstraps_create_one_subscription,
             inventory::upserts_update_by_sku_and_refuse_a_taken_sku,
