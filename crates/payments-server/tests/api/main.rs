@@ -44,6 +44,7 @@ mod outage_postgres;
 mod outage_sqlite_lock;
 mod paid_receipt;
 mod payment_windows;
+mod payment_windows_anvil;
 mod pgbouncer_end_to_end;
 mod portal;
 mod portal_checkout;

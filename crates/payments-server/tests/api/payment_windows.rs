@@ -18,7 +18,7 @@ use crate::webhook_receiver::Receiver;
 const WAIT: Duration = Duration::from_secs(10);
 const MINUTE: Duration = Duration::from_secs(60);
 
-async fn stock_of(api: &Api, key: &TestKey, item: &str) -> i64 {
+pub(crate) async fn stock_of(api: &Api, key: &TestKey, item: &str) -> i64 {
     let reply = send(api.dev_as(&key.key, Method::GET, "/api/inventory")).await;
     assert_eq!(reply.status, 200, "{}", reply.json);
     reply.json["items"]
