@@ -110,6 +110,7 @@ pub fn settlement_differences(
 
 /// How a recorded transaction looks on chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MinedMovement {
     /// The node does not know it as mined.
     Missing,
@@ -121,6 +122,7 @@ pub enum MinedMovement {
 
 /// How much a recorded movement must have moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Expected {
     /// A refund: at least the refunded amount reached the buyer (more is the merchant's generosity).
     AtLeast(TokenAmount),
