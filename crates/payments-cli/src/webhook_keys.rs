@@ -16,6 +16,13 @@ impl std::fmt::Debug for SecretText {
     }
 }
 
+impl SecretText {
+    /// The text itself, for the one place that sends it (the listener's client of the service).
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
 impl std::str::FromStr for SecretText {
     type Err = std::convert::Infallible;
 

@@ -44,3 +44,5 @@ mod webhook_endpoints;
 mod webhooks_listen;
 #[cfg(test)]
 mod webhooks_listen_events;
+#[cfg(test)]
+mod webhooks_listen_endpoint;

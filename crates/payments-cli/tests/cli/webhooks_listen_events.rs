@@ -22,7 +22,7 @@ fn hex_of(bytes: &[u8]) -> String {
 
 /// A funded customer subscribes to `plan_id`, with a permission that starts a minute ago (the app's clock
 /// is the real time here); answers the subscription id.
-async fn subscribe(app: &TestApp, plan_id: &str) -> String {
+pub(crate) async fn subscribe(app: &TestApp, plan_id: &str) -> String {
     let account = wallet_of_key(CUSTOMER_KEY);
     let chain = app.chain();
     chain.mint(account, 10_000_000);
@@ -58,7 +58,7 @@ async fn subscribe(app: &TestApp, plan_id: &str) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_subscription_created_by_the_real_server_is_verified_and_printed() {
     let app = spawn_app_at_real_time().await;
-    let listener = Listener::start(&["--key", &app.key], &[]);
+    let listener = Listener::start(&["--no-endpoint", "--key", &app.key], &[]);
     let plan = client(&app)
         .create_plan(&CreatePlan {
             name: "Monthly box".to_owned(),
@@ -137,7 +137,7 @@ async fn an_authentic_body_that_is_not_an_event_is_400_and_reported() {
 }
 
 /// A test app whose clock reads the real time: the listener checks freshness against its own clock.
-async fn spawn_app_at_real_time() -> TestApp {
+pub(crate) async fn spawn_app_at_real_time() -> TestApp {
     let app = payments_server::testing::spawn_app().await;
     app.clock.set(now_ms());
     app
