@@ -17,7 +17,7 @@ impl std::fmt::Debug for SecretText {
 }
 
 impl SecretText {
-    /// The text itself, for the one place that sends it (the listener's client of the service).
+    /// The text itself: the listener sends it to the service and derives its `whsec_` form from it.
     pub(crate) fn expose(&self) -> &str {
         &self.0
     }

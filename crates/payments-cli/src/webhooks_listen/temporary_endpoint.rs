@@ -124,8 +124,8 @@ async fn remove_leftovers(client: &Client, host: &str) -> usize {
 /// Whether no process `pid` runs on this host. Only Linux's `/proc` can tell; elsewhere a process is
 /// assumed alive, so another listener's endpoint is never deleted by mistake.
 fn process_is_gone(pid: u32) -> bool {
-    let proc = std::path::Path::new("/proc");
-    proc.join("self").exists() && !proc.join(pid.to_string()).exists()
+    let procfs = std::path::Path::new("/proc");
+    procfs.join("self").exists() && !procfs.join(pid.to_string()).exists()
 }
 
 /// This machine's name, to tell its leftovers from those of listeners elsewhere sharing the merchant.

@@ -21,6 +21,20 @@ fn host_name() -> String {
         .to_owned()
 }
 
+/// The next stdout line of `listener` containing `needle`, skipping a few others (endpoint deliveries are
+/// not ordered).
+fn next_line_with(listener: &Listener, needle: &str) -> String {
+    let mut skipped = Vec::new();
+    for _ in 0..5 {
+        let line = listener.next_stdout();
+        if line.contains(needle) {
+            return line;
+        }
+        skipped.push(line);
+    }
+    panic!("no line with {needle:?} among {skipped:?}");
+}
+
 /// The id of a process that has exited.
 fn pid_of_an_exited_process() -> u32 {
     let mut child = Command::new("true").spawn().unwrap();
@@ -65,10 +79,10 @@ async fn listen_registers_a_temporary_endpoint_prints_its_verified_events_and_de
         ))
         .await
         .unwrap();
-    let receipt_line = listener.next_stdout();
+    let receipt_line = next_line_with(&listener, "receiptId=listen-endpoint-1");
     let plan = client.create_plan(&plan).await.unwrap();
     let subscription = subscribe(&app, &plan.plan_id).await;
-    let subscription_line = listener.next_stdout();
+    let subscription_line = next_line_with(&listener, "subscription.created");
     let killed = Command::new("kill")
         .args(["-TERM", &listener.child.id().to_string()])
         .status()
