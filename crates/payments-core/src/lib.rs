@@ -89,8 +89,8 @@ pub use subscription::{
     PlanTerms, Proration, ProrationError, ScheduleAfter, SpendingConfig, SubscriptionCharge,
     SubscriptionChargeFacts, SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer,
     SubscriptionStatus, SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus,
-    UpcomingCharge, check_permission_fits_plan, due_slot, next_charge_at, plan_permission,
-    prorate, slot_at, subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
+    UpcomingCharge, check_permission_fits_plan, due_slot, next_charge_at, plan_permission, prorate, slot_at,
+    subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,

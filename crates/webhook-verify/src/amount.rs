@@ -71,7 +71,11 @@ impl Amount {
         let whole = units / UNITS_PER_USD;
         let fraction = format!("{:06}", units % UNITS_PER_USD);
         let trimmed = fraction.trim_end_matches('0');
-        let decimals = if trimmed.len() <= 2 { &fraction[..2] } else { trimmed };
+        let decimals = if trimmed.len() <= 2 {
+            &fraction[..2]
+        } else {
+            trimmed
+        };
         Some(format!("{whole}.{decimals}"))
     }
 }

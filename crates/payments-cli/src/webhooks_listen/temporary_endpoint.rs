@@ -111,10 +111,7 @@ async fn remove_leftovers(client: &Client, host: &str) -> usize {
         else {
             continue;
         };
-        if pid != own
-            && process_is_gone(pid)
-            && client.delete_webhook_endpoint(&endpoint.id).await.is_ok()
-        {
+        if pid != own && process_is_gone(pid) && client.delete_webhook_endpoint(&endpoint.id).await.is_ok() {
             removed += 1;
         }
     }
@@ -183,7 +180,10 @@ mod tests {
         assert_eq!(leftover_pid(&text, "build-7"), Some(4242));
         assert_eq!(leftover_pid(&text, "build"), None);
         assert_eq!(leftover_pid(&text, "other-host"), None);
-        assert_eq!(leftover_pid("payments webhooks listen (temporary) build-7 x", "build-7"), None);
+        assert_eq!(
+            leftover_pid("payments webhooks listen (temporary) build-7 x", "build-7"),
+            None
+        );
         assert_eq!(leftover_pid("my production endpoint", "build-7"), None);
     }
 }

@@ -174,9 +174,8 @@ async fn against_a_production_server_listen_explains_that_only_development_mode_
     })
     .await;
 
-    let (code, stderr) = tokio::task::block_in_place(|| {
-        run_to_exit(&["--key", &app.key, "--url", &app.base_url], &[])
-    });
+    let (code, stderr) =
+        tokio::task::block_in_place(|| run_to_exit(&["--key", &app.key, "--url", &app.base_url], &[]));
     let endpoints = client(&app).webhook_endpoints().await.unwrap();
 
     assert_eq!(code, Some(1), "{stderr}");

@@ -117,7 +117,10 @@ async fn an_endpoint_secret_is_stored_sealed_never_as_its_text_or_its_bytes() {
 
     let contains = |needle: &[u8]| stored.windows(needle.len()).any(|window| window == needle);
     assert!(stored.len() > 4096, "the database was read");
-    assert!(contains(b"https://hooks.example.com/sealed"), "the endpoint itself is stored");
+    assert!(
+        contains(b"https://hooks.example.com/sealed"),
+        "the endpoint itself is stored"
+    );
     assert!(!contains(encoded.as_bytes()), "the secret's text is not stored");
     assert!(!contains(&raw), "the secret's bytes are not stored");
 }

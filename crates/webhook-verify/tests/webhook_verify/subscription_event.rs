@@ -70,9 +70,19 @@ fn every_field_of_a_charged_body_is_typed() {
     assert_eq!(event.price_usd, Some(9.99));
     let charge = event.charge.unwrap();
     assert_eq!(charge.period_index, Some(2));
-    assert_eq!(charge.gross().and_then(|gross| gross.base_units()), Some(9_990_000));
-    assert_eq!(charge.fee().and_then(|fee| fee.cents()), None, "a fraction of a cent");
-    assert_eq!(charge.fee().and_then(|fee| fee.usd_text()).as_deref(), Some("0.04995"));
+    assert_eq!(
+        charge.gross().and_then(|gross| gross.base_units()),
+        Some(9_990_000)
+    );
+    assert_eq!(
+        charge.fee().and_then(|fee| fee.cents()),
+        None,
+        "a fraction of a cent"
+    );
+    assert_eq!(
+        charge.fee().and_then(|fee| fee.usd_text()).as_deref(),
+        Some("0.04995")
+    );
     assert_eq!(charge.net().and_then(|net| net.base_units()), Some(9_940_050));
     assert_eq!(charge.net_usd, Some(9.94005));
     assert_eq!(charge.transaction_hash.as_deref(), Some("0xabc"));
