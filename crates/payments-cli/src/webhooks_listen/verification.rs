@@ -13,6 +13,7 @@ use crate::webhook_keys::{api_key, webhook_secret, whsec_for_api_key};
 
 /// How deliveries are verified.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant, reason = "made once per run")]
 pub(super) enum Verification {
     /// The secrets are known now: `--secret`, or `--key` with `--no-endpoint`.
     Ready(Verifier),
