@@ -97,7 +97,7 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
         assert_eq!(parsed.id.as_deref(), Some(sent.id.as_str()));
         assert_eq!(parsed.status.as_str(), "past_due");
         assert_eq!(parsed.period.as_ref().map(|p| p.as_str()), Some("QUARTERLY"));
-        assert_eq!(parsed.price.as_ref().and_then(|p| p.cents()), Some(999));
+        assert_eq!(parsed.price().and_then(|p| p.cents()), Some(999));
         assert_eq!(
             parsed.customer_wallet.as_deref(),
             Some("0x00000000000000000000000000000000000000cc")
@@ -106,8 +106,8 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
         assert_eq!(charge.is_some(), sent.charge.is_some(), "{kind}");
         if let Some(charge) = charge {
             assert_eq!(charge.period_index, Some(3));
-            assert_eq!(charge.fee.as_ref().and_then(|fee| fee.base_units()), Some(50_000));
-            assert_eq!(charge.net.as_ref().and_then(|net| net.cents()), Some(994));
+            assert_eq!(charge.fee().and_then(|fee| fee.base_units()), Some(50_000));
+            assert_eq!(charge.net().and_then(|net| net.cents()), Some(994));
         }
         assert_eq!(parsed.cancel_reason, sent.cancel_reason, "{kind}");
         let upcoming = parsed.upcoming_charge.as_ref();
@@ -116,7 +116,7 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
             assert_eq!(upcoming.period_index, Some(4));
             assert_eq!(upcoming.charge_at, Some(1_767_859_191_000));
             assert_eq!(
-                upcoming.amount.as_ref().and_then(|amount| amount.base_units()),
+                upcoming.amount().and_then(|amount| amount.base_units()),
                 Some(9_990_000)
             );
             assert_eq!(upcoming.balance_sufficient, Some(false));

@@ -8,6 +8,9 @@ use payments_client::{Client, Error as ClientError, SubscriptionKey};
 
 use crate::report::{failure, failure_with_hint, remember_secret};
 
+/// How long a request may take by default.
+const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
 /// Connection and output options of the API commands.
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Connection and output")]
@@ -30,7 +33,7 @@ pub(crate) struct ConnectionArgs {
     pub(crate) json: bool,
 
     /// Seconds to wait for each request before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, global = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS, global = true)]
     pub(crate) timeout: u64,
 }
 
@@ -47,6 +50,17 @@ impl std::str::FromStr for RedactedKey {
 }
 
 impl ConnectionArgs {
+    /// The options of a command that takes its key under another flag (`webhooks listen --key`): `url`
+    /// with `key`, the default timeout, tables.
+    pub(crate) fn with_key(url: &str, key: &str) -> ConnectionArgs {
+        ConnectionArgs {
+            url: url.to_owned(),
+            key: Some(RedactedKey(SubscriptionKey::new(key))),
+            json: false,
+            timeout: DEFAULT_TIMEOUT_SECS,
+        }
+    }
+
     /// A client for these options, with the key when one was given: for the admin commands, which
     /// authenticate with the stored session instead.
     ///

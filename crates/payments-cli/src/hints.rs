@@ -154,7 +154,17 @@ pub(crate) fn transport_report(error: &ClientError) -> Report {
         || "the service".to_owned(),
         |url| url.origin().ascii_serialization(),
     );
-    let (code, message, hint) = if source.is_timeout() {
+    let (code, message, hint) = if error.is_https_to_plain_http() {
+        let plain = origin.replacen("https://", "http://", 1);
+        (
+            "connection_failed",
+            format!("{origin} answered in plain HTTP, not HTTPS"),
+            format!(
+                "use --url {plain} (the payments server speaks plain HTTP unless a TLS proxy is in front of \
+                 it), or the proxy's https:// address"
+            ),
+        )
+    } else if source.is_timeout() {
         (
             "timeout",
             format!("{origin} did not answer in time"),

@@ -16,6 +16,13 @@ impl std::fmt::Debug for SecretText {
     }
 }
 
+impl SecretText {
+    /// The text itself: the listener sends it to the service and derives its `whsec_` form from it.
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
 impl std::str::FromStr for SecretText {
     type Err = std::convert::Infallible;
 

@@ -1,13 +1,20 @@
 //! `payments webhooks listen`: a local receiver that verifies and prints each webhook, like `stripe listen`.
 //!
-//! Point a receipt's `webhook_url` or a plan's `webhookUrl` at `http://127.0.0.1:PORT/any/path` (a
-//! development-mode server allows loopback targets) and watch the deliveries arrive, checked exactly as a
-//! merchant backend must check them: receipt and subscription events, endpoint envelopes, and event types
-//! this version does not know (printed by type). It binds loopback only: it is a tool for development, not a production receiver.
+//! With a key it registers a temporary webhook endpoint for all the merchant's events (`*`, or `--events`)
+//! pointing at its own loopback URL, verifies the deliveries with that endpoint's `whsec_` secret, and
+//! deletes the endpoint when it stops (Ctrl-C, SIGTERM); a development-mode server accepts the loopback
+//! URL, another one refuses it and the listener says so. With `--no-endpoint` (or `--secret`) it registers
+//! nothing: point a receipt's `webhook_url` or a plan's `webhookUrl` (or an endpoint of your own) at
+//! `http://127.0.0.1:PORT/any/path`. Either way it checks every delivery exactly as a merchant backend must:
+//! receipt and subscription events, endpoint envelopes, and event types this version does not know
+//! (printed by type). It binds loopback only: it is a tool for development, not a production receiver.
 
 mod forward;
 mod receiver;
+mod stop_signals;
 mod summary;
+mod temporary_endpoint;
+mod verification;
 
 use std::io::{self, Write as _};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -24,22 +31,31 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
-use webhook_verify::{Tolerance, Verifier};
+use webhook_verify::Verifier;
 
 use crate::connection::block_on;
-use crate::report::{exit_code, failure};
-use crate::webhook_keys::{SecretText, api_key, webhook_secret, whsec_for_api_key};
+use crate::report::exit_code;
+use crate::webhook_keys::SecretText;
 use forward::Forwarder;
 use receiver::{Line, Receiver};
+use stop_signals::StopSignals;
+use temporary_endpoint::TemporaryEndpoint;
+use verification::{Verification, endpoint_verifier, signing_secrets};
 
 const AFTER_HELP: &str = "\
+With --key (or PAYMENTS_KEY) it registers a temporary webhook endpoint at --url for all your events (or
+--events), described `payments webhooks listen (temporary) <host> <pid>`, and deletes it on exit; endpoints
+left by a crashed listener of this host are deleted at the next start. Only a development-mode server
+delivers to the listener's http://127.0.0.1 address. --no-endpoint registers nothing: point a receipt's
+webhook_url or a plan's webhookUrl at the listener instead.
+
 Prints `listening on http://127.0.0.1:PORT` first, then one line per verified delivery (or, with --json, its
-body): receipt events, subscription events (a plan's webhookUrl), webhook-endpoint envelopes (`--secret
-whsec_...` of the endpoint), and event types this version does not know, by type. On stderr it names the `whsec_` secret the service signs Standard Webhooks with for --key (like
-`stripe listen`). With --forward-to URL each verified delivery is sent on to URL with its original body and
-headers, and URL's status is the answer to the service. Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as
-`rejected: <reason>`. Ctrl-C or SIGTERM stops it (exit 0). Exits 2 on a usage error or when the port cannot
-be bound.
+body): receipt events, subscription events, webhook-endpoint envelopes (`--secret whsec_...` of an endpoint
+of yours), and event types this version does not know, by type. On stderr it names the `whsec_` secret the
+service signs Standard Webhooks with for --key (like `stripe listen`). With --forward-to URL each verified
+delivery is sent on to URL with its original body and headers, and URL's status is the answer to the
+service. Every path accepts POSTs. Invalid requests are answered 4xx and reported on stderr as `rejected:
+<reason>`. Ctrl-C or SIGTERM stops it (exit 0). Exits 2 on a usage error or when the port cannot be bound.
 
 The service signs at its own clock: against a test server with a fixed clock, pass --tolerance-secs 0.";
 
@@ -66,8 +82,8 @@ pub(crate) struct ListenArgs {
     )]
     port: u16,
 
-    /// API key that signs X-Service-Signature (the key that created the receipt or plan); repeat it to accept
-    /// the old and the new key during a rotation.
+    /// API key: registers the temporary endpoint, and verifies what a receipt or plan it created sends here;
+    /// repeat it to accept the old and the new key during a rotation.
     #[arg(
         long = "key",
         value_name = "KEY",
@@ -103,13 +119,26 @@ pub(crate) struct ListenArgs {
     /// Print each verified event body as one JSON line instead of a summary line.
     #[arg(long)]
     json: bool,
+
+    /// Base URL of the service the temporary endpoint is registered with.
+    #[arg(long, env = "PAYMENTS_URL", default_value = "http://127.0.0.1:8080")]
+    url: String,
+
+    /// Event types or patterns of the temporary endpoint, comma-separated: `*`, `receipt.*`, ...
+    #[arg(long, value_delimiter = ',', default_value = "*")]
+    events: Vec<String>,
+
+    /// Register no endpoint: only verify what is pointed at the listener (a receipt's webhook_url, a
+    /// plan's webhookUrl, an endpoint of yours with --secret).
+    #[arg(long)]
+    no_endpoint: bool,
 }
 
 /// Listens until a stop signal; the exit code says stopped (0), failed (1) or usage error (2).
 pub(crate) fn run(args: ListenArgs) -> ExitCode {
-    let (verifier, forward) = match verifier(&args).and_then(|verifier| {
+    let (verification, forward) = match Verification::of(&args).and_then(|verification| {
         let forward = args.forward_to.as_deref().map(Forwarder::new).transpose()?;
-        Ok((verifier, forward))
+        Ok((verification, forward))
     }) {
         Ok(ready) => ready,
         Err(error) => return exit_code(Err(error)),
@@ -123,14 +152,13 @@ pub(crate) fn run(args: ListenArgs) -> ExitCode {
     let (lines, queue) = mpsc::sync_channel(PENDING_LINES);
     let (stdout_failed, stdout_gone) = oneshot::channel();
     let printer = std::thread::spawn(move || print_lines(&queue, stdout_failed));
-    let secrets = signing_secrets(&args);
-    let receiver = Receiver {
-        verifier,
+    let output = Output {
         json: args.json,
         lines,
         forward,
+        secrets: signing_secrets(&args),
     };
-    let code = block_on(listen(args.port, receiver, &secrets, stdout_gone)).unwrap_or_else(|err| {
+    let code = block_on(listen(args.port, verification, output, stdout_gone)).unwrap_or_else(|err| {
         eprintln!("error: {err:#}");
         ExitCode::FAILURE
     });
@@ -139,56 +167,22 @@ pub(crate) fn run(args: ListenArgs) -> ExitCode {
     code
 }
 
-/// The verifier of the chosen scheme (`--secret` wins over `--key`).
-///
-/// # Errors
-/// `missing_key` when neither was given, `invalid_key` / `invalid_secret` for a malformed one (never
-/// quoted).
-fn verifier(args: &ListenArgs) -> anyhow::Result<Verifier> {
-    let built = if !args.secrets.is_empty() {
-        let secrets = args
-            .secrets
-            .iter()
-            .map(webhook_secret)
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        Verifier::from_webhook_secrets(secrets)
-    } else if !args.keys.is_empty() {
-        let keys = args
-            .keys
-            .iter()
-            .map(api_key)
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        Verifier::from_api_keys(keys)
-    } else {
-        return Err(failure(
-            "missing_key",
-            "pass --key KEY (or set PAYMENTS_KEY) or --secret whsec_...",
-        ));
-    };
-    let verifier = built.map_err(|error| failure("invalid_key", error.to_string()))?;
-    let tolerance = match args.tolerance_secs {
-        0 => Tolerance::Disabled,
-        secs => Tolerance::Within(Duration::from_secs(secs)),
-    };
-    Ok(verifier.with_tolerance(tolerance))
+/// Where verified deliveries go, and what the start-up notice shows.
+#[derive(Debug)]
+struct Output {
+    json: bool,
+    lines: mpsc::SyncSender<Line>,
+    forward: Option<Forwarder>,
+    /// The keys' `whsec_` forms, shown once like `stripe listen` shows its secret.
+    secrets: Vec<String>,
 }
 
-/// The `whsec_` secrets the listener verifies with, to show like `stripe listen` does: those derived from
-/// the API keys (the service signs its Standard Webhooks headers with the same key), or, with `--secret`,
-/// none (the caller has them already and they are not repeated on the terminal).
-fn signing_secrets(args: &ListenArgs) -> Vec<String> {
-    if args.secrets.is_empty() {
-        args.keys.iter().map(whsec_for_api_key).collect()
-    } else {
-        Vec::new()
-    }
-}
-
-/// Binds, announces the address, and serves until a signal or until stdout is closed.
+/// Binds, registers the temporary endpoint (unless told not to), announces the address, serves until a
+/// signal or until stdout is closed, then deletes the endpoint.
 async fn listen(
     port: u16,
-    receiver: Receiver,
-    secrets: &[String],
+    verification: Verification,
+    output: Output,
     stdout_gone: oneshot::Receiver<io::Error>,
 ) -> ExitCode {
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
@@ -208,21 +202,96 @@ async fn listen(
         }
     };
     let bound = listener.local_addr().unwrap_or(address);
+    let (verifier, endpoint) = match verifier_for(verification, bound).await {
+        Ok(ready) => ready,
+        Err(error) => return exit_code(Err(error)),
+    };
+    let code = announce_and_serve(listener, bound, verifier, output, &mut stop, stdout_gone).await;
+    match endpoint {
+        Some(endpoint) => remove(endpoint, code).await,
+        None => code,
+    }
+}
+
+/// The verifier, registering the temporary endpoint first when there is one.
+async fn verifier_for(
+    verification: Verification,
+    bound: SocketAddr,
+) -> anyhow::Result<(Verifier, Option<TemporaryEndpoint>)> {
+    match verification {
+        Verification::Ready(verifier) => Ok((verifier, None)),
+        Verification::Endpoint {
+            plan,
+            key_secrets,
+            tolerance,
+        } => {
+            let events = plan.events.join(",");
+            let endpoint = plan.register(&format!("http://{bound}/")).await?;
+            let verifier = match endpoint_verifier(&endpoint.secret, key_secrets, tolerance) {
+                Ok(verifier) => verifier,
+                Err(error) => {
+                    endpoint.delete().await.ok();
+                    return Err(error);
+                }
+            };
+            eprintln!(
+                "registered temporary webhook endpoint {} for events {events}; it is deleted on exit",
+                endpoint.id
+            );
+            Ok((verifier, Some(endpoint)))
+        }
+    }
+}
+
+/// Deletes the temporary endpoint after the listener stopped; a failure is said (with the id to delete by
+/// hand) and turns a clean stop into a failure.
+async fn remove(endpoint: TemporaryEndpoint, code: ExitCode) -> ExitCode {
+    let id = endpoint.id.clone();
+    match endpoint.delete().await {
+        Ok(()) => {
+            eprintln!("deleted temporary webhook endpoint {id}");
+            code
+        }
+        Err(error) => {
+            eprintln!(
+                "error: cannot delete temporary webhook endpoint {id}: {error} (delete it with \
+                 `payments webhooks endpoints delete {id}`)"
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Announces the address and serves until a stop; the exit code of the serving part.
+async fn announce_and_serve(
+    listener: TcpListener,
+    bound: SocketAddr,
+    verifier: Verifier,
+    output: Output,
+    stop: &mut StopSignals,
+    stdout_gone: oneshot::Receiver<io::Error>,
+) -> ExitCode {
     if let Err(err) = announce(bound) {
         eprintln!("error: cannot write to stdout: {err}");
         return ExitCode::FAILURE;
     }
-    let scheme = receiver.verifier.scheme();
+    let scheme = verifier.scheme();
     eprintln!("verifying {scheme} signatures on every path; Ctrl-C stops");
-    for secret in secrets {
+    for secret in &output.secrets {
         eprintln!(
             "webhook signing secret: {secret} (Standard Webhooks form of the key: as private as the key)"
         );
     }
-    if let Some(forwarder) = &receiver.forward {
+    if let Some(forwarder) = &output.forward {
         eprintln!("forwarding verified deliveries to {}", forwarder.url());
     }
-    match serve(listener, Arc::new(receiver), &mut stop, stdout_gone).await {
+    let receiver = Receiver {
+        verifier,
+        json: output.json,
+        lines: output.lines,
+        forward: output.forward,
+    };
+    match serve(listener, Arc::new(receiver), stop, stdout_gone).await {
         None => ExitCode::SUCCESS,
         Some(err) => {
             eprintln!("error: cannot write to stdout: {err}");
@@ -307,45 +376,5 @@ fn wait_for(printer: &JoinHandle<()>, limit: Duration) {
     let deadline = Instant::now() + limit;
     while !printer.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Ctrl-C and, on Unix, SIGTERM (what `kill` and service managers send).
-#[derive(Debug)]
-struct StopSignals {
-    #[cfg(unix)]
-    interrupt: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    terminate: tokio::signal::unix::Signal,
-}
-
-impl StopSignals {
-    #[cfg(unix)]
-    fn install() -> io::Result<Self> {
-        use tokio::signal::unix::{SignalKind, signal};
-        Ok(Self {
-            interrupt: signal(SignalKind::interrupt())?,
-            terminate: signal(SignalKind::terminate())?,
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn install() -> io::Result<Self> {
-        Ok(Self {})
-    }
-
-    #[cfg(unix)]
-    async fn recv(&mut self) {
-        tokio::select! {
-            _ = self.interrupt.recv() => {}
-            _ = self.terminate.recv() => {}
-        }
-    }
-
-    #[cfg(not(unix))]
-    async fn recv(&mut self) {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
     }
 }

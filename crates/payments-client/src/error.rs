@@ -69,25 +69,41 @@ impl Error {
         }
     }
 
+    /// Whether the request went to an `https://` URL whose server answered in plain HTTP (the payments
+    /// server speaks plain HTTP unless a TLS proxy is in front of it).
+    pub fn is_https_to_plain_http(&self) -> bool {
+        matches!(self, Error::Transport { source } if answered_in_plain_http(source))
+    }
+
     /// Whether the request timed out (connect or whole-request timeout).
     pub fn is_timeout(&self) -> bool {
         matches!(self, Error::Transport { source } if source.is_timeout())
     }
 }
 
-/// What to do about a transport failure whose cause is a common mistake, said after reqwest's own message
-/// (whose chain ends in "received corrupt message of type InvalidContentType" for the first one below).
+/// What to do about a transport failure whose cause is a common mistake, said after reqwest's own message.
 fn transport_hint(source: &reqwest::Error) -> &'static str {
+    if answered_in_plain_http(source) {
+        " (the server at this address does not speak HTTPS: the payments server speaks plain HTTP unless a \
+         TLS proxy is in front of it, so use an http:// base URL or the proxy's address)"
+    } else {
+        ""
+    }
+}
+
+/// Whether a TLS handshake got a plain-HTTP answer: an `https://` URL for the plain-HTTP server. The TLS
+/// libraries expose it only as text at the end of the cause chain ("received corrupt message of type
+/// InvalidContentType" from rustls, "wrong version number" from OpenSSL), so this one place reads it.
+fn answered_in_plain_http(source: &reqwest::Error) -> bool {
     let mut cause: Option<&dyn std::error::Error> = Some(source);
     while let Some(error) = cause {
         let message = error.to_string();
         if message.contains("InvalidContentType") || message.contains("wrong version number") {
-            return " (the server at this address does not speak HTTPS: the payments server speaks plain HTTP \
-                    unless a TLS proxy is in front of it, so use an http:// base URL or the proxy's address)";
+            return true;
         }
         cause = error.source();
     }
-    ""
+    false
 }
 
 impl From<ApiError> for Error {

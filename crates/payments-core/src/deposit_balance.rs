@@ -1,16 +1,15 @@
 //! What a receipt's deposit holds against its total: received, still due, and received beyond the total,
 //! to the base unit of the 6-decimal token.
 //!
-//! On the wire each amount is two fields (the one amount format of bodies, docs/webhooks.md): `<name>Usd`, a
-//! JSON number written exactly as its decimal text (`12.50`, `0.00495`: two decimals for whole cents, up to
-//! six for a fraction of a cent, never through a float), and `<name>BaseUnits`, the integer as a string.
+//! On the wire each amount is two fields, `<name>Usd` and `<name>BaseUnits`: the one amount format of
+//! bodies ([`crate::WebhookAmount`], docs/webhooks.md).
 
 use serde::de::{self, Deserializer};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 use crate::money::{Cents, TOKEN_UNITS_PER_CENT, TokenAmount};
+use crate::webhook_amount::serialize_usd_field;
 
 /// A receipt's deposit balance: `amountReceived`, `amountDue`, `overpaid` (each `...Usd` and `...BaseUnits`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,12 +50,6 @@ impl ReceiptBalance {
     }
 }
 
-/// The exact JSON number of `amount` in USD (`"12.50"` as a number). The text is always a valid number;
-/// should that ever not hold, the nearest double is written rather than nothing.
-fn usd_number(amount: TokenAmount) -> Result<Box<RawValue>, serde_json::Number> {
-    RawValue::from_string(amount.to_usd_exact()).map_err(|_| amount.to_usd_json_number())
-}
-
 impl Serialize for ReceiptBalance {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = serializer.serialize_struct("ReceiptBalance", 6)?;
@@ -65,10 +58,7 @@ impl Serialize for ReceiptBalance {
             ("amountDueUsd", "amountDueBaseUnits", self.due),
             ("overpaidUsd", "overpaidBaseUnits", self.overpaid),
         ] {
-            match usd_number(amount) {
-                Ok(raw) => fields.serialize_field(usd, &raw)?,
-                Err(number) => fields.serialize_field(usd, &number)?,
-            }
+            serialize_usd_field(&mut fields, usd, amount)?;
             fields.serialize_field(units, &amount.to_string())?;
         }
         fields.end()

@@ -36,6 +36,7 @@ mod user_xp;
 mod utc_time;
 mod wallet;
 mod webhook;
+mod webhook_amount;
 mod webhook_endpoint;
 
 pub use admin_login::{
@@ -93,8 +94,8 @@ pub use subscription::{
     PlanTerms, Proration, ProrationError, ScheduleAfter, SpendingConfig, SubscriptionCharge,
     SubscriptionChargeFacts, SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer,
     SubscriptionStatus, SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus,
-    UpcomingCharge, WebhookAmount, check_permission_fits_plan, due_slot, next_charge_at, plan_permission,
-    prorate, slot_at, subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
+    UpcomingCharge, check_permission_fits_plan, due_slot, next_charge_at, plan_permission, prorate, slot_at,
+    subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,
@@ -107,6 +108,9 @@ pub use wallet::{Wallet, WalletError};
 pub use webhook::{
     RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated, STANDARD_WEBHOOKS_SECRET_PREFIX, SecretError,
     StandardWebhooksSecret, x_service_signature,
+};
+pub use webhook_amount::{
+    AmountField, AmountName, FeeField, GrossField, NetField, PriceField, WebhookAmount,
 };
 pub use webhook_endpoint::{
     DISABLE_AFTER_FAILING_MS, EventEnvelope, EventFilter, EventFilterError, EventFilters,

@@ -16,9 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use self::cancel::{CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription};
-pub use self::events::{
-    SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, UpcomingCharge, WebhookAmount,
-};
+pub use self::events::{SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionWebhook, UpcomingCharge};
 pub use self::fee::{
     DEFAULT_SUBSCRIPTION_FEE_BPS, SubscriptionCharge, SubscriptionChargeUnits, subscription_fee_at,
     subscription_merchant_net, subscription_platform_fee,

@@ -23,7 +23,9 @@ pub const SUBSCRIPTION_CANCELED: &str = "subscription.canceled";
 /// Field names are camelCase on the wire. Only `event`, `subscriptionId` and `status` are required; every
 /// other field may be absent or `null` and is then `None` (the service sends every key, `null` where it
 /// does not apply). Unknown fields are ignored, and an unknown status or period lands in an `Unknown`
-/// variant instead of failing.
+/// variant instead of failing. Amounts are pairs of fields, `<name>Usd` (a number) and `<name>BaseUnits`
+/// (the exact integer text), as in every body; [`SubscriptionEvent::price`] and the like read a pair as
+/// an [`Amount`].
 ///
 /// Get one from [`Verifier::verify_and_parse`](crate::Verifier::verify_and_parse) as one of the
 /// `Event::Subscription*` variants of [`Event`](crate::Event).
@@ -31,15 +33,15 @@ pub const SUBSCRIPTION_CANCELED: &str = "subscription.canceled";
 /// ```
 /// # let event: webhook_verify::SubscriptionEvent = serde_json::from_str(r#"{
 /// #     "event": "subscription.charged", "subscriptionId": "csub_1", "status": "active",
-/// #     "charge": {"periodIndex": 2, "gross": {"usd": "9.99", "baseUnits": "9990000"}}}"#)?;
+/// #     "charge": {"periodIndex": 2, "grossUsd": 9.99, "grossBaseUnits": "9990000"}}"#)?;
 /// use webhook_verify::SubscriptionStatus;
 ///
 /// assert_eq!(event.status, SubscriptionStatus::Active);
-/// let charge = event.charge.as_ref().and_then(|charge| charge.gross.as_ref());
-/// assert_eq!(charge.and_then(|gross| gross.cents()), Some(999));
+/// let gross = event.charge.as_ref().and_then(|charge| charge.gross());
+/// assert_eq!(gross.and_then(|gross| gross.cents()), Some(999));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionEvent {
@@ -63,8 +65,10 @@ pub struct SubscriptionEvent {
     pub previous_status: Option<SubscriptionStatus>,
     /// How often the subscription is charged.
     pub period: Option<BillingPeriod>,
-    /// The price per period the customer signed for.
-    pub price: Option<Amount>,
+    /// `priceUsd`: the price per period the customer signed for, as sent (see [`SubscriptionEvent::price`]).
+    pub price_usd: Option<f64>,
+    /// `priceBaseUnits`: the exact price in token base units.
+    pub price_base_units: Option<String>,
     /// The charge attempt of `subscription.charged` and `subscription.charge_failed`.
     pub charge: Option<SubscriptionCharge>,
     /// The announced charge of `subscription.charge_upcoming`.
@@ -75,18 +79,24 @@ pub struct SubscriptionEvent {
 }
 
 /// What one charge attempt moved, in `subscription.charged` and `subscription.charge_failed`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SubscriptionCharge {
     /// The period charged (0 = the first).
     pub period_index: Option<u64>,
-    /// What the customer pays: fee + net.
-    pub gross: Option<Amount>,
-    /// The platform's fee.
-    pub fee: Option<Amount>,
-    /// What the merchant receives.
-    pub net: Option<Amount>,
+    /// `grossUsd`: what the customer pays, fee + net (see [`SubscriptionCharge::gross`]).
+    pub gross_usd: Option<f64>,
+    /// `grossBaseUnits`: the exact gross in token base units.
+    pub gross_base_units: Option<String>,
+    /// `feeUsd`: the platform's fee (see [`SubscriptionCharge::fee`]).
+    pub fee_usd: Option<f64>,
+    /// `feeBaseUnits`: the exact fee.
+    pub fee_base_units: Option<String>,
+    /// `netUsd`: what the merchant receives (see [`SubscriptionCharge::net`]).
+    pub net_usd: Option<f64>,
+    /// `netBaseUnits`: the exact net.
+    pub net_base_units: Option<String>,
     /// The charge's transaction; `None` when it failed.
     pub transaction_hash: Option<String>,
     /// Why the attempt failed (`subscription.charge_failed`).
@@ -95,7 +105,7 @@ pub struct SubscriptionCharge {
 
 /// The charge a `subscription.charge_upcoming` announces, and whether it would go through if made now (both
 /// read on chain when the notice was sent): warn the customer when either is `false`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct UpcomingCharge {
@@ -103,10 +113,43 @@ pub struct UpcomingCharge {
     pub period_index: Option<u64>,
     /// When the charge is due, Unix milliseconds.
     pub charge_at: Option<i64>,
-    /// What the customer will pay.
-    pub amount: Option<Amount>,
+    /// `amountUsd`: what the customer will pay (see [`UpcomingCharge::amount`]).
+    pub amount_usd: Option<f64>,
+    /// `amountBaseUnits`: the exact amount.
+    pub amount_base_units: Option<String>,
     /// Whether the customer's token balance covers `amount`.
     pub balance_sufficient: Option<bool>,
     /// Whether the customer's token approval of the spend permission manager covers `amount`.
     pub allowance_sufficient: Option<bool>,
+}
+
+impl SubscriptionEvent {
+    /// The price per period (`priceUsd` / `priceBaseUnits`), when the body has its base units.
+    pub fn price(&self) -> Option<Amount> {
+        Amount::from_fields(self.price_usd, self.price_base_units.as_deref())
+    }
+}
+
+impl SubscriptionCharge {
+    /// What the customer pays (`grossUsd` / `grossBaseUnits`).
+    pub fn gross(&self) -> Option<Amount> {
+        Amount::from_fields(self.gross_usd, self.gross_base_units.as_deref())
+    }
+
+    /// The platform's fee (`feeUsd` / `feeBaseUnits`).
+    pub fn fee(&self) -> Option<Amount> {
+        Amount::from_fields(self.fee_usd, self.fee_base_units.as_deref())
+    }
+
+    /// What the merchant receives (`netUsd` / `netBaseUnits`).
+    pub fn net(&self) -> Option<Amount> {
+        Amount::from_fields(self.net_usd, self.net_base_units.as_deref())
+    }
+}
+
+impl UpcomingCharge {
+    /// What the customer will pay (`amountUsd` / `amountBaseUnits`).
+    pub fn amount(&self) -> Option<Amount> {
+        Amount::from_fields(self.amount_usd, self.amount_base_units.as_deref())
+    }
 }

@@ -48,15 +48,19 @@ fn subscription_lines(
     let charge = subscription.charge.as_ref();
     match event {
         Event::SubscriptionCharged(_) => {
-            let gross = charge.and_then(|charge| charge.gross.as_ref());
+            // The exact text from the base units, never through a float.
+            let gross = charge.and_then(|charge| charge.gross()?.usd_text());
             let period = charge.and_then(|charge| charge.period_index);
             if let (Some(gross), Some(period)) = (gross, period) {
-                lines.push(format!("  charged {} USD for period {period}", gross.usd));
+                lines.push(format!("  charged {gross} USD for period {period}"));
             }
         }
         Event::SubscriptionChargeUpcoming(_) => {
             if let Some(upcoming) = &subscription.upcoming_charge {
-                let usd = upcoming.amount.as_ref().map_or("?", |amount| amount.usd.as_str());
+                let usd = upcoming
+                    .amount()
+                    .and_then(|amount| amount.usd_text())
+                    .unwrap_or_else(|| "?".to_owned());
                 let ready =
                     upcoming.balance_sufficient == Some(true) && upcoming.allowance_sufficient == Some(true);
                 let warning = if ready {
@@ -110,7 +114,7 @@ mod tests {
         assert_eq!(
             lines(
                 r#"{"event":"subscription.charged","subscriptionId":"csub_1","status":"active",
-                    "charge":{"periodIndex":2,"gross":{"usd":"9.99","baseUnits":"9990000"}}}"#
+                    "charge":{"periodIndex":2,"grossUsd":9.99,"grossBaseUnits":"9990000"}}"#
             ),
             [
                 "subscription csub_1 is now active (subscription.charged)",

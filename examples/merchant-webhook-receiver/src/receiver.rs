@@ -183,9 +183,9 @@ mod tests {
     #[test]
     fn a_signed_subscription_event_and_an_unknown_event_type_are_queued_and_answered_with_200() {
         // Signed with the vector's key by Python's `hmac` module.
-        const CREATED: &[u8] = br#"{"event":"subscription.created","subscriptionId":"csub_1","planId":"plan_1","status":"active","previousStatus":null,"period":"MONTHLY","price":{"usd":"2.50","baseUnits":"2500000"},"charge":null,"cancelReason":null}"#;
+        const CREATED: &[u8] = br#"{"event":"subscription.created","subscriptionId":"csub_1","planId":"plan_1","status":"active","previousStatus":null,"period":"MONTHLY","priceUsd":2.50,"priceBaseUnits":"2500000","charge":null,"cancelReason":null}"#;
         const CREATED_SIGNATURE: &str =
-            "sha256=876d00c545b66bf88f024355cf26926a8a3e4fa9eaf8b7577a9beecafaf4c1aa";
+            "sha256=836ba8ed1c59314c1a87d2d7d8bf85e2b908175dcc8d0997f7945f97f4dd03e9";
         const UPCOMING: &[u8] =
             br#"{"event":"subscription.updated","subscriptionId":"csub_1","balanceSufficient":false}"#;
         const UPCOMING_SIGNATURE: &str =

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use webhook_verify::{Event, ReceiptStatusUpdated, SubscriptionEvent, UpcomingCharge, Webhook};
+use webhook_verify::{Amount, Event, ReceiptStatusUpdated, SubscriptionEvent, UpcomingCharge, Webhook};
 
 use crate::output::one_line;
 
@@ -61,9 +61,7 @@ fn upcoming_fields(line: &mut String, upcoming: &UpcomingCharge) {
     if let Some(at) = upcoming.charge_at {
         write!(line, " chargeAt={at}").ok();
     }
-    if let Some(amount) = &upcoming.amount {
-        write!(line, " amountUsd={}", amount.usd).ok();
-    }
+    amount_field(line, "amountUsd", upcoming.amount());
     if let Some(sufficient) = upcoming.balance_sufficient {
         write!(line, " balanceSufficient={sufficient}").ok();
     }
@@ -72,7 +70,14 @@ fn upcoming_fields(line: &mut String, upcoming: &UpcomingCharge) {
     }
 }
 
-/// Subscription, status and plan first, then the charge's amounts as sent (text, never a float).
+/// ` <name>=<exact USD>`, from the amount's base units (never through a float); nothing without them.
+fn amount_field(line: &mut String, name: &str, amount: Option<Amount>) {
+    if let Some(usd) = amount.as_ref().and_then(Amount::usd_text) {
+        write!(line, " {name}={usd}").ok();
+    }
+}
+
+/// Subscription, status and plan first, then the charge's amounts, exact.
 fn subscription_fields(line: &mut String, event: &SubscriptionEvent) {
     write!(
         line,
@@ -86,9 +91,7 @@ fn subscription_fields(line: &mut String, event: &SubscriptionEvent) {
     if let Some(plan) = &event.plan_id {
         write!(line, " planId={plan}").ok();
     }
-    if let Some(price) = &event.price {
-        write!(line, " priceUsd={}", price.usd).ok();
-    }
+    amount_field(line, "priceUsd", event.price());
     if let Some(period) = &event.period {
         write!(line, " period={period}").ok();
     }
@@ -99,16 +102,9 @@ fn subscription_fields(line: &mut String, event: &SubscriptionEvent) {
         if let Some(index) = charge.period_index {
             write!(line, " periodIndex={index}").ok();
         }
-        let amounts = [
-            ("grossUsd", &charge.gross),
-            ("feeUsd", &charge.fee),
-            ("netUsd", &charge.net),
-        ];
-        for (name, amount) in amounts {
-            if let Some(amount) = amount {
-                write!(line, " {name}={}", amount.usd).ok();
-            }
-        }
+        amount_field(line, "grossUsd", charge.gross());
+        amount_field(line, "feeUsd", charge.fee());
+        amount_field(line, "netUsd", charge.net());
         if let Some(hash) = &charge.transaction_hash {
             write!(line, " transactionHash={hash}").ok();
         }
@@ -154,8 +150,8 @@ mod tests {
         let printed = line(
             "d-2",
             r#"{"event":"subscription.charge_failed","subscriptionId":"csub_1","status":"past_due",
-                "previousStatus":"active","planId":"plan_1","period":"WEEKLY","price":{"usd":"9.99","baseUnits":"9990000"},
-                "charge":{"periodIndex":1,"gross":{"usd":"9.99","baseUnits":"9990000"},"transactionHash":null,
+                "previousStatus":"active","planId":"plan_1","period":"WEEKLY","priceUsd":9.99,"priceBaseUnits":"9990000",
+                "charge":{"periodIndex":1,"grossUsd":9.99,"grossBaseUnits":"9990000","transactionHash":null,
                 "failureReason":"allowance exhausted"},"cancelReason":null}"#,
         );
 
@@ -173,7 +169,7 @@ mod tests {
             "d-3",
             r#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_1","status":"trialing",
                 "previousStatus":"trialing","upcomingCharge":{"periodIndex":0,"chargeAt":1767859191000,
-                "amount":{"usd":"9.99","baseUnits":"9990000"},"balanceSufficient":false,"allowanceSufficient":true}}"#,
+                "amountUsd":9.99,"amountBaseUnits":"9990000","balanceSufficient":false,"allowanceSufficient":true}}"#,
         );
 
         assert_eq!(

@@ -78,6 +78,23 @@ async fn connection_refused_names_the_url_suggests_starting_the_server_and_exits
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn an_https_url_for_the_plain_http_server_says_it_answered_in_plain_http_and_exits_3() {
+    let app = spawn_app().await;
+    let https = app.base_url.replacen("http://", "https://", 1);
+
+    let run = payments(&app, &["ping", "--url", &https]).await;
+
+    assert_eq!(run.code, 3, "{run:?}");
+    let expected = format!(
+        "error: connection_failed: {https} answered in plain HTTP, not HTTPS (hint: use --url {} (the \
+         payments server speaks plain HTTP unless a TLS proxy is in front of it), or the proxy's https:// \
+         address)\n",
+        app.base_url
+    );
+    assert_eq!(run.stderr, expected);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_service_that_does_not_answer_in_time_is_a_timeout_exit_3() {
     let app = spawn_app().await;
     // Connections complete in the kernel's backlog, but nothing ever answers.

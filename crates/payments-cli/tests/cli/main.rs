@@ -43,4 +43,6 @@ mod webhook_endpoints;
 #[cfg(test)]
 mod webhooks_listen;
 #[cfg(test)]
+mod webhooks_listen_endpoint;
+#[cfg(test)]
 mod webhooks_listen_events;

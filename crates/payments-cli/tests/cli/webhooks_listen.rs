@@ -19,7 +19,7 @@ pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
 /// A running `payments webhooks listen`, killed when the test ends however it ends.
 pub(crate) struct Listener {
-    child: Child,
+    pub(crate) child: Child,
     stdout: mpsc::Receiver<String>,
     stderr: mpsc::Receiver<String>,
     /// `http://127.0.0.1:PORT`, read from the first stdout line.
@@ -72,7 +72,7 @@ impl Listener {
     }
 
     /// Waits for the process to exit; its exit code.
-    fn wait_for_exit(&mut self) -> Option<i32> {
+    pub(crate) fn wait_for_exit(&mut self) -> Option<i32> {
         let deadline = Instant::now() + WAIT;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -100,6 +100,7 @@ fn listen_command(args: &[&str], env: &[(&str, &str)]) -> Command {
         .args(["webhooks", "listen", "--port", "0"])
         .args(args)
         .env_remove("PAYMENTS_KEY")
+        .env_remove("PAYMENTS_URL")
         .env_remove("PAYMENTS_WEBHOOK_SECRET")
         .env_remove("PAYMENTS_LISTEN_PORT")
         .env_remove("PAYMENTS_WEBHOOK_TOLERANCE_SECS")
@@ -127,7 +128,7 @@ fn next_line(lines: &mpsc::Receiver<String>, which: &str) -> String {
 }
 
 /// Runs the listener to completion (killed after [`WAIT`]); its exit code and stderr.
-fn run_to_exit(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+pub(crate) fn run_to_exit(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
     let mut child = listen_command(args, env)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -175,7 +176,7 @@ async fn the_listener_prints_the_event_the_real_server_sends_and_answers_200() {
     let app = spawn_app().await;
     // The listener checks freshness against its own clock, so the server must sign at the real time.
     app.clock.set(now_ms());
-    let listener = Listener::start(&["--key", &app.key, "--json"], &[]);
+    let listener = Listener::start(&["--no-endpoint", "--key", &app.key, "--json"], &[]);
     let client = client(&app);
     let line = ReceiptLine {
         label: "Coffee".to_owned(),
@@ -214,7 +215,7 @@ async fn forged_or_oversized_requests_are_rejected_and_the_next_valid_one_is_pri
     let key_text = "sk_test_listen_key";
     let key = ApiKey::new(key_text).unwrap();
     // The key from the environment, as the other commands take it.
-    let listener = Listener::start(&[], &[("PAYMENTS_KEY", key_text)]);
+    let listener = Listener::start(&["--no-endpoint"], &[("PAYMENTS_KEY", key_text)]);
     let url = format!("{}/webhooks/any/path", listener.url);
     let body = br#"{"event":"receipt.status_updated","receiptId":"R-7","status":"paid","previousStatus":"checkout_initialized","totalUsd":25.0,"transactionHash":"0xabc"}"#;
     let headers = testing::x_service_headers(&key, body, SystemTime::now());
@@ -308,7 +309,10 @@ async fn the_listener_shows_the_whsec_secret_and_forwards_real_deliveries_with_t
     let app = spawn_app().await;
     app.clock.set(now_ms());
     let (target, received) = forward_target(202).await;
-    let listener = Listener::start(&["--key", &app.key, "--forward-to", &target], &[]);
+    let listener = Listener::start(
+        &["--no-endpoint", "--key", &app.key, "--forward-to", &target],
+        &[],
+    );
     let printed_secret = listener.next_stderr_starting("webhook signing secret: ");
     let client = client(&app);
     let line = ReceiptLine {
@@ -374,8 +378,14 @@ async fn forged_deliveries_are_not_forwarded_and_an_unreachable_target_answers_5
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let closed_url = format!("http://{}/webhooks", closed.local_addr().unwrap());
     drop(closed);
-    let forwarding = Listener::start(&["--forward-to", &target], &[("PAYMENTS_KEY", key_text)]);
-    let stranded = Listener::start(&["--forward-to", &closed_url], &[("PAYMENTS_KEY", key_text)]);
+    let forwarding = Listener::start(
+        &["--no-endpoint", "--forward-to", &target],
+        &[("PAYMENTS_KEY", key_text)],
+    );
+    let stranded = Listener::start(
+        &["--no-endpoint", "--forward-to", &closed_url],
+        &[("PAYMENTS_KEY", key_text)],
+    );
     let body = br#"{"event":"receipt.status_updated","receiptId":"R-9","status":"paid"}"#;
     let headers = testing::x_service_headers(&key, body, SystemTime::now());
     let forged = testing::x_service_headers(&ApiKey::new("sk_test_other").unwrap(), body, SystemTime::now());

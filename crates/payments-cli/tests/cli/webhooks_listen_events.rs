@@ -22,7 +22,7 @@ fn hex_of(bytes: &[u8]) -> String {
 
 /// A funded customer subscribes to `plan_id`, with a permission that starts a minute ago (the app's clock
 /// is the real time here); answers the subscription id.
-async fn subscribe(app: &TestApp, plan_id: &str) -> String {
+pub(crate) async fn subscribe(app: &TestApp, plan_id: &str) -> String {
     let account = wallet_of_key(CUSTOMER_KEY);
     let chain = app.chain();
     chain.mint(account, 10_000_000);
@@ -58,7 +58,7 @@ async fn subscribe(app: &TestApp, plan_id: &str) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_subscription_created_by_the_real_server_is_verified_and_printed() {
     let app = spawn_app_at_real_time().await;
-    let listener = Listener::start(&["--key", &app.key], &[]);
+    let listener = Listener::start(&["--no-endpoint", "--key", &app.key], &[]);
     let plan = client(&app)
         .create_plan(&CreatePlan {
             name: "Monthly box".to_owned(),
@@ -92,7 +92,7 @@ async fn a_subscription_created_by_the_real_server_is_verified_and_printed() {
 async fn an_endpoint_envelope_and_unknown_event_types_are_answered_200_and_printed_by_type() {
     let secret = WebhookSecret::new(ENDPOINT_SECRET).unwrap();
     let listener = Listener::start(&["--secret", ENDPOINT_SECRET], &[]);
-    let charged = br#"{"id":"msg_env_1","type":"subscription.charged","createdAt":1767600000123,"test":true,"data":{"event":"subscription.charged","subscriptionId":"csub_5","status":"active","charge":{"periodIndex":0,"gross":{"usd":"9.99","baseUnits":"9990000"},"fee":{"usd":"0.05","baseUnits":"50000"},"net":{"usd":"9.94","baseUnits":"9940000"},"transactionHash":"0xabc"}}}"#;
+    let charged = br#"{"id":"msg_env_1","type":"subscription.charged","createdAt":1767600000123,"test":true,"data":{"event":"subscription.charged","subscriptionId":"csub_5","status":"active","charge":{"periodIndex":0,"grossUsd":9.99,"grossBaseUnits":"9990000","feeUsd":0.04995,"feeBaseUnits":"49950","netUsd":9.94005,"netBaseUnits":"9940050","transactionHash":"0xabc"}}}"#;
     let upcoming = br#"{"event":"subscription.updated","subscriptionId":"csub_5","balanceSufficient":false}"#;
     let disabled = br#"{"id":"msg_env_3","type":"endpoint.disabled","createdAt":1767600000999,"data":{"endpointId":"we_1"}}"#;
 
@@ -115,7 +115,7 @@ async fn an_endpoint_envelope_and_unknown_event_types_are_answered_200_and_print
         lines,
         [
             "msg_env_1  subscription.charged  subscriptionId=csub_5 status=active periodIndex=0 grossUsd=9.99 \
-             feeUsd=0.05 netUsd=9.94 transactionHash=0xabc (test event)",
+             feeUsd=0.04995 netUsd=9.94005 transactionHash=0xabc (test event)",
             "msg_env_2  subscription.updated  (not handled by this version)",
             "msg_env_3  endpoint.disabled  (not handled by this version)",
         ]
@@ -137,7 +137,7 @@ async fn an_authentic_body_that_is_not_an_event_is_400_and_reported() {
 }
 
 /// A test app whose clock reads the real time: the listener checks freshness against its own clock.
-async fn spawn_app_at_real_time() -> TestApp {
+pub(crate) async fn spawn_app_at_real_time() -> TestApp {
     let app = payments_server::testing::spawn_app().await;
     app.clock.set(now_ms());
     app

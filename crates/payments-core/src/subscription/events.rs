@@ -10,8 +10,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{BillingPeriod, SubscriptionStatus};
-use crate::money::{Cents, TokenAmount};
 use crate::wallet::Wallet;
+use crate::webhook_amount::{AmountField, FeeField, GrossField, NetField, PriceField, WebhookAmount};
 
 /// Which change of a subscription a webhook reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,64 +63,21 @@ impl fmt::Display for SubscriptionEventKind {
     }
 }
 
-/// An amount as the body carries it: USD with two decimals (`"9.99"`) and the 6-decimal token's base
-/// units (`"9990000"`), both as text so no receiver rounds them through a float.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WebhookAmount {
-    /// USD, two decimals.
-    pub usd: String,
-    /// Token base units (1 USD = 1 000 000).
-    pub base_units: String,
-}
-
-impl WebhookAmount {
-    /// The amount of `cents`; a negative amount (never charged) has no base units and shows `"0"`.
-    ///
-    /// ```
-    /// use payments_core::{Cents, WebhookAmount};
-    /// let amount = WebhookAmount::of(Cents::new(999));
-    /// assert_eq!((amount.usd.as_str(), amount.base_units.as_str()), ("9.99", "9990000"));
-    /// ```
-    pub fn of(cents: Cents) -> Self {
-        WebhookAmount {
-            usd: cents.to_string(),
-            base_units: cents
-                .to_token_amount()
-                .map_or_else(|_| "0".to_owned(), |units| units.to_string()),
-        }
-    }
-}
-
-impl WebhookAmount {
-    /// An exact token amount: `usd` with as many decimals as it needs (two to six, e.g. `"0.00495"`),
-    /// `baseUnits` the integer count.
-    ///
-    /// ```
-    /// use payments_core::{TokenAmount, WebhookAmount};
-    /// let amount = WebhookAmount::of_units(TokenAmount::from_base_units(4_950));
-    /// assert_eq!((amount.usd.as_str(), amount.base_units.as_str()), ("0.00495", "4950"));
-    /// ```
-    pub fn of_units(amount: TokenAmount) -> Self {
-        WebhookAmount {
-            usd: amount.to_usd_exact(),
-            base_units: amount.to_string(),
-        }
-    }
-}
-
 /// What one charge attempt moved (`subscription.charged` / `subscription.charge_failed`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionChargeFacts {
     /// The period charged (0 = the first).
     pub period_index: u64,
-    /// What the customer pays: fee + net.
-    pub gross: WebhookAmount,
-    /// The platform's fee.
-    pub fee: WebhookAmount,
-    /// What the merchant receives.
-    pub net: WebhookAmount,
+    /// What the customer pays: fee + net (`grossUsd`, `grossBaseUnits`).
+    #[serde(flatten)]
+    pub gross: WebhookAmount<GrossField>,
+    /// The platform's fee (`feeUsd`, `feeBaseUnits`).
+    #[serde(flatten)]
+    pub fee: WebhookAmount<FeeField>,
+    /// What the merchant receives (`netUsd`, `netBaseUnits`).
+    #[serde(flatten)]
+    pub net: WebhookAmount<NetField>,
     /// The charge's transaction; `null` when it failed, or when a crashed run's charge was found on chain.
     pub transaction_hash: Option<String>,
     /// Why the attempt failed (`charge_failed`).
@@ -136,8 +93,9 @@ pub struct UpcomingCharge {
     pub period_index: u64,
     /// When the charge is due, unix ms.
     pub charge_at: i64,
-    /// What the customer will pay.
-    pub amount: WebhookAmount,
+    /// What the customer will pay (`amountUsd`, `amountBaseUnits`).
+    #[serde(flatten)]
+    pub amount: WebhookAmount<AmountField>,
     /// Whether the customer's token balance covers `amount`.
     pub balance_sufficient: bool,
     /// Whether the customer's token approval of the spend permission manager covers `amount` (and the
@@ -169,8 +127,9 @@ pub struct SubscriptionWebhook {
     pub previous_status: Option<SubscriptionStatus>,
     /// The period the subscription was signed for.
     pub period: BillingPeriod,
-    /// The price per period the customer signed for.
-    pub price: WebhookAmount,
+    /// The price per period the customer signed for (`priceUsd`, `priceBaseUnits`).
+    #[serde(flatten)]
+    pub price: WebhookAmount<PriceField>,
     /// The charge attempt; `null` for `created` and `canceled`.
     pub charge: Option<SubscriptionChargeFacts>,
     /// The announced charge of `subscription.charge_upcoming`; `null` for every other event.
@@ -183,6 +142,7 @@ pub struct SubscriptionWebhook {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::money::Cents;
 
     fn wallet(byte: u8) -> Wallet {
         Wallet::parse(&format!("0x{}", hex::encode([byte; 20]))).unwrap()
@@ -203,7 +163,7 @@ mod tests {
     }
 
     #[test]
-    fn a_charged_body_carries_every_key_with_amounts_as_text() {
+    fn a_charged_body_carries_every_key_with_each_amount_as_usd_and_base_units() {
         let body = SubscriptionWebhook {
             event: SubscriptionEventKind::Charged,
             id: "d-1".to_owned(),
@@ -243,12 +203,16 @@ mod tests {
                 "status": "active",
                 "previousStatus": "past_due",
                 "period": "WEEKLY",
-                "price": {"usd": "9.99", "baseUnits": "9990000"},
+                "priceUsd": 9.99,
+                "priceBaseUnits": "9990000",
                 "charge": {
                     "periodIndex": 2,
-                    "gross": {"usd": "9.99", "baseUnits": "9990000"},
-                    "fee": {"usd": "0.05", "baseUnits": "50000"},
-                    "net": {"usd": "9.94", "baseUnits": "9940000"},
+                    "grossUsd": 9.99,
+                    "grossBaseUnits": "9990000",
+                    "feeUsd": 0.05,
+                    "feeBaseUnits": "50000",
+                    "netUsd": 9.94,
+                    "netBaseUnits": "9940000",
                     "transactionHash": "0xabc",
                     "failureReason": null
                 },

@@ -60,7 +60,8 @@ async fn a_charge_upcoming_notice_is_sent_once_when_the_charge_comes_within_72_h
         json!({
             "periodIndex": 1,
             "chargeAt": next_charge,
-            "amount": {"usd": "9.99", "baseUnits": "9990000"},
+            "amountUsd": 9.99,
+            "amountBaseUnits": "9990000",
             "balanceSufficient": true,
             "allowanceSufficient": true,
         })

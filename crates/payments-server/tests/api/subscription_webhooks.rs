@@ -100,17 +100,20 @@ async fn a_subscriptions_life_sends_four_signed_webhooks_through_the_outbox() {
         assert_eq!(body["planId"], plan.as_str());
         assert_eq!(body["customerWallet"], customer().to_string());
         assert_eq!(body["merchantWallet"], api.app.wallet.to_string());
-        assert_eq!(body["price"], json!({"usd": "9.99", "baseUnits": "9990000"}));
+        assert_eq!(
+            (&body["priceUsd"], &body["priceBaseUnits"]),
+            (&json!(9.99), &json!("9990000"))
+        );
     }
     let charged = &bodies[1]["charge"];
     assert_eq!(charged["periodIndex"], 0);
     assert_eq!(
         (
-            charged["gross"]["usd"].as_str(),
-            charged["fee"]["usd"].as_str(),
-            charged["net"]["baseUnits"].as_str()
+            charged["grossUsd"].as_f64(),
+            charged["feeUsd"].as_f64(),
+            charged["netBaseUnits"].as_str()
         ),
-        (Some("9.99"), Some("0.04995"), Some("9940050"))
+        (Some(9.99), Some(0.04995), Some("9940050"))
     );
     assert!(charged["transactionHash"].as_str().unwrap().starts_with("0x"));
     let failure = &bodies[2]["charge"];

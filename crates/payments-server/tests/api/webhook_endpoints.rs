@@ -74,7 +74,13 @@ async fn two_endpoints_with_different_filters_receive_exactly_their_events_from_
     assert!(receipt_body["id"].as_str().unwrap().starts_with("evt_"));
     let subscription_body = subscription_events[0].json();
     assert_eq!(subscription_body["data"]["subscriptionId"], subscription.as_str());
-    assert_eq!(subscription_body["data"]["price"]["usd"], "9.99");
+    assert_eq!(subscription_body["data"]["priceUsd"], 9.99);
+    assert_eq!(subscription_body["data"]["priceBaseUnits"], "9990000");
+    assert!(
+        String::from_utf8_lossy(&subscription_events[0].body)
+            .contains(r#""priceUsd":9.99,"priceBaseUnits":"9990000""#),
+        "the amount is written from its exact decimal: {subscription_body}"
+    );
     for (secret, request) in [
         (&receipts.secret, &receipt_events[0]),
         (&subscriptions.secret, &subscription_events[0]),
@@ -87,6 +93,36 @@ async fn two_endpoints_with_different_filters_receive_exactly_their_events_from_
     // Each endpoint signs with its own secret only.
     assert!(verify_with(&subscriptions.secret, &receipt_events[0]).is_err());
     assert!(receipt_events[0].headers.get("x-service-signature").is_none());
+}
+
+/// Every byte the app's SQLite database holds on disk (the main file and its write-ahead log).
+fn database_bytes(api: &Api) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for suffix in ["", "-wal"] {
+        let mut path = api.app.db_path.clone().into_os_string();
+        path.push(suffix);
+        bytes.extend(std::fs::read(path).unwrap_or_default());
+    }
+    bytes
+}
+
+#[tokio::test]
+async fn an_endpoint_secret_is_stored_sealed_never_as_its_text_or_its_bytes() {
+    let api = Api::spawn().await;
+    let endpoint = register(&api, "https://hooks.example.com/sealed", &["*"]).await;
+    let encoded = endpoint.secret.strip_prefix("whsec_").unwrap();
+    let raw = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, encoded).unwrap();
+
+    let stored = database_bytes(&api);
+
+    let contains = |needle: &[u8]| stored.windows(needle.len()).any(|window| window == needle);
+    assert!(stored.len() > 4096, "the database was read");
+    assert!(
+        contains(b"https://hooks.example.com/sealed"),
+        "the endpoint itself is stored"
+    );
+    assert!(!contains(encoded.as_bytes()), "the secret's text is not stored");
+    assert!(!contains(&raw), "the secret's bytes are not stored");
 }
 
 #[tokio::test]

@@ -14,9 +14,12 @@ use crate::webhook_receiver::Receiver;
 /// The slow receiver's answer time: far above what the healthy webhook may take.
 const SLOW: Duration = Duration::from_secs(3);
 
-async fn receipt_moved(api: &Api, key: &str, wallet: &str, id: &str, hook: &str) {
+/// Creates receipt `id` (with `hook` as its `webhook_url`, when given) and moves it to `link_opened`.
+async fn receipt_moved(api: &Api, key: &str, wallet: &str, id: &str, hook: Option<&str>) {
     let mut body = receipt_body(id);
-    body["webhook_url"] = json!(hook);
+    if let Some(hook) = hook {
+        body["webhook_url"] = json!(hook);
+    }
     let created = send(api.dev_as(key, Method::POST, "/api/receipts").json(&body)).await;
     assert_eq!(created.status, 201, "{}", created.json);
     let status = json!({"receiptId": id, "wallet": wallet, "status": "link_opened"});
@@ -35,7 +38,7 @@ async fn a_slow_endpoint_does_not_delay_another_merchants_webhook() {
     let fast = Receiver::start(&[]).await;
     let (key_a, wallet_a) = (api.app.key.clone(), api.app.wallet.to_string());
     for n in 0..40 {
-        receipt_moved(&api, &key_a, &wallet_a, &format!("slow-{n}"), &slow.url).await;
+        receipt_moved(&api, &key_a, &wallet_a, &format!("slow-{n}"), Some(&slow.url)).await;
     }
     // Merchant A's endpoint is now busy with its first attempts, the rest of its backlog waiting.
     slow.wait_for(1).await;
@@ -46,7 +49,7 @@ async fn a_slow_endpoint_does_not_delay_another_merchants_webhook() {
         &merchant_b.key,
         &merchant_b.wallet.to_string(),
         "fast-1",
-        &fast.url,
+        Some(&fast.url),
     )
     .await;
 
@@ -62,12 +65,58 @@ async fn a_slow_endpoint_does_not_delay_another_merchants_webhook() {
     );
 }
 
+/// Registers a webhook endpoint of `key`'s merchant at `url` for every receipt event.
+async fn endpoint_of(api: &Api, key: &str, url: &str) {
+    let created = send(
+        api.dev_as(key, Method::POST, "/api/webhook-endpoints")
+            .json(&json!({"url": url, "events": ["receipt.*"]})),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.json);
+}
+
+#[tokio::test]
+async fn a_slow_webhook_endpoint_does_not_delay_another_merchants_endpoint() {
+    let api = Api::spawn().await;
+    let slow = Receiver::slow(SLOW).await;
+    let fast = Receiver::start(&[]).await;
+    let (key_a, wallet_a) = (api.app.key.clone(), api.app.wallet.to_string());
+    let (_, merchant_b) = api.app.merchant_admin().await;
+    endpoint_of(&api, &key_a, &slow.url).await;
+    endpoint_of(&api, &merchant_b.key, &fast.url).await;
+    for n in 0..40 {
+        receipt_moved(&api, &key_a, &wallet_a, &format!("slow-ep-{n}"), None).await;
+    }
+    // Merchant A's endpoint is now busy with its first deliveries, the rest of its backlog waiting.
+    slow.wait_for(1).await;
+
+    receipt_moved(
+        &api,
+        &merchant_b.key,
+        &merchant_b.wallet.to_string(),
+        "fast-ep-1",
+        None,
+    )
+    .await;
+
+    let arrived = eventually("merchant B's endpoint delivery", SLOW / 2, || async {
+        let received = fast.received();
+        (!received.is_empty()).then_some(received)
+    })
+    .await;
+    assert_eq!(arrived[0].json()["data"]["receiptId"], "fast-ep-1");
+    assert!(
+        slow.received().len() < 40,
+        "the slow endpoint gets its deliveries a few at a time"
+    );
+}
+
 #[tokio::test]
 async fn a_redelivery_asked_for_during_an_attempt_is_sent_after_it() {
     let api = Api::spawn().await;
     let receiver = Receiver::slow(Duration::from_millis(500)).await;
     let (key, wallet) = (api.app.key.clone(), api.app.wallet.to_string());
-    receipt_moved(&api, &key, &wallet, "again-1", &receiver.url).await;
+    receipt_moved(&api, &key, &wallet, "again-1", Some(&receiver.url)).await;
     let first = receiver.wait_for(1).await.remove(0);
     let delivery_id = first.header("x-service-delivery").to_owned();
 

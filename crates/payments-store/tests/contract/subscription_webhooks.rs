@@ -95,7 +95,8 @@ pub(crate) async fn a_subscription_enqueues_created_with_its_plans_key_and_a_ref
         (body["status"].as_str(), body["previousStatus"].as_str()),
         (Some("active"), None)
     );
-    assert_eq!(body["price"]["baseUnits"], "9990000");
+    assert_eq!(body["priceBaseUnits"], "9990000");
+    assert_eq!(body["priceUsd"], 9.99);
     assert_eq!(body["charge"], Value::Null);
 }
 
@@ -123,10 +124,11 @@ pub(crate) async fn a_settlement_enqueues_its_outcome_and_a_lost_lease_nothing(r
     assert_eq!(body["subscriptionId"], subscription.id.as_str());
     assert_eq!(body["timestamp"], T0 + 3);
     assert_eq!(body["charge"]["periodIndex"], 0);
-    assert_eq!(body["charge"]["gross"]["usd"], "9.99");
-    assert_eq!(body["charge"]["fee"]["baseUnits"], "49950");
-    assert_eq!(body["charge"]["fee"]["usd"], "0.04995");
-    assert_eq!(body["charge"]["net"]["usd"], "9.94005");
+    assert_eq!(body["charge"]["grossUsd"], 9.99);
+    assert_eq!(body["charge"]["feeBaseUnits"], "49950");
+    assert_eq!(body["charge"]["feeUsd"], 0.04995);
+    assert_eq!(body["charge"]["netUsd"], 9.94005);
+    assert_eq!(body["charge"]["netBaseUnits"], "9940050");
     assert_eq!(body["charge"]["transactionHash"], format!("0x{:064x}", 1));
     assert_eq!(body["charge"]["failureReason"], Value::Null);
 }

@@ -10,9 +10,9 @@ const NEW_SECRET: &str = "whsec_Jn0xJ0N3iVsw5cQf6QdyqP1vb1dB6kM5x9p1Kc0Bf3s=";
 const OLD_SECRET: &str = "whsec_q83vEjRWeJASNFZ4kKvN7xI0VniQq83vEjRWeJCrze8=";
 const ID: &str = "msg_2Lh8ZqYdTn4kS1vW";
 const TIMESTAMP: &str = "1767600000";
-const BODY: &str = r#"{"id":"msg_2Lh8ZqYdTn4kS1vW","type":"subscription.created","createdAt":1767600000123,"test":false,"data":{"event":"subscription.created","id":"msg_2Lh8ZqYdTn4kS1vW","timestamp":1767600000123,"subscriptionId":"csub_42","planId":"plan_7","merchantWallet":"0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","customerWallet":"0xcccccccccccccccccccccccccccccccccccccccc","status":"active","previousStatus":null,"period":"MONTHLY","price":{"usd":"2.50","baseUnits":"2500000"},"charge":null,"cancelReason":null}}"#;
-const SIGNED_WITH_NEW: &str = "v1,c7M3JUDBmKDGHMQis1hiGM00ZnOJ8vcYYsehWrcrSrU=";
-const SIGNED_WITH_OLD: &str = "v1,06cXzAC0o+Rb+K29ftmLSzeCfk9Bu6Es3jcXYyZ6nTY=";
+const BODY: &str = r#"{"id":"msg_2Lh8ZqYdTn4kS1vW","type":"subscription.created","createdAt":1767600000123,"test":false,"data":{"event":"subscription.created","id":"msg_2Lh8ZqYdTn4kS1vW","timestamp":1767600000123,"subscriptionId":"csub_42","planId":"plan_7","merchantWallet":"0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","customerWallet":"0xcccccccccccccccccccccccccccccccccccccccc","status":"active","previousStatus":null,"period":"MONTHLY","priceUsd":2.50,"priceBaseUnits":"2500000","charge":null,"cancelReason":null}}"#;
+const SIGNED_WITH_NEW: &str = "v1,tpWXvqurfp5ds8fIvjom+ul5DXx5WfzztIHbo94EC8c=";
+const SIGNED_WITH_OLD: &str = "v1,j/qgoAyp8H1k7S2Khv1P6cbTvuKOzeQ/SBsHJKipKuQ=";
 
 fn headers(signature: &str) -> [(&'static str, String); 3] {
     [

@@ -19,7 +19,7 @@ const LIBRARIES: [&str; 2] = ["standardwebhooks", "svix"];
 const SECRET: &str = "whsec_Jn0xJ0N3iVsw5cQf6QdyqP1vb1dB6kM5x9p1Kc0Bf3s=";
 const OLD_SECRET: &str = "whsec_q83vEjRWeJASNFZ4kKvN7xI0VniQq83vEjRWeJCrze8=";
 /// An endpoint delivery: a `subscription.created` envelope with non-ASCII text in it.
-const BODY: &str = r#"{"id":"msg_interop_1","type":"subscription.created","createdAt":1767600000123,"test":false,"data":{"event":"subscription.created","subscriptionId":"csub_é1","planId":"plan_7","status":"active","previousStatus":null,"period":"MONTHLY","price":{"usd":"2.50","baseUnits":"2500000"},"charge":null,"cancelReason":null}}"#;
+const BODY: &str = r#"{"id":"msg_interop_1","type":"subscription.created","createdAt":1767600000123,"test":false,"data":{"event":"subscription.created","subscriptionId":"csub_é1","planId":"plan_7","status":"active","previousStatus":null,"period":"MONTHLY","priceUsd":2.50,"priceBaseUnits":"2500000","charge":null,"cancelReason":null}}"#;
 const ID: &str = "msg_interop_1";
 
 fn interop_dir() -> PathBuf {

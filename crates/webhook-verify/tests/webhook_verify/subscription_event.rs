@@ -14,12 +14,16 @@ const CHARGED: &str = r#"{
     "status": "active",
     "previousStatus": "past_due",
     "period": "WEEKLY",
-    "price": {"usd": "9.99", "baseUnits": "9990000"},
+    "priceUsd": 9.99,
+    "priceBaseUnits": "9990000",
     "charge": {
         "periodIndex": 2,
-        "gross": {"usd": "9.99", "baseUnits": "9990000"},
-        "fee": {"usd": "0.05", "baseUnits": "50000"},
-        "net": {"usd": "9.94", "baseUnits": "9940000"},
+        "grossUsd": 9.99,
+        "grossBaseUnits": "9990000",
+        "feeUsd": 0.04995,
+        "feeBaseUnits": "49950",
+        "netUsd": 9.94005,
+        "netBaseUnits": "9940050",
         "transactionHash": "0xabc",
         "failureReason": null
     },
@@ -32,7 +36,7 @@ fn created(subscription: &str) -> String {
         r#"{{"event":"subscription.created","id":"d-2","timestamp":1700000000000,"subscriptionId":"{subscription}",
             "planId":"plan_1","merchantWallet":"0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
             "customerWallet":"0xcccccccccccccccccccccccccccccccccccccccc","status":"active","previousStatus":null,
-            "period":"MONTHLY","price":{{"usd":"2.50","baseUnits":"2500000"}},"charge":null,"cancelReason":null}}"#
+            "period":"MONTHLY","priceUsd":2.50,"priceBaseUnits":"2500000","charge":null,"cancelReason":null}}"#
     )
 }
 
@@ -62,12 +66,25 @@ fn every_field_of_a_charged_body_is_typed() {
     assert_eq!(event.status, SubscriptionStatus::Active);
     assert_eq!(event.previous_status, Some(SubscriptionStatus::PastDue));
     assert_eq!(event.period, Some(BillingPeriod::Weekly));
-    assert_eq!(event.price.as_ref().and_then(|price| price.cents()), Some(999));
+    assert_eq!(event.price().and_then(|price| price.cents()), Some(999));
+    assert_eq!(event.price_usd, Some(9.99));
     let charge = event.charge.unwrap();
     assert_eq!(charge.period_index, Some(2));
-    assert_eq!(charge.gross.and_then(|gross| gross.base_units()), Some(9_990_000));
-    assert_eq!(charge.fee.and_then(|fee| fee.cents()), Some(5));
-    assert_eq!(charge.net.map(|net| net.usd), Some("9.94".to_owned()));
+    assert_eq!(
+        charge.gross().and_then(|gross| gross.base_units()),
+        Some(9_990_000)
+    );
+    assert_eq!(
+        charge.fee().and_then(|fee| fee.cents()),
+        None,
+        "a fraction of a cent"
+    );
+    assert_eq!(
+        charge.fee().and_then(|fee| fee.usd_text()).as_deref(),
+        Some("0.04995")
+    );
+    assert_eq!(charge.net().and_then(|net| net.base_units()), Some(9_940_050));
+    assert_eq!(charge.net_usd, Some(9.94005));
     assert_eq!(charge.transaction_hash.as_deref(), Some("0xabc"));
     assert_eq!(charge.failure_reason, None);
     assert_eq!(event.cancel_reason, None);
@@ -109,7 +126,7 @@ fn a_created_body_has_no_charge_and_no_previous_status() {
     assert_eq!(event.previous_status, None);
     assert_eq!(event.charge, None);
     assert_eq!(event.period, Some(BillingPeriod::Monthly));
-    assert_eq!(event.price.and_then(|price| price.cents()), Some(250));
+    assert_eq!(event.price().and_then(|price| price.cents()), Some(250));
 }
 
 #[test]
@@ -179,14 +196,15 @@ fn a_subscription_event_serialises_back_to_camel_case_wire_names() {
 
     assert_eq!(json["subscriptionId"], "csub_1");
     assert_eq!(json["previousStatus"], "past_due");
-    assert_eq!(json["charge"]["gross"]["baseUnits"], "9990000");
+    assert_eq!(json["charge"]["grossBaseUnits"], "9990000");
+    assert_eq!(json["priceUsd"], 9.99);
 }
 
 #[test]
 fn a_charge_upcoming_notice_parses_with_its_amount_and_readiness() {
     let body = r#"{"event":"subscription.charge_upcoming","subscriptionId":"csub_4","status":"trialing",
         "upcomingCharge":{"periodIndex":0,"chargeAt":1767859191000,
-        "amount":{"usd":"9.99","baseUnits":"9990000"},"balanceSufficient":false,"allowanceSufficient":true}}"#;
+        "amountUsd":9.99,"amountBaseUnits":"9990000","balanceSufficient":false,"allowanceSufficient":true}}"#;
 
     let event = event_of(body);
 
@@ -199,7 +217,7 @@ fn a_charge_upcoming_notice_parses_with_its_amount_and_readiness() {
     assert_eq!(upcoming.period_index, Some(0));
     assert_eq!(upcoming.charge_at, Some(1_767_859_191_000));
     assert_eq!(
-        upcoming.amount.and_then(|amount| amount.base_units()),
+        upcoming.amount().and_then(|amount| amount.base_units()),
         Some(9_990_000)
     );
     assert_eq!(upcoming.balance_sufficient, Some(false));
