@@ -24,6 +24,7 @@ mod rate;
 mod receipt_authority;
 mod receipt_status;
 mod receipt_transition;
+mod refund_proof;
 mod reserve;
 mod spend_permission;
 mod split;
@@ -72,6 +73,9 @@ pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, 
 pub use receipt_transition::{
     PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
     apply_event_as,
+};
+pub use refund_proof::{
+    ClaimedRefund, MinedRefund, RefundProofError, SeenTransfer, is_confirmed, verify_refund,
 };
 pub use reserve::{ReserveBasis, ReserveRecommendation, ReserveRule, ReserveVolume};
 pub use spend_permission::{

@@ -443,6 +443,19 @@ impl Chain for SimulatedChain {
         ])
     }
 
+    async fn simulate_refund(
+        &self,
+        token: Wallet,
+        from: Wallet,
+        to: Wallet,
+        amount: TokenAmount,
+    ) -> Result<B256, ChainError> {
+        let units = amount.base_units();
+        let mint = Wallet::from_address(Address::ZERO);
+        self.lock()
+            .transact(&[(token, mint, from, units), (token, from, to, units)])
+    }
+
     async fn fund_test_wallet(
         &self,
         token: Wallet,

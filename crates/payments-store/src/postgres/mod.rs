@@ -31,6 +31,7 @@ mod pgbouncer;
 #[cfg(test)]
 mod pooler_tests;
 mod receipts;
+mod refunds;
 mod recurring;
 mod recurring_charges;
 mod recurring_create;
@@ -50,6 +51,7 @@ mod schema_v14;
 mod schema_v15;
 mod schema_v16;
 mod schema_v17;
+mod schema_v18;
 mod schema_v19;
 mod schema_v2;
 mod schema_v20;

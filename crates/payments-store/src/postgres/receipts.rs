@@ -9,9 +9,9 @@ use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Walle
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{BACKEND, PgStore, onramp_sessions, rows, sale, splits, transition};
+use crate::postgres::{BACKEND, PgStore, onramp_sessions, refunds, rows, sale, splits, transition};
 use crate::{
-    Committed, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
+    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
     TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
@@ -269,6 +269,16 @@ async fn windows_ended(
 impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
         self.run(|client| Box::pin(windows_ended(client, now_ms, limit)))
+            .await
+    }
+
+    async fn refund_tx_recorded(&self, tx_hash: &str) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(refunds::is_recorded(client, tx_hash.to_owned())))
+            .await
+    }
+
+    async fn pending_refunds(&self, limit: u32) -> Result<Vec<PendingRefund>, StoreError> {
+        self.run(|client| Box::pin(refunds::pending(client, limit)))
             .await
     }
 

@@ -255,6 +255,7 @@ pub fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Trans
             format!("{{\"receiptId\":\"{}\"}}", receipt.id.as_str()).into_bytes(),
         ),
         refund: None,
+        confirms_refund: None,
         expires: false,
         retakes_stock: false,
         paid_late: false,
@@ -320,10 +321,19 @@ pub fn refund(amount_cents: i64) -> TransitionDecision {
             buyer: wallet('b'),
             amount: requested,
             items: Vec::new(),
-            tx_hash: format!("0x{}", "cd".repeat(32)),
+            tx_hash: next_refund_tx(),
+            block_number: 7,
+            confirmed: true,
         });
         Ok(Some(commit))
     })
+}
+
+/// A transaction hash no other refund of this process used: one transaction proves one refund.
+pub fn next_refund_tx() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("0x{n:064x}")
 }
 
 /// Acknowledges the event and writes nothing.
