@@ -295,6 +295,12 @@ pub fn mark_paid_to(paid_cents: i64, url: &'static str) -> TransitionDecision {
 /// Refunds `amount_cents`, refused when the refunds would exceed what was paid: the decision is only
 /// right if it sees every earlier refund.
 pub fn refund(amount_cents: i64) -> TransitionDecision {
+    refund_in(amount_cents, next_refund_tx(), true)
+}
+
+/// [`refund`] proven by transaction `tx_hash`, `confirmed` or still waiting for its confirmations (the
+/// receipt is then `refund_requested`).
+pub fn refund_in(amount_cents: i64, tx_hash: String, confirmed: bool) -> TransitionDecision {
     Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
         let requested = Cents::new(amount_cents);
         let refunded = Cents::new(receipt.refunded.as_i64() + amount_cents);
@@ -305,7 +311,9 @@ pub fn refund(amount_cents: i64) -> TransitionDecision {
                 remaining,
             }));
         }
-        let status = if refunded == receipt.paid {
+        let status = if !confirmed {
+            ReceiptStatus::RefundRequested
+        } else if refunded == receipt.paid {
             ReceiptStatus::Refunded
         } else {
             ReceiptStatus::RefundPartial
@@ -321,10 +329,31 @@ pub fn refund(amount_cents: i64) -> TransitionDecision {
             buyer: wallet('b'),
             amount: requested,
             items: Vec::new(),
-            tx_hash: next_refund_tx(),
+            tx_hash,
             block_number: 7,
-            confirmed: true,
+            confirmed,
         });
+        Ok(Some(commit))
+    })
+}
+
+/// The chain confirmed the receipt's pending refund in transaction `tx_hash`: `refunded` or
+/// `refund_partial` by the amounts.
+pub fn confirm_refund(tx_hash: String) -> TransitionDecision {
+    Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
+        let status = if receipt.refunded == receipt.paid {
+            ReceiptStatus::Refunded
+        } else {
+            ReceiptStatus::RefundPartial
+        };
+        let to = ReceiptState {
+            status,
+            paid: receipt.paid,
+            refunded: receipt.refunded,
+            held_by: Authority::Chain,
+        };
+        let mut commit = commit(receipt, to, "receipt.refunded");
+        commit.confirms_refund = Some(tx_hash);
         Ok(Some(commit))
     })
 }
