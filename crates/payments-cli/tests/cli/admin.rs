@@ -145,7 +145,18 @@ async fn login_split_order_mark_paid_refunds_terminal_sale_and_logout() {
     let partial = refund(&files, &app, &id, "5.00", "01").await;
     let too_much = refund(&files, &app, &id, "1000.00", "02").await;
     let buyer_balance = app.chain().balance(Wallet::parse(BUYER).unwrap()).await;
-    let made_up_args = ["receipts", "refund", &id, "--usd", "1.00", "--buyer", BUYER, "--tx-hash", &tx("11")];
+    let made_up_hash = tx("11");
+    let made_up_args = [
+        "receipts",
+        "refund",
+        id.as_str(),
+        "--usd",
+        "1.00",
+        "--buyer",
+        BUYER,
+        "--tx-hash",
+        made_up_hash.as_str(),
+    ];
     let made_up = files.run(&app, None, &made_up_args).await;
     let terminal_args = [
         "receipts",

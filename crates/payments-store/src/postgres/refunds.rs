@@ -75,11 +75,12 @@ pub(super) async fn pending(client: PgClient, limit: u32) -> Result<Vec<PendingR
         .await?
         .iter()
         .map(|row| {
+            let block_number: i64 = rows::get(row, "block_number")?;
             Ok(PendingRefund {
                 wallet: rows::parsed(row, "wallet", Wallet::parse)?,
                 receipt_id: ReceiptId::from_stored(rows::get(row, "public_id")?),
                 tx_hash: rows::get(row, "tx_hash")?,
-                block_number: u64::try_from(rows::get::<i64>(row, "block_number")?).unwrap_or_default(),
+                block_number: u64::try_from(block_number).unwrap_or_default(),
                 amount: Cents::new(rows::get(row, "usd_cents")?),
             })
         })
