@@ -21,13 +21,14 @@ const SOMEONE_ELSE: &str = "0x4444444444444444444444444444444444444444";
 const WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Shop {
-    /// An order of `price` paid by the buyer and settled; returns its id.
-    async fn settled_order(&self, sku: &str, price: f64) -> String {
+    /// An order of `price` paid by the buyer and settled; returns its id and what was paid (base units, tax
+    /// and fee included).
+    async fn settled_order(&self, sku: &str, price: f64) -> (String, u128) {
         let (id, deposit, amount) = self.order(sku, price).await;
         self.pay(&deposit, amount);
         self.anvil.mine(2);
         self.wait_for(&id, "completed").await;
-        id
+        (id, amount)
     }
 
     /// The merchant's stand-in sends `units` of `token` to `to`; returns the transaction hash.
@@ -53,6 +54,12 @@ impl Shop {
     }
 }
 
+/// Whole cents of `units` base units as a JSON USD amount.
+fn usd_of(units: u128) -> Value {
+    let cents = u64::try_from(units / 10_000).unwrap();
+    json!(cents as f64 / 100.0)
+}
+
 fn error_of(reply: &Reply) -> (u16, &str) {
     (reply.status, reply.json["error"].as_str().unwrap_or(""))
 }
@@ -60,10 +67,11 @@ fn error_of(reply: &Reply) -> (u16, &str) {
 #[tokio::test]
 async fn a_real_refund_transfer_is_requested_until_confirmed_then_refunded() {
     let Some(shop) = shop(2).await else { return };
-    let id = shop.settled_order("mug", 12.37).await;
-    let sent = shop.send_refund(&shop.token(), BUYER, 12_370_000);
+    let (id, paid) = shop.settled_order("mug", 12.37).await;
+    let usd = usd_of(paid);
+    let sent = shop.send_refund(&shop.token(), BUYER, paid);
 
-    let requested = shop.refund(&id, json!(12.37), &sent).await;
+    let requested = shop.refund(&id, usd.clone(), &sent).await;
     let waiting = shop.status(&id).await;
     shop.anvil.mine(2);
     let refunded = eventually("the refund to be confirmed", WAIT, || async {
@@ -76,14 +84,15 @@ async fn a_real_refund_transfer_is_requested_until_confirmed_then_refunded() {
         requested.json,
         json!({"ok": true, "status": "refund_requested", "previousStatus": "completed"})
     );
-    assert_eq!(waiting["refundedUsd"], json!(12.37));
-    assert_eq!(refunded["refundedUsd"], json!(12.37));
+    assert_eq!(waiting["status"], "refund_requested");
+    assert_eq!(waiting["refundedUsd"], usd);
+    assert_eq!(refunded["refundedUsd"], usd);
 }
 
 #[tokio::test]
 async fn made_up_misdirected_short_foreign_and_reused_refund_transactions_are_refused() {
     let Some(shop) = shop(0).await else { return };
-    let id = shop.settled_order("mug", 5.0).await;
+    let (id, _) = shop.settled_order("mug", 5.0).await;
     let token = shop.token();
     let other_token = shop.anvil.bootstrap().await.token.to_string();
     let before = shop.status(&id).await;
@@ -116,8 +125,8 @@ async fn made_up_misdirected_short_foreign_and_reused_refund_transactions_are_re
 #[tokio::test]
 async fn two_concurrent_refunds_with_one_transaction_on_anvil_refund_once() {
     let Some(shop) = shop(0).await else { return };
-    let first = shop.settled_order("mug", 3.0).await;
-    let second = shop.settled_order("cup", 3.0).await;
+    let (first, _) = shop.settled_order("mug", 3.0).await;
+    let (second, _) = shop.settled_order("cup", 3.0).await;
     let sent = shop.send_refund(&shop.token(), BUYER, 3_000_000);
 
     let (one, other) = join(
@@ -129,13 +138,13 @@ async fn two_concurrent_refunds_with_one_transaction_on_anvil_refund_once() {
     let mut outcomes = vec![error_of(&one), error_of(&other)];
     outcomes.sort_unstable();
     assert_eq!(outcomes, [(200, ""), (409, "refund_tx_reused")]);
-    let statuses = [
-        shop.status(&first).await["status"].clone(),
-        shop.status(&second).await["status"].clone(),
+    let refunded = [
+        shop.status(&first).await["refundedUsd"].clone(),
+        shop.status(&second).await["refundedUsd"].clone(),
     ];
     assert_eq!(
-        statuses.iter().filter(|status| **status == "refunded").count(),
+        refunded.iter().filter(|usd| **usd == json!(3)).count(),
         1,
-        "{statuses:?}"
+        "{refunded:?}"
     );
 }
