@@ -27,8 +27,10 @@ struct TerminalResponse<'a> {
     receipt: ReceiptView<'a>,
 }
 
-/// Refunds a paid receipt, in full or in part (admin session + CSRF), proven by the refund's transaction on
-/// chain: a transfer of the configured token of at least `usd` to `buyer`. Confirmed, the receipt is
+/// Refunds a paid receipt, in full or in part (admin session + CSRF).
+///
+/// The refund is proven by its transaction on chain: a transfer of the configured token of at least `usd`
+/// to `buyer`, used by no other refund. Confirmed, the receipt is
 /// `refund_partial` or `refunded`; mined but short of the server's confirmations, `refund_requested` until
 /// they are reached. In test mode `simulate: true` (instead of `txHash`) has the test-mode chain send it.
 #[utoipa::path(
