@@ -188,3 +188,27 @@ async fn create_and_attest(api: &Api, session: &AdminClient, key: &TestKey, id: 
     .await;
     assert_eq!(paid.json["status"], "paid", "{}", paid.json);
 }
+
+#[tokio::test]
+async fn a_refund_in_the_ledger_export_names_its_transaction_and_block() {
+    let api = Api::spawn().await;
+    let (session, key) = paid_receipt(&api, "sold").await;
+    let sent = refund_sent(&api, BUYER, 100).await;
+    let refunded = refund(&api, &session, &refund_of(&key, "sold", json!(1), &sent)).await;
+    assert_eq!(refunded.status, 200, "{}", refunded.json);
+
+    let export = send(api.dev_as(&key.key, Method::GET, "/api/exports/ledger?format=json")).await;
+
+    assert_eq!(export.status, 200, "{}", export.json);
+    let entries = export.json["entries"].as_array().unwrap();
+    let entry = entries
+        .iter()
+        .find(|entry| entry["movement"] == "refund")
+        .unwrap_or_else(|| panic!("no refund in {entries:?}"));
+    assert_eq!(entry["transactionHash"], json!(sent));
+    assert!(
+        entry["blockNumber"].as_u64().is_some_and(|block| block > 0),
+        "{entry}"
+    );
+    assert_eq!(entry["baseUnits"], "1000000");
+}
