@@ -52,8 +52,8 @@ pub use postgres::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub use receipt_types::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PendingRefund, PreviousKey, ReceiptFilter, ReceiptPage,
-    StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PendingRefund, PreviousKey, ReceiptFilter,
+    ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use receipt_types::{CreateReceiptOutcome, OwnerRow};
 pub use recurring_repository::{RecurringRepository, STATUS_LISTING_LIMIT};

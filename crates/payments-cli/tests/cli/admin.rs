@@ -228,7 +228,10 @@ async fn login_split_order_mark_paid_refunds_terminal_sale_and_logout() {
         "{}",
         too_much.stderr
     );
-    assert_eq!(buyer_balance, 5_000_000, "the simulated refund reached the buyer, the refused one did not");
+    assert_eq!(
+        buyer_balance, 5_000_000,
+        "the simulated refund reached the buyer, the refused one did not"
+    );
     assert_eq!(made_up.code, 1, "{made_up:?}");
     assert!(
         made_up.stderr.starts_with("error: refund_tx_not_found: "),

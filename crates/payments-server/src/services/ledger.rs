@@ -140,13 +140,7 @@ impl LedgerService {
                     .to_token_amount()
                     .unwrap_or(TokenAmount::from_base_units(0));
                 let legs = vec![refund_leg(merchant, buyer, amount)];
-                (
-                    legs,
-                    Some(receipt_id),
-                    None,
-                    Some(transaction_hash),
-                    block_number,
-                )
+                (legs, Some(receipt_id), None, Some(transaction_hash), block_number)
             }
             LedgerSource::Settlement {
                 receipt_id,

@@ -97,7 +97,9 @@ async fn made_up_misdirected_short_foreign_and_reused_refund_transactions_are_re
     let other_token = shop.anvil.bootstrap().await.token.to_string();
     let before = shop.status(&id).await;
 
-    let made_up = shop.refund(&id, json!(1), &format!("0x{}", "11".repeat(32))).await;
+    let made_up = shop
+        .refund(&id, json!(1), &format!("0x{}", "11".repeat(32)))
+        .await;
     let misdirected = shop
         .refund(&id, json!(1), &shop.send_refund(&token, SOMEONE_ELSE, 1_000_000))
         .await;
@@ -112,7 +114,12 @@ async fn made_up_misdirected_short_foreign_and_reused_refund_transactions_are_re
     let first = shop.refund(&id, json!(1), &sent).await;
     let again = shop.refund(&id, json!(1), &sent).await;
 
-    assert_eq!(error_of(&made_up), (400, "refund_tx_not_found"), "{}", made_up.json);
+    assert_eq!(
+        error_of(&made_up),
+        (400, "refund_tx_not_found"),
+        "{}",
+        made_up.json
+    );
     for reply in [&misdirected, &short, &foreign] {
         assert_eq!(error_of(reply), (400, "refund_tx_mismatch"), "{}", reply.json);
     }

@@ -50,7 +50,12 @@ async fn a_refund_with_a_made_up_hash_is_refused_and_changes_nothing() {
     )
     .await;
 
-    assert_eq!(error_of(&made_up), (400, "refund_tx_not_found"), "{}", made_up.json);
+    assert_eq!(
+        error_of(&made_up),
+        (400, "refund_tx_not_found"),
+        "{}",
+        made_up.json
+    );
     assert_eq!(receipt(&api, &key, "sold").await, before);
 }
 
@@ -63,7 +68,11 @@ async fn a_transfer_to_someone_else_too_small_or_in_another_token_is_a_mismatch_
     let to_someone_else = refund_sent(&api, SOMEONE_ELSE, 100).await;
     let too_small = refund_sent(&api, BUYER, 99).await;
     let other_token = chain
-        .pay_in(Wallet::parse(OTHER_TOKEN).unwrap(), Wallet::parse(BUYER).unwrap(), 1_000_000)
+        .pay_in(
+            Wallet::parse(OTHER_TOKEN).unwrap(),
+            Wallet::parse(BUYER).unwrap(),
+            1_000_000,
+        )
         .await;
 
     for tx_hash in [to_someone_else, too_small, other_token] {

@@ -187,8 +187,11 @@ async fn forty_parallel_refunds_apply_one_after_another_and_never_answer_500() {
 
     let replies = join_all(transfers.iter().map(|sent| {
         send(
-            admin(&api, &session, Method::POST, "/api/receipts/refund")
-                .json(&refund_body(&key, json!(0.25), sent)),
+            admin(&api, &session, Method::POST, "/api/receipts/refund").json(&refund_body(
+                &key,
+                json!(0.25),
+                sent,
+            )),
         )
     }))
     .await;

@@ -31,12 +31,12 @@ mod pgbouncer;
 #[cfg(test)]
 mod pooler_tests;
 mod receipts;
-mod refunds;
 mod recurring;
 mod recurring_charges;
 mod recurring_create;
 mod recurring_notices;
 mod recurring_repos;
+mod refunds;
 mod relayer_lease;
 mod reserve;
 mod retry;

@@ -11,8 +11,8 @@ use tokio_postgres::Row;
 use crate::postgres::error::PgError;
 use crate::postgres::{BACKEND, PgStore, onramp_sessions, refunds, rows, sale, splits, transition};
 use crate::{
-    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
-    TransitionRefused, TransitionTx, Transitioned, TxError,
+    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx,
+    StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
@@ -278,8 +278,7 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
     }
 
     async fn pending_refunds(&self, limit: u32) -> Result<Vec<PendingRefund>, StoreError> {
-        self.run(|client| Box::pin(refunds::pending(client, limit)))
-            .await
+        self.run(|client| Box::pin(refunds::pending(client, limit))).await
     }
 
     async fn record_onramp_session(

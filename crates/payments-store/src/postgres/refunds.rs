@@ -11,7 +11,8 @@ use payments_domain::receipt::ReceiptId;
 
 /// `ON CONFLICT DO NOTHING`: a concurrent transaction recording the same hash makes this one wait on the
 /// unique index until it commits, then insert nothing (the caller refuses the transition).
-const INSERT: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash, created_at,
+const INSERT: &str =
+    "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash, created_at,
     block_number, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING";
 const IS_RECORDED: &str =
     "SELECT EXISTS (SELECT 1 FROM receipt_refunds WHERE tx_hash = $1 AND block_number IS NOT NULL)";
@@ -65,7 +66,8 @@ pub(super) async fn confirm(
 
 pub(super) async fn is_recorded(client: PgClient, tx_hash: String) -> Result<bool, PgError> {
     let statement = client.prepare_cached(IS_RECORDED).await?;
-    Ok(rows::get(&client.query_one(&statement, &[&tx_hash]).await?, "exists")?)
+    let row = client.query_one(&statement, &[&tx_hash]).await?;
+    rows::get(&row, "exists")
 }
 
 pub(super) async fn pending(client: PgClient, limit: u32) -> Result<Vec<PendingRefund>, PgError> {

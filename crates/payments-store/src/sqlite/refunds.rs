@@ -8,7 +8,8 @@ use crate::sqlite::rows;
 use crate::{NewRefund, PendingRefund};
 use payments_domain::receipt::ReceiptId;
 
-const INSERT: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash, created_at,
+const INSERT: &str =
+    "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash, created_at,
     block_number, confirmed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 const IS_RECORDED: &str =
     "SELECT EXISTS (SELECT 1 FROM receipt_refunds WHERE tx_hash = ?1 AND block_number IS NOT NULL)";

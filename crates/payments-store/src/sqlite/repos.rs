@@ -12,9 +12,9 @@ use crate::sqlite::{
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, PendingRefund, ReceiptFilter,
-    ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository, ShopRepository, StoreError,
-    TransitionRefused, TransitionTx, Transitioned, TxError, UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, PendingRefund,
+    ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository,
+    ShopRepository, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use payments_domain::api_key::{KeyHash, SubscriptionId};

@@ -73,13 +73,17 @@ impl ReceiptService {
         };
         let claim =
             idempotency.map(|(request, render)| (self.claim(admin, "receipts.refund", request), render));
-        self.apply_status(Some(wallet), refund.receipt_id, change, claim, move |_| {
-            match proven {
+        self.apply_status(
+            Some(wallet),
+            refund.receipt_id,
+            change,
+            claim,
+            move |_| match proven {
                 None => Err(ReceiptError::RefundTxReused(tx_hash)),
                 Some(ProvenRefund { confirmed: true, .. }) => Ok(ReceiptEvent::Refunded { amount }),
                 Some(ProvenRefund { confirmed: false, .. }) => Ok(ReceiptEvent::RefundSent { amount }),
-            }
-        })
+            },
+        )
         .await
     }
 
@@ -121,8 +125,13 @@ impl ReceiptService {
             refunded: receipt.refunded,
             held_by: receipt.status_authority,
         };
-        apply_event(state, &ReceiptEvent::Refunded { amount: refund.amount })
-            .map_err(ReceiptError::Transition)?;
+        apply_event(
+            state,
+            &ReceiptEvent::Refunded {
+                amount: refund.amount,
+            },
+        )
+        .map_err(ReceiptError::Transition)?;
         let amount = refund
             .amount
             .to_token_amount()
@@ -158,8 +167,8 @@ fn seen(mined: &MinedTransaction) -> MinedRefund {
 /// Any failure to read the chain: nothing was recorded, retry later.
 pub(super) fn unavailable(error: ChainError) -> ReceiptError {
     match error {
-        ChainError::Unavailable(message) | ChainError::Reverted(message) | ChainError::NotConfigured(message) => {
-            ReceiptError::ChainUnavailable(message)
-        }
+        ChainError::Unavailable(message)
+        | ChainError::Reverted(message)
+        | ChainError::NotConfigured(message) => ReceiptError::ChainUnavailable(message),
     }
 }
