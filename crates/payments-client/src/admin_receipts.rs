@@ -55,14 +55,9 @@ impl RefundReceipt {
         tx_hash: impl Into<String>,
     ) -> Self {
         RefundReceipt {
-            receipt_id: receipt_id.into(),
-            wallet,
-            buyer,
-            usd,
-            items: Vec::new(),
             tx_hash: Some(tx_hash.into()),
             simulate: false,
-            idempotency_key: None,
+            ..RefundReceipt::simulated(receipt_id, wallet, buyer, usd)
         }
     }
 

@@ -311,12 +311,10 @@ pub fn refund_in(amount_cents: i64, tx_hash: String, confirmed: bool) -> Transit
                 remaining,
             }));
         }
-        let status = if !confirmed {
-            ReceiptStatus::RefundRequested
-        } else if refunded == receipt.paid {
-            ReceiptStatus::Refunded
+        let status = if confirmed {
+            status_by_amounts(receipt.paid, refunded)
         } else {
-            ReceiptStatus::RefundPartial
+            ReceiptStatus::RefundRequested
         };
         let to = ReceiptState {
             status,
@@ -341,13 +339,8 @@ pub fn refund_in(amount_cents: i64, tx_hash: String, confirmed: bool) -> Transit
 /// `refund_partial` by the amounts.
 pub fn confirm_refund(tx_hash: String) -> TransitionDecision {
     Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
-        let status = if receipt.refunded == receipt.paid {
-            ReceiptStatus::Refunded
-        } else {
-            ReceiptStatus::RefundPartial
-        };
         let to = ReceiptState {
-            status,
+            status: status_by_amounts(receipt.paid, receipt.refunded),
             paid: receipt.paid,
             refunded: receipt.refunded,
             held_by: Authority::Chain,
@@ -356,6 +349,15 @@ pub fn confirm_refund(tx_hash: String) -> TransitionDecision {
         commit.confirms_refund = Some(tx_hash);
         Ok(Some(commit))
     })
+}
+
+/// `refunded` when all that was paid is refunded, else `refund_partial`.
+fn status_by_amounts(paid: Cents, refunded: Cents) -> ReceiptStatus {
+    if refunded == paid {
+        ReceiptStatus::Refunded
+    } else {
+        ReceiptStatus::RefundPartial
+    }
 }
 
 /// A transaction hash no other refund of this process used: one transaction proves one refund.

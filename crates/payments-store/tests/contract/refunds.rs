@@ -9,15 +9,8 @@ use tokio::sync::Barrier;
 
 use crate::Repositories;
 use crate::fixtures::{self, wallet};
+use crate::transitions::paid_receipt;
 use payments_store::{Committed, PendingRefund, TransitionRefused, TxError};
-
-async fn paid_receipt(repos: &Repositories, id: &str, paid_cents: i64) {
-    let merchant = wallet('a');
-    let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, id, paid_cents));
-    repos.receipts.create(sale).await.unwrap();
-    let paid = fixtures::transition(merchant, id, fixtures::mark_paid(paid_cents));
-    repos.receipts.transition(paid).await.unwrap();
-}
 
 fn tx(byte: &str) -> String {
     format!("0x{}", byte.repeat(32))
