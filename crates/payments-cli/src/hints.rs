@@ -107,6 +107,17 @@ pub(crate) fn api_hint(api: &ApiError) -> String {
         Some(ErrorCode::InvalidUsd) | Some(ErrorCode::InvalidAmount) => {
             "pass a positive USD amount with at most 2 decimals, within what remains".to_owned()
         }
+        Some(ErrorCode::RefundTxNotFound) => {
+            "send the refund from the merchant's wallet first and pass its mined transaction's hash \
+             (in test mode, --simulate sends it)"
+                .to_owned()
+        }
+        Some(ErrorCode::RefundTxMismatch) => {
+            "the transaction must send at least --usd of the payment token to --buyer".to_owned()
+        }
+        Some(ErrorCode::RefundTxReused) => {
+            "that transaction already proves a refund; each refund needs its own transfer".to_owned()
+        }
         Some(ErrorCode::InvalidWallet) | Some(ErrorCode::InvalidBuyer) => {
             "pass a wallet as 0x and 40 hex digits".to_owned()
         }

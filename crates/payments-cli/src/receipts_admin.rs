@@ -36,9 +36,13 @@ pub(crate) struct RefundArgs {
     /// The buyer's wallet the refund was sent to (the server records it and requires it).
     #[arg(long, value_name = "0xADDR")]
     buyer: String,
-    /// The refund's on-chain transaction: 0x and 64 hex digits (the server requires it).
-    #[arg(long, value_name = "0xHASH")]
-    tx_hash: String,
+    /// The refund's on-chain transaction: 0x and 64 hex digits. The server checks on chain that it sends at
+    /// least USD of the payment token to the buyer, and that no other refund used it.
+    #[arg(long, value_name = "0xHASH", required_unless_present = "simulate")]
+    tx_hash: Option<String>,
+    /// Test mode only: the server's test-mode chain sends the refund for the merchant (no --tx-hash).
+    #[arg(long, conflicts_with = "tx_hash")]
+    simulate: bool,
     /// Makes a resend safe: the same key and refund within 24 hours answer the first result instead of
     /// refunding twice. Use one when a refund's answer may have been lost.
     #[arg(long, value_name = "KEY")]
@@ -93,7 +97,10 @@ pub(crate) async fn refund(connection: &ConnectionArgs, args: RefundArgs) -> any
     let buyer =
         Wallet::parse(&args.buyer).map_err(|error| failure("invalid_input", format!("--buyer: {error}")))?;
     let (client, session) = admin_session::signed_in(connection, &args.session)?;
-    let mut refund = RefundReceipt::new(&args.id, session.wallet(), buyer, usd, args.tx_hash);
+    let mut refund = match args.tx_hash {
+        Some(tx_hash) => RefundReceipt::new(&args.id, session.wallet(), buyer, usd, tx_hash),
+        None => RefundReceipt::simulated(&args.id, session.wallet(), buyer, usd),
+    };
     if let Some(key) = args.idempotency_key {
         refund = refund.idempotency_key(key);
     }

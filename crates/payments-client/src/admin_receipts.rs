@@ -15,7 +15,8 @@ use crate::receipts::{PostStatus, ReceiptLine};
 use crate::session::AdminSession;
 
 /// `POST /api/receipts/refund` body. Refunds of one receipt add up to at most what was paid: short of it
-/// the receipt is `refund_partial`, reaching it `refunded`.
+/// the receipt is `refund_partial`, reaching it `refunded` (`refund_requested` while the refund's
+/// transaction waits for the server's confirmations). The server verifies the transaction on chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -30,8 +31,13 @@ pub struct RefundReceipt {
     pub usd: Cents,
     /// What is refunded, for the record.
     pub items: Vec<ReceiptLine>,
-    /// The on-chain refund transaction (`0x` + 64 hex).
-    pub tx_hash: String,
+    /// The on-chain refund transaction (`0x` + 64 hex): a transfer of the payment token of at least `usd`
+    /// to `buyer`. `None` with [`RefundReceipt::simulate`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tx_hash: Option<String>,
+    /// Test mode only: the server's test-mode chain sends the refund for the merchant.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub simulate: bool,
     /// Sent as the `Idempotency-Key` header: the same key and body within 24 hours replays the first
     /// answer instead of refunding twice, so a refund whose answer was lost can be sent again safely.
     /// `None` with retries on ([`crate::RetryPolicy`]): the client makes one for the call.
@@ -49,12 +55,24 @@ impl RefundReceipt {
         tx_hash: impl Into<String>,
     ) -> Self {
         RefundReceipt {
+            tx_hash: Some(tx_hash.into()),
+            simulate: false,
+            ..RefundReceipt::simulated(receipt_id, wallet, buyer, usd)
+        }
+    }
+
+    /// Test mode only: refunds `usd` of `receipt_id` (merchant `wallet`) to `buyer` with a transfer the
+    /// server's test-mode chain sends for the merchant. A server on a live chain refuses it
+    /// (400 `invalid_input`, field `simulate`).
+    pub fn simulated(receipt_id: impl Into<String>, wallet: Wallet, buyer: Wallet, usd: Cents) -> Self {
+        RefundReceipt {
             receipt_id: receipt_id.into(),
             wallet,
             buyer,
             usd,
             items: Vec::new(),
-            tx_hash: tx_hash.into(),
+            tx_hash: None,
+            simulate: true,
             idempotency_key: None,
         }
     }
@@ -151,13 +169,15 @@ struct ReceiptEnvelope {
 }
 
 impl Client {
-    /// Records a refund (`POST /api/receipts/refund`, admin session): the receipt's status after it
-    /// (`refund_partial` or `refunded`) and before.
+    /// Records a refund (`POST /api/receipts/refund`, admin session) proven by its transaction on chain:
+    /// the receipt's status after it (`refund_partial`, `refunded`, or `refund_requested` while the
+    /// transaction waits for confirmations) and before.
     ///
     /// # Errors
     /// [`Error::Api`]: 400 `missing_receipt_id`, `invalid_wallet`, `invalid_buyer`, `invalid_usd` (also
-    /// for more than remains refundable), `invalid_input` (`txHash`); 409 `invalid_transition` (not
-    /// paid); 409 `idempotency_conflict`; 401 `unauthorized`; 403 `forbidden`; 404 `not_found`.
+    /// for more than remains refundable), `invalid_input` (`txHash`, or `simulate` on a live server),
+    /// `refund_tx_not_found`, `refund_tx_mismatch`; 409 `refund_tx_reused`, `invalid_transition` (not
+    /// paid), `idempotency_conflict`; 401 `unauthorized`; 403 `forbidden`; 404 `not_found`.
     pub async fn refund_receipt(
         &self,
         session: &AdminSession,

@@ -82,6 +82,12 @@ error_codes! {
     /// A refund amount that is missing, not positive, has more than 2 decimals, or exceeds what remains
     /// refundable.
     InvalidUsd = "invalid_usd", 400;
+    /// A refund whose `txHash` is not a mined transaction the node knows.
+    RefundTxNotFound = "refund_tx_not_found", 400;
+    /// A refund whose transaction does not send at least the refund of the configured token to the buyer.
+    RefundTxMismatch = "refund_tx_mismatch", 400;
+    /// A refund whose transaction already proves another refund.
+    RefundTxReused = "refund_tx_reused", 409;
     /// A platform admin's terminal sale that names no merchant `wallet`.
     WalletRequired = "wallet_required", 400;
     /// A terminal sale amount that is missing, not positive or has more than 2 decimals.

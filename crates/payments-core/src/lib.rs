@@ -25,6 +25,7 @@ mod receipt_authority;
 mod receipt_status;
 mod receipt_transition;
 mod reconcile;
+mod refund_proof;
 mod reserve;
 mod spend_permission;
 mod split;
@@ -76,8 +77,11 @@ pub use receipt_transition::{
     apply_event_as,
 };
 pub use reconcile::{
-    ABSENT, Difference, Expected, MinedMovement, SeenTransfer, deposit_differences, movement_differences,
+    ABSENT, Difference, Expected, LoggedTransfer, MinedMovement, deposit_differences, movement_differences,
     settlement_differences,
+};
+pub use refund_proof::{
+    ClaimedRefund, MinedRefund, RefundProofError, SeenTransfer, is_confirmed, verify_refund,
 };
 pub use reserve::{ReserveBasis, ReserveRecommendation, ReserveRule, ReserveVolume};
 pub use spend_permission::{

@@ -131,7 +131,8 @@ impl ReceiptEvent {
                 proof: PaymentProof::OnChain { .. },
                 ..
             }
-            | ReceiptEvent::FundsReceived => Authority::Chain,
+            | ReceiptEvent::FundsReceived
+            | ReceiptEvent::RefundConfirmed => Authority::Chain,
             ReceiptEvent::CheckoutSucceeded
             | ReceiptEvent::TransactionMined
             | ReceiptEvent::RecipientValidated
@@ -143,7 +144,8 @@ impl ReceiptEvent {
             | ReceiptEvent::SplitExecuted
             | ReceiptEvent::Reconciled
             | ReceiptEvent::RefundRequested
-            | ReceiptEvent::Refunded { .. } => Authority::Admin,
+            | ReceiptEvent::Refunded { .. }
+            | ReceiptEvent::RefundSent { .. } => Authority::Admin,
         }
     }
 }

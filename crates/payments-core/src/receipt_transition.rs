@@ -14,6 +14,9 @@
 //! - Split executed: paid -> completed; reconciled: paid/completed -> reconciled.
 //! - Refunds apply only to settled receipts and are bounded by what was paid, across all refunds:
 //!   short of it the status is `refund_partial`, reaching it `refunded`; past it they are refused.
+//! - A refund whose transaction is mined but not yet confirmed counts against what remains refundable at
+//!   once (so refunds stay bounded while they wait) and makes the receipt `refund_requested`; when the
+//!   chain confirms it, the status follows the amounts (`refund_partial` or `refunded`).
 
 use thiserror::Error;
 
@@ -94,6 +97,15 @@ pub enum ReceiptEvent {
         /// The amount of this refund.
         amount: Cents,
     },
+    /// A refund's transaction is mined but not yet confirmed -> `refund_requested`; the amount counts
+    /// against what remains refundable from now on.
+    RefundSent {
+        /// The amount of this refund.
+        amount: Cents,
+    },
+    /// The chain confirmed a refund recorded by [`ReceiptEvent::RefundSent`] -> `refund_partial` or
+    /// `refunded`, by the amounts.
+    RefundConfirmed,
 }
 
 /// What the machine needs to know about a receipt.
@@ -214,7 +226,8 @@ impl ReceiptEvent {
             ReceiptEvent::Reconciled => ReceiptStatus::Reconciled,
             ReceiptEvent::Failed(_) => ReceiptStatus::Failed,
             ReceiptEvent::RefundRequested => ReceiptStatus::RefundRequested,
-            ReceiptEvent::Refunded { .. } => ReceiptStatus::Refunded,
+            ReceiptEvent::Refunded { .. } | ReceiptEvent::RefundConfirmed => ReceiptStatus::Refunded,
+            ReceiptEvent::RefundSent { .. } => ReceiptStatus::RefundRequested,
         }
     }
 }
@@ -280,6 +293,21 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
             _ => Err(refused(current, target)),
         },
         ReceiptEvent::Refunded { amount } => refund(state, *amount),
+        ReceiptEvent::RefundSent { amount } => refund(state, *amount).map(|moved| match moved {
+            Transition::Moved { from, to } => Transition::Moved {
+                from,
+                to: ReceiptState {
+                    status: S::RefundRequested,
+                    ..to
+                },
+            },
+            ignored @ Transition::Ignored { .. } => ignored,
+        }),
+        // Always a move, even to the same status: the confirmation is recorded and sent.
+        ReceiptEvent::RefundConfirmed => match current {
+            _ if !current.is_settled() => Err(refused(current, target)),
+            _ => moved(to_status(status_by_amounts(state))),
+        },
     }
 }
 
@@ -341,19 +369,26 @@ fn refund(state: ReceiptState, amount: Cents) -> Result<Transition, TransitionEr
         });
     }
     let refunded = Cents::new(state.refunded.as_i64() + amount.as_i64());
-    let status = if refunded == state.paid {
-        ReceiptStatus::Refunded
-    } else {
-        ReceiptStatus::RefundPartial
-    };
+    let after = ReceiptState { refunded, ..state };
     Ok(Transition::Moved {
         from: state.status,
         to: ReceiptState {
-            status,
-            refunded,
-            ..state
+            status: status_by_amounts(after),
+            ..after
         },
     })
+}
+
+/// The refund status the amounts say: all of it refunded, part of it, or (nothing refunded) the status
+/// as it is.
+fn status_by_amounts(state: ReceiptState) -> ReceiptStatus {
+    if state.refunded == state.paid {
+        ReceiptStatus::Refunded
+    } else if state.refunded > Cents::ZERO {
+        ReceiptStatus::RefundPartial
+    } else {
+        state.status
+    }
 }
 
 #[cfg(test)]

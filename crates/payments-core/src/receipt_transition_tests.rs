@@ -41,29 +41,34 @@ fn events() -> Vec<ReceiptEvent> {
         ReceiptEvent::Refunded {
             amount: Cents::new(100),
         },
+        ReceiptEvent::RefundSent {
+            amount: Cents::new(100),
+        },
+        ReceiptEvent::RefundConfirmed,
     ]
 }
 
 /// Rows: every status (paid 10.00; refund_partial has 4.00 refunded, refunded all of it).
-/// Columns: the events above. A status name = moved there, `-` = ignored, `x` = refused.
+/// Columns: the events above (the last two: a refund sent but unconfirmed, then its confirmation).
+/// A status name = moved there, `-` = ignored, `x` = refused.
 const EXPECTED: &str = "
-generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-checkout_success     - - - - - tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-tx_mined             - - - - - - recipient_validated tx_mismatch underpaid paid x x failed x x
-recipient_validated  - - - - - - - tx_mismatch underpaid paid x x failed x x
-tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - underpaid paid x x failed x x
-underpaid            - - - - - - - tx_mismatch underpaid paid x x failed x x
-paid                 - - - - - - - - paid - completed reconciled x refund_requested refund_partial
-completed            - - - - - - - - completed - - reconciled x refund_requested refund_partial
-reconciled           - - - - - - - - reconciled - - - x refund_requested refund_partial
-failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x
-refund_requested     - - - - - - - - refund_requested - x x x - refund_partial
-refund_partial       - - - - - - - - refund_partial - x x x refund_requested refund_partial
-refunded             - - - - - - - - refunded - x x x x x
+generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+checkout_success     - - - - - tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+tx_mined             - - - - - - recipient_validated tx_mismatch underpaid paid x x failed x x x x
+recipient_validated  - - - - - - - tx_mismatch underpaid paid x x failed x x x x
+tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - underpaid paid x x failed x x x x
+underpaid            - - - - - - - tx_mismatch underpaid paid x x failed x x x x
+paid                 - - - - - - - - paid - completed reconciled x refund_requested refund_partial refund_requested paid
+completed            - - - - - - - - completed - - reconciled x refund_requested refund_partial refund_requested completed
+reconciled           - - - - - - - - reconciled - - - x refund_requested refund_partial refund_requested reconciled
+failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
+refund_requested     - - - - - - - - refund_requested - x x x - refund_partial refund_requested refund_requested
+refund_partial       - - - - - - - - refund_partial - x x x refund_requested refund_partial refund_requested refund_partial
+refunded             - - - - - - - - refunded - x x x x x x refunded
 ";
 
 fn state_of(status: ReceiptStatus) -> ReceiptState {
@@ -184,6 +189,43 @@ fn refunds_add_up_to_a_full_refund_and_never_past_it() {
             remaining: Cents::ZERO
         })
     );
+}
+
+#[test]
+fn an_unconfirmed_refund_counts_against_what_remains_and_its_confirmation_settles_the_status() {
+    let pending = apply_event(
+        state_of(ReceiptStatus::Paid),
+        &ReceiptEvent::RefundSent {
+            amount: Cents::new(1000),
+        },
+    )
+    .unwrap();
+    let Transition::Moved { to: waiting, .. } = pending else {
+        panic!("expected a move, got {pending:?}")
+    };
+    let another = apply_event(
+        waiting,
+        &ReceiptEvent::Refunded {
+            amount: Cents::new(1),
+        },
+    );
+    let confirmed = apply_event(waiting, &ReceiptEvent::RefundConfirmed).unwrap();
+
+    assert_eq!(
+        (waiting.status, waiting.refunded),
+        (ReceiptStatus::RefundRequested, Cents::new(1000))
+    );
+    assert_eq!(
+        another,
+        Err(TransitionError::RefundExceedsPaid {
+            requested: Cents::new(1),
+            remaining: Cents::ZERO
+        })
+    );
+    assert!(matches!(
+        confirmed,
+        Transition::Moved { to, .. } if to.status == ReceiptStatus::Refunded && to.refunded == Cents::new(1000)
+    ));
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub struct Difference {
 
 /// One transfer of the payment token into a deposit, as one side records it (a log's identity and amount).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeenTransfer {
+pub struct LoggedTransfer {
     /// Lowercase `0x` hex.
     pub transaction_hash: String,
     pub log_index: u64,
@@ -35,11 +35,11 @@ pub struct SeenTransfer {
 /// and the receipt's received total must be the chain's sum.
 pub fn deposit_differences(
     subject: &str,
-    database: &[SeenTransfer],
-    chain: &[SeenTransfer],
+    database: &[LoggedTransfer],
+    chain: &[LoggedTransfer],
     recorded_received: TokenAmount,
 ) -> Vec<Difference> {
-    let by_log = |transfers: &[SeenTransfer]| -> BTreeMap<(String, u64), TokenAmount> {
+    let by_log = |transfers: &[LoggedTransfer]| -> BTreeMap<(String, u64), TokenAmount> {
         transfers
             .iter()
             .map(|seen| {

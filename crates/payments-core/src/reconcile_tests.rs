@@ -4,8 +4,8 @@ fn units(base: u128) -> TokenAmount {
     TokenAmount::from_base_units(base)
 }
 
-fn seen(hash: &str, log_index: u64, amount: u128) -> SeenTransfer {
-    SeenTransfer {
+fn seen(hash: &str, log_index: u64, amount: u128) -> LoggedTransfer {
+    LoggedTransfer {
         transaction_hash: hash.to_owned(),
         log_index,
         amount: units(amount),

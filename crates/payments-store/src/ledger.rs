@@ -59,6 +59,8 @@ pub enum LedgerSource {
         buyer: Wallet,
         amount: Cents,
         transaction_hash: String,
+        /// The block of its verified transaction (`None` for refunds recorded before they were verified).
+        block_number: Option<u64>,
     },
     /// A receipt's split ran (it became `completed`): the deposit's balance then was paid out.
     Settlement {
@@ -147,6 +149,7 @@ impl LedgerRow {
                         .map_err(|error| format!("ledger refund of row {}: {error}", self.row_id))?,
                 ),
                 transaction_hash: self.transaction_hash.clone().unwrap_or_default(),
+                block_number: self.block_number.and_then(|block| u64::try_from(block).ok()),
             },
             KIND_SETTLEMENT => LedgerSource::Settlement {
                 receipt_id: self.reference.clone(),

@@ -53,8 +53,8 @@ pub use postgres::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub(crate) use purchase_credit::purchase_credit_changes;
 pub use receipt_types::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery,
-    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PreviousKey, ReceiptFilter, ReceiptPage,
-    StockTake, TransitionCommit,
+    IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PendingRefund, PreviousKey, ReceiptFilter,
+    ReceiptPage, StockTake, TransitionCommit,
 };
 pub(crate) use receipt_types::{CreateReceiptOutcome, OwnerRow};
 pub use reconcile_repository::{

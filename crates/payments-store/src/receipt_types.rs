@@ -62,13 +62,29 @@ pub struct NewDelivery {
     pub body: Vec<u8>,
 }
 
-/// A refund recorded with its transition.
+/// A refund recorded with its transition. Its transaction was verified on chain: one transaction proves one
+/// refund (a hash already recorded refuses the transition with `TransitionRefused::RefundTxTaken`).
 #[derive(Debug, Clone)]
 pub struct NewRefund {
     pub buyer: Wallet,
     pub amount: Cents,
     pub items: Vec<LineItem>,
+    /// Lowercase `0x` + 64 hex digits.
     pub tx_hash: String,
+    /// The block the transaction was mined in.
+    pub block_number: u64,
+    /// Whether it had its confirmations when recorded; else the refund waits (see [`PendingRefund`]).
+    pub confirmed: bool,
+}
+
+/// A recorded refund whose transaction has not had its confirmations yet (any merchant's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingRefund {
+    pub wallet: Wallet,
+    pub receipt_id: ReceiptId,
+    pub tx_hash: String,
+    pub block_number: u64,
+    pub amount: Cents,
 }
 
 /// Finite stock an order reserves when it is created: product id and quantity (summed over its lines).
@@ -98,6 +114,8 @@ pub struct TransitionCommit {
     /// The change as the merchant's webhook endpoints hear of it (recorded whether or not `delivery` is).
     pub event: MerchantEvent,
     pub refund: Option<NewRefund>,
+    /// Marks this receipt's pending refund with this transaction hash confirmed.
+    pub confirms_refund: Option<String>,
     /// The payment window ended unpaid: mark the receipt expired and give back the stock it holds.
     pub expires: bool,
     /// A payment: take again what an expiry gave back (marking the receipt `stock_short` where too little

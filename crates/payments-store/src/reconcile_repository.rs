@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use async_trait::async_trait;
-use payments_core::{Cents, SeenTransfer, TokenAmount, Wallet};
+use payments_core::{Cents, LoggedTransfer, TokenAmount, Wallet};
 
 use crate::StoreError;
 
@@ -39,7 +39,7 @@ pub struct DepositRecord {
     /// What the receipt records as received (`received_units`).
     pub received: TokenAmount,
     /// Every recorded transfer of the token into the deposit.
-    pub transfers: Vec<SeenTransfer>,
+    pub transfers: Vec<LoggedTransfer>,
 }
 
 /// A recorded refund and the transaction it names.
@@ -114,9 +114,9 @@ pub(crate) fn assemble_deposits(
     rows: Vec<DepositRow>,
     transfers: Vec<TransferRow>,
 ) -> Result<Vec<DepositRecord>, String> {
-    let mut by_deposit: HashMap<String, Vec<SeenTransfer>> = HashMap::new();
+    let mut by_deposit: HashMap<String, Vec<LoggedTransfer>> = HashMap::new();
     for transfer in transfers {
-        let seen = SeenTransfer {
+        let seen = LoggedTransfer {
             transaction_hash: transfer.transaction_hash.to_ascii_lowercase(),
             log_index: u64::try_from(transfer.log_index)
                 .map_err(|error| format!("log index of {}: {error}", transfer.transaction_hash))?,

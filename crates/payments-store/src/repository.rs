@@ -14,8 +14,8 @@ use crate::use_case::{
     Committed, Sale, SaleRefused, SaleTx, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use crate::{
-    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OutboxDepth, ReceiptFilter,
-    ReceiptPage, StoreError, UpsertOutcome,
+    AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OutboxDepth, PendingRefund,
+    ReceiptFilter, ReceiptPage, StoreError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use payments_domain::api_key::{KeyHash, SubscriptionId};
@@ -149,6 +149,11 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
     /// Unpaid receipts (of every merchant) whose payment window ended at or before `now_ms` and that are
     /// not yet expired, soonest ended first, at most `limit`: what the expiry pass fails.
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError>;
+    /// Whether a refund (of any receipt) was recorded with the transaction `tx_hash` (lowercase hex).
+    async fn refund_tx_recorded(&self, tx_hash: &str) -> Result<bool, StoreError>;
+    /// Refunds (of every merchant) whose transaction still waits for its confirmations, oldest first, at most
+    /// `limit`: what the refund confirmation pass checks.
+    async fn pending_refunds(&self, limit: u32) -> Result<Vec<PendingRefund>, StoreError>;
     /// Records the card-onramp session the payment page created for `wallet`'s receipt `id`, replacing the
     /// one before (its status and `version` stay); `false` (nothing written) when there is no such receipt or
     /// it is paid.

@@ -141,6 +141,8 @@ pub enum TransitionRefused<T> {
     Decision(T),
     /// Unknown, or another merchant's (indistinguishable on purpose).
     NotFound(ReceiptId),
+    /// The commit's refund names a transaction that already proves a refund (of any receipt).
+    RefundTxTaken(String),
 }
 
 /// Changing a receipt's status as one transaction.

@@ -87,9 +87,9 @@ impl Files {
     }
 }
 
-/// `payments receipts refund ID --usd USD` to the test buyer, in transaction `tx(hash)`.
-async fn refund(files: &Files, app: &TestApp, id: &str, usd: &str, hash: &str) -> Run {
-    let (tx_hash, idempotency_key) = (tx(hash), format!("refund-{hash}"));
+/// `payments receipts refund ID --usd USD --simulate` to the test buyer: the test-mode chain sends it.
+async fn refund(files: &Files, app: &TestApp, id: &str, usd: &str, key: &str) -> Run {
+    let idempotency_key = format!("refund-{key}");
     let args = [
         "receipts",
         "refund",
@@ -98,8 +98,7 @@ async fn refund(files: &Files, app: &TestApp, id: &str, usd: &str, hash: &str) -
         usd,
         "--buyer",
         BUYER,
-        "--tx-hash",
-        &tx_hash,
+        "--simulate",
         "--idempotency-key",
         &idempotency_key,
     ];
@@ -145,6 +144,20 @@ async fn login_split_order_mark_paid_refunds_terminal_sale_and_logout() {
         .await;
     let partial = refund(&files, &app, &id, "5.00", "01").await;
     let too_much = refund(&files, &app, &id, "1000.00", "02").await;
+    let buyer_balance = app.chain().balance(Wallet::parse(BUYER).unwrap()).await;
+    let made_up_hash = tx("11");
+    let made_up_args = [
+        "receipts",
+        "refund",
+        id.as_str(),
+        "--usd",
+        "1.00",
+        "--buyer",
+        BUYER,
+        "--tx-hash",
+        made_up_hash.as_str(),
+    ];
+    let made_up = files.run(&app, None, &made_up_args).await;
     let terminal_args = [
         "receipts",
         "terminal",
@@ -214,6 +227,16 @@ async fn login_split_order_mark_paid_refunds_terminal_sale_and_logout() {
         too_much.stderr.starts_with("error: invalid_usd: "),
         "{}",
         too_much.stderr
+    );
+    assert_eq!(
+        buyer_balance, 5_000_000,
+        "the simulated refund reached the buyer, the refused one did not"
+    );
+    assert_eq!(made_up.code, 1, "{made_up:?}");
+    assert!(
+        made_up.stderr.starts_with("error: refund_tx_not_found: "),
+        "{}",
+        made_up.stderr
     );
     let total = receipt["totalUsd"].as_f64().unwrap();
     let remainder = format!("{:.2}", total - 5.0);

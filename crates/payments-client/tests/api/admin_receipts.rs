@@ -11,6 +11,11 @@ fn tx(byte: &str) -> String {
     format!("0x{}", byte.repeat(32))
 }
 
+/// A refund transfer of `cents` to the test buyer on the server's test-mode chain; its transaction hash.
+async fn refund_sent(app: &payments_server::testing::TestApp, cents: u128) -> String {
+    app.chain().pay(test_buyer(), cents * 10_000).await
+}
+
 fn api_error<T: std::fmt::Debug>(result: Result<T, Error>) -> payments_client::ApiError {
     match result {
         Err(Error::Api(api)) => *api,
@@ -33,20 +38,25 @@ async fn an_order_paid_by_admin_attestation_is_refunded_in_parts_but_never_beyon
         )
         .await
         .unwrap();
+    let sent = [
+        refund_sent(&app, 1000).await,
+        refund_sent(&app, 3489).await,
+        refund_sent(&app, 3488).await,
+    ];
     let refund = |usd: i64, hash: &str| {
-        RefundReceipt::new(&id, merchant, test_buyer(), Cents::new(usd), tx(hash)).items(vec![ReceiptLine {
+        RefundReceipt::new(&id, merchant, test_buyer(), Cents::new(usd), hash).items(vec![ReceiptLine {
             label: "Blue mug".to_owned(),
             price_usd: Cents::new(usd),
             qty: Some(1),
         }])
     };
     let partial = client
-        .refund_receipt(&session, &refund(1000, "01"))
+        .refund_receipt(&session, &refund(1000, &sent[0]))
         .await
         .unwrap();
-    let too_much = api_error(client.refund_receipt(&session, &refund(3489, "02")).await);
+    let too_much = api_error(client.refund_receipt(&session, &refund(3489, &sent[1])).await);
     let rest = client
-        .refund_receipt(&session, &refund(3488, "03"))
+        .refund_receipt(&session, &refund(3488, &sent[2]))
         .await
         .unwrap();
 
@@ -108,7 +118,7 @@ async fn a_refund_resent_with_its_idempotency_key_is_replayed_not_repeated() {
         session.wallet(),
         test_buyer(),
         Cents::new(3000),
-        tx("0c"),
+        refund_sent(&app, 3000).await,
     )
     .idempotency_key("refund-1");
 
@@ -123,7 +133,8 @@ async fn a_refund_resent_with_its_idempotency_key_is_replayed_not_repeated() {
     let another = api_error(another);
     assert_eq!(
         (another.status, another.code.known()),
-        (400, Some(ErrorCode::InvalidUsd))
+        (409, Some(ErrorCode::RefundTxReused)),
+        "another key cannot spend the same transaction twice"
     );
 }
 
@@ -138,7 +149,7 @@ async fn sensitive_statuses_and_refunds_of_unpaid_receipts_are_refused() {
         session.wallet(),
         test_buyer(),
         Cents::new(100),
-        tx("0d"),
+        refund_sent(&app, 100).await,
     );
 
     let with_key = api_error(client.post_receipt_status(&paid).await);

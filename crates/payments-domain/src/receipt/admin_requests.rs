@@ -21,8 +21,12 @@ pub struct RefundRequest {
     usd: Option<Value>,
     #[serde(default)]
     items: Vec<RefundItemRequest>,
+    /// The merchant's refund transaction (`0x` + 64 hex); the server verifies it on chain.
     #[serde(alias = "tx_hash", alias = "transactionHash")]
     tx_hash: Option<String>,
+    /// Test mode only: the test-mode chain sends the refund for the merchant (no `txHash` then).
+    #[serde(default)]
+    simulate: bool,
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -42,7 +46,16 @@ pub struct Refund {
     pub buyer: Wallet,
     pub amount: Cents,
     pub items: Vec<LineItem>,
-    pub tx_hash: String,
+    pub transfer: RefundTransfer,
+}
+
+/// Where the refund's money moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundTransfer {
+    /// In this transaction (lowercase `0x` + 64 hex), to be verified on chain.
+    Sent(String),
+    /// Not yet: the test-mode chain is to send it for the merchant.
+    Simulate,
 }
 
 /// Why an admin receipt body was refused, in the spec's codes.
@@ -106,15 +119,33 @@ impl RefundRequest {
                 thumb: None,
             });
         }
-        let tx_hash = present(self.tx_hash).ok_or_else(|| FieldError::new("txHash", "is required"))?;
-        let tx_hash = transaction_hash(&tx_hash).map_err(|error| FieldError::new("txHash", error.message))?;
+        let transfer = match (present(self.tx_hash), self.simulate) {
+            (Some(_), true) => {
+                return Err(FieldError::new(
+                    "txHash",
+                    "give either txHash (a sent refund) or simulate (test mode sends it), not both",
+                )
+                .into());
+            }
+            (None, true) => RefundTransfer::Simulate,
+            (None, false) => {
+                return Err(FieldError::new(
+                    "txHash",
+                    "is required: the transaction that sent the refund to the buyer",
+                )
+                .into());
+            }
+            (Some(hash), false) => RefundTransfer::Sent(
+                transaction_hash(&hash).map_err(|error| FieldError::new("txHash", error.message))?,
+            ),
+        };
         Ok(Refund {
             receipt_id,
             wallet,
             buyer,
             amount,
             items,
-            tx_hash,
+            transfer,
         })
     }
 }

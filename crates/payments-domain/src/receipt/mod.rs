@@ -17,7 +17,9 @@ use payments_core::{
 };
 
 pub use actor::Actor;
-pub use admin_requests::{AdminRequestError, Refund, RefundRequest, TerminalRequest, TerminalSale};
+pub use admin_requests::{
+    AdminRequestError, Refund, RefundRequest, RefundTransfer, TerminalRequest, TerminalSale,
+};
 pub use id::{DeliveryId, ReceiptId};
 pub use onramp_session::OnrampSession;
 pub use options::{BillingAddress, ReceiptOptions};

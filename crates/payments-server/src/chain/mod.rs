@@ -158,6 +158,23 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         amount: TokenAmount,
     ) -> Result<B256, ChainError>;
 
+    /// Test mode only: the merchant `from` sends `amount` of `token` to `to` (a refund the test-mode chain sends
+    /// for the merchant, who holds no key there: the amount is minted to `from` first, in the same
+    /// transaction). Other chains answer [`ChainError::NotConfigured`]: a live merchant sends its own refund.
+    async fn simulate_refund(
+        &self,
+        _token: Wallet,
+        _from: Wallet,
+        _to: Wallet,
+        _amount: TokenAmount,
+    ) -> Result<B256, ChainError> {
+        Err(ChainError::NotConfigured(
+            "only the test-mode chain can send a refund for the merchant (simulate); on a live chain send \
+             the refund from the merchant's wallet and give its txHash"
+                .to_owned(),
+        ))
+    }
+
     /// Test mode only: gives `wallet` `amount` of `token` (the test token's mint) and, as the customer's own
     /// wallet would, approves `manager` to pull the token without limit, so the customer's subscriptions can
     /// be charged. Other chains answer [`ChainError::NotConfigured`]: real money is never made.

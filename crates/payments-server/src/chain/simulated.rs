@@ -189,6 +189,19 @@ impl State {
     }
 
     /// One transaction in a block of its own: applies the moves, records their logs.
+    /// One transaction in which `from`, holding no key here, is given `amount` and sends it to `to`.
+    fn minted_and_sent(
+        &mut self,
+        token: Wallet,
+        from: Wallet,
+        to: Wallet,
+        amount: TokenAmount,
+    ) -> Result<B256, ChainError> {
+        let units = amount.base_units();
+        let mint = Wallet::from_address(Address::ZERO);
+        self.transact(&[(token, mint, from, units), (token, from, to, units)])
+    }
+
     fn transact(&mut self, moves: &[(Wallet, Wallet, Wallet, u128)]) -> Result<B256, ChainError> {
         self.transact_at(self.next_timestamp(), moves)
     }
@@ -435,12 +448,17 @@ impl Chain for SimulatedChain {
         to: Wallet,
         amount: TokenAmount,
     ) -> Result<B256, ChainError> {
-        let units = amount.base_units();
-        let mint = Wallet::from_address(Address::ZERO);
-        self.lock().transact(&[
-            (token, mint, SIMULATED_BUYER, units),
-            (token, SIMULATED_BUYER, to, units),
-        ])
+        self.lock().minted_and_sent(token, SIMULATED_BUYER, to, amount)
+    }
+
+    async fn simulate_refund(
+        &self,
+        token: Wallet,
+        from: Wallet,
+        to: Wallet,
+        amount: TokenAmount,
+    ) -> Result<B256, ChainError> {
+        self.lock().minted_and_sent(token, from, to, amount)
     }
 
     async fn fund_test_wallet(

@@ -134,12 +134,13 @@ impl LedgerService {
                 buyer,
                 amount,
                 transaction_hash,
+                block_number,
             } => {
                 let amount = amount
                     .to_token_amount()
                     .unwrap_or(TokenAmount::from_base_units(0));
                 let legs = vec![refund_leg(merchant, buyer, amount)];
-                (legs, Some(receipt_id), None, Some(transaction_hash), None)
+                (legs, Some(receipt_id), None, Some(transaction_hash), block_number)
             }
             LedgerSource::Settlement {
                 receipt_id,

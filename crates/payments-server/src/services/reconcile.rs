@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use alloy_primitives::B256;
 use payments_core::{
-    Difference, Expected, MinedMovement, SeenTransfer, TokenAmount, Wallet, deposit_differences,
+    Difference, Expected, LoggedTransfer, MinedMovement, TokenAmount, Wallet, deposit_differences,
     movement_differences, settlement_differences,
 };
 
@@ -93,7 +93,7 @@ impl ReconcileService {
         differences: &mut Vec<Difference>,
     ) -> Result<(), ReconcileError> {
         let deposits: Vec<Wallet> = page.iter().map(|record| record.deposit).collect();
-        let mut paid_in: HashMap<Wallet, Vec<SeenTransfer>> = HashMap::new();
+        let mut paid_in: HashMap<Wallet, Vec<LoggedTransfer>> = HashMap::new();
         for transfer in self
             .token_transfers_to(&deposits, from_block, confirmed_head)
             .await?
@@ -287,8 +287,8 @@ impl ReconcileService {
     }
 }
 
-fn seen(transfer: &TokenTransfer) -> Option<SeenTransfer> {
-    Some(SeenTransfer {
+fn seen(transfer: &TokenTransfer) -> Option<LoggedTransfer> {
+    Some(LoggedTransfer {
         transaction_hash: format!("{:#x}", transfer.transaction_hash),
         log_index: transfer.log_index,
         amount: transfer.amount?,

@@ -102,6 +102,7 @@ impl Services {
             chain_wakeup: Arc::clone(&chain_wakeup),
             chain_records: Arc::clone(&repos.chain),
             payment_window: config.payment_window(),
+            confirmations: config.effective_confirmations(),
         };
         let chain_workers = chain_workers(config, repos, clock, &chain, &receipts, chain_wakeup);
         let onramp = onramp(config, repos, clock);

@@ -62,6 +62,8 @@ mod receipt_transfers;
 mod receipt_webhooks;
 mod receipts_create;
 mod reconcile_anvil;
+mod refunds_anvil;
+mod refunds_on_chain;
 mod reserve_and_split_transactions;
 mod reserve_anvil;
 mod resource_limits;

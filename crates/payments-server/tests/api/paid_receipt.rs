@@ -7,6 +7,12 @@ use serde_json::json;
 use crate::admin_helpers::admin;
 use crate::helpers::{Api, send};
 
+/// A refund the test-mode chain carries: `cents` of the payment token sent to `buyer`; its transaction hash.
+pub(crate) async fn refund_sent(api: &Api, buyer: &str, cents: u128) -> String {
+    let buyer = payments_core::Wallet::parse(buyer).unwrap();
+    api.app.chain().pay(buyer, cents * 10_000).await
+}
+
 /// Signs in the merchant admin, configures its split, creates receipt `id` (7.75 USD) and marks it paid.
 pub(crate) async fn paid_receipt(api: &Api, id: &str) -> (AdminClient, TestKey) {
     let (session, key) = api.app.merchant_admin().await;

@@ -6,11 +6,12 @@ use serde_json::{Value, json};
 
 use crate::admin_helpers::{admin, admin_without_csrf};
 use crate::helpers::{Api, Reply, send};
-use crate::paid_receipt::paid_receipt;
+use crate::paid_receipt::{paid_receipt, refund_sent};
 
 const BUYER: &str = "0x3333333333333333333333333333333333333333";
 
-fn tx() -> String {
+/// A hash no transaction has: good enough where the body is refused before the chain is asked.
+fn unused_tx() -> String {
     format!("0x{}", "cd".repeat(32))
 }
 
@@ -18,9 +19,9 @@ async fn refund(api: &Api, session: &AdminClient, body: Value) -> Reply {
     send(admin(api, session, Method::POST, "/api/receipts/refund").json(&body)).await
 }
 
-fn refund_body(key: &TestKey, usd: Value) -> Value {
+fn refund_body(key: &TestKey, usd: Value, tx_hash: &str) -> Value {
     json!({"receiptId": "sold", "wallet": key.wallet, "buyer": BUYER, "usd": usd,
-           "items": [{"label": "Coffee", "priceUsd": 3.5, "qty": 1}], "txHash": tx()})
+           "items": [{"label": "Coffee", "priceUsd": 3.5, "qty": 1}], "txHash": tx_hash})
 }
 
 #[tokio::test]
@@ -28,9 +29,15 @@ async fn refunds_are_partial_then_full_and_never_exceed_what_was_paid() {
     let api = Api::spawn().await;
     let (session, key) = paid_receipt(&api, "sold").await;
 
-    let partial = refund(&api, &session, refund_body(&key, json!(3.5))).await;
-    let too_much = refund(&api, &session, refund_body(&key, json!(4.26))).await;
-    let rest = refund(&api, &session, refund_body(&key, json!(4.25))).await;
+    let (first, second, third) = (
+        refund_sent(&api, BUYER, 350).await,
+        refund_sent(&api, BUYER, 426).await,
+        refund_sent(&api, BUYER, 425).await,
+    );
+
+    let partial = refund(&api, &session, refund_body(&key, json!(3.5), &first)).await;
+    let too_much = refund(&api, &session, refund_body(&key, json!(4.26), &second)).await;
+    let rest = refund(&api, &session, refund_body(&key, json!(4.25), &third)).await;
 
     assert_eq!(
         partial.json,
@@ -60,11 +67,16 @@ async fn a_receipt_read_between_refunds_shows_each_new_status_and_refunded_amoun
             .json
     };
 
+    let (first, second) = (
+        refund_sent(&api, BUYER, 350).await,
+        refund_sent(&api, BUYER, 425).await,
+    );
+
     let paid = read().await;
     let paid_again = read().await;
-    refund(&api, &session, refund_body(&key, json!(3.5))).await;
+    refund(&api, &session, refund_body(&key, json!(3.5), &first)).await;
     let partial = read().await;
-    refund(&api, &session, refund_body(&key, json!(4.25))).await;
+    refund(&api, &session, refund_body(&key, json!(4.25), &second)).await;
     let refunded = read().await;
 
     assert_eq!(paid, paid_again);
@@ -87,7 +99,7 @@ async fn refund_bodies_are_checked_in_the_spec_codes() {
     let api = Api::spawn().await;
     let (session, key) = paid_receipt(&api, "sold").await;
     let with = |field: &str, value: Value| {
-        let mut body = refund_body(&key, json!(1));
+        let mut body = refund_body(&key, json!(1), &unused_tx());
         body[field] = value;
         body
     };
@@ -117,7 +129,8 @@ async fn refunds_of_an_unpaid_receipt_or_without_a_session_are_refused() {
     let (session, key) = api.app.merchant_admin().await;
     let body = json!({"id": "unpaid", "lineItems": [{"label": "A", "priceUsd": 1}], "totalUsd": 1});
     send(api.dev_as(&key.key, Method::POST, "/api/receipts").json(&body)).await;
-    let mut refund_unpaid = refund_body(&key, json!(1));
+    let sent = refund_sent(&api, BUYER, 100).await;
+    let mut refund_unpaid = refund_body(&key, json!(1), &sent);
     refund_unpaid["receiptId"] = json!("unpaid");
 
     let unpaid = refund(&api, &session, refund_unpaid.clone()).await;

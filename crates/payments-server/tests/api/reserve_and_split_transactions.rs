@@ -168,10 +168,12 @@ async fn the_recommendation_is_the_paid_floor_then_the_refunds_with_their_margin
     let api = Api::spawn().await;
     let (session, key) = settled_receipt(&api, "coffee-1").await;
 
+    let buyer = "0x4444444444444444444444444444444444444444";
+    let sent = crate::paid_receipt::refund_sent(&api, buyer, 350).await;
+
     let before = get(&api, &key, "/api/reserve/recommend").await;
-    let refund = json!({"receiptId": "coffee-1", "wallet": key.wallet, "buyer": "0x4444444444444444444444444444444444444444",
-                        "usd": 3.5, "items": [{"label": "Coffee", "priceUsd": 3.5, "qty": 1}],
-                        "txHash": format!("0x{}", "ab".repeat(32))});
+    let refund = json!({"receiptId": "coffee-1", "wallet": key.wallet, "buyer": buyer,
+                        "usd": 3.5, "items": [{"label": "Coffee", "priceUsd": 3.5, "qty": 1}], "txHash": sent});
     let refunded = send(admin(&api, &session, Method::POST, "/api/receipts/refund").json(&refund)).await;
     assert_eq!(refunded.status, 200, "{}", refunded.json);
     let after = get(&api, &key, "/api/reserve/recommend").await;

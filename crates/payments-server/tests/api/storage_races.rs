@@ -10,13 +10,13 @@ use serde_json::{Value, json};
 use crate::admin_helpers::admin;
 use crate::helpers::{Api, Reply, send};
 use crate::orders::{merchant_with_split, product};
-use crate::paid_receipt::paid_receipt;
+use crate::paid_receipt::{paid_receipt, refund_sent};
 
 const BUYER: &str = "0x3333333333333333333333333333333333333333";
 
-fn refund_body(key: &TestKey, usd: Value) -> Value {
+fn refund_body(key: &TestKey, usd: Value, tx_hash: &str) -> Value {
     json!({"receiptId": "sold", "wallet": key.wallet, "buyer": BUYER, "usd": usd,
-           "items": [{"label": "Coffee", "priceUsd": 1, "qty": 1}], "txHash": format!("0x{}", "cd".repeat(32))})
+           "items": [{"label": "Coffee", "priceUsd": 1, "qty": 1}], "txHash": tx_hash})
 }
 
 async fn receipt(api: &Api, key: &TestKey, id: &str) -> Value {
@@ -51,12 +51,13 @@ fn statuses(replies: &[Reply]) -> Vec<u16> {
 async fn ten_parallel_identical_refunds_under_one_key_refund_once() {
     let api = Api::spawn().await;
     let (session, key) = paid_receipt(&api, "sold").await;
+    let sent = refund_sent(&api, BUYER, 100).await;
 
     let replies = join_all((0..10).map(|_| {
         send(
             admin(&api, &session, Method::POST, "/api/receipts/refund")
                 .header("Idempotency-Key", "refund-once")
-                .json(&refund_body(&key, json!(1))),
+                .json(&refund_body(&key, json!(1), &sent)),
         )
     }))
     .await;
@@ -179,10 +180,18 @@ async fn parallel_orders_never_sell_more_than_the_stock() {
 async fn forty_parallel_refunds_apply_one_after_another_and_never_answer_500() {
     let api = Api::spawn().await;
     let (session, key) = paid_receipt(&api, "sold").await;
+    let mut transfers = Vec::new();
+    for _ in 0..40 {
+        transfers.push(refund_sent(&api, BUYER, 25).await);
+    }
 
-    let replies = join_all((0..40).map(|_| {
+    let replies = join_all(transfers.iter().map(|sent| {
         send(
-            admin(&api, &session, Method::POST, "/api/receipts/refund").json(&refund_body(&key, json!(0.25))),
+            admin(&api, &session, Method::POST, "/api/receipts/refund").json(&refund_body(
+                &key,
+                json!(0.25),
+                sent,
+            )),
         )
     }))
     .await;

@@ -165,8 +165,9 @@ async fn xp_grows_with_paid_purchases_and_shrinks_with_refunds() {
         "12.50 + 9.99 paid, whole dollars"
     );
 
+    let sent = crate::paid_receipt::refund_sent(&api, &wallet, 500).await;
     let refund = json!({"receiptId": "r-1", "wallet": shop.key.wallet, "buyer": wallet, "usd": 5, "items": [],
-                        "txHash": format!("0x{}", "cd".repeat(32))});
+                        "txHash": sent});
     let refunded = send(admin(&api, &shop.admin, Method::POST, "/api/receipts/refund").json(&refund)).await;
     assert_eq!(refunded.status, 200, "{}", refunded.json);
     assert_eq!(get_ok(&api, &path).await["xp"], 17);

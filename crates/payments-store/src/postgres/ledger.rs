@@ -35,7 +35,7 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
         ORDER BY h.at, h.id LIMIT $11) AS source_1
     UNION ALL
     SELECT * FROM (
-        SELECT f.created_at, 2, f.id, r.public_id, f.buyer, f.tx_hash, NULL::BIGINT, NULL::BIGINT, NULL::TEXT,
+        SELECT f.created_at, 2, f.id, r.public_id, f.buyer, f.tx_hash, f.block_number, NULL::BIGINT, NULL::TEXT,
             f.usd_cents::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::TEXT
         FROM receipt_refunds f JOIN receipts r ON r.id = f.receipt_id
         WHERE r.wallet = $1 AND f.created_at >= $4 AND f.created_at < $5

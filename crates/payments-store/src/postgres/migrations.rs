@@ -10,7 +10,7 @@ use crate::postgres::error::PgError;
 use crate::postgres::{
     schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8, schema_v9,
     schema_v10, schema_v11, schema_v12, schema_v13, schema_v14, schema_v15, schema_v16, schema_v17,
-    schema_v19, schema_v20,
+    schema_v18, schema_v19, schema_v20,
 };
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
@@ -43,6 +43,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (15, schema_v15::SQL),
     (16, schema_v16::SQL),
     (17, schema_v17::SQL),
+    (18, schema_v18::SQL),
     (19, schema_v19::SQL),
     (20, schema_v20::SQL),
 ];

@@ -8,10 +8,10 @@ use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Walle
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{BACKEND, PgStore, onramp_sessions, rows, sale, splits, transition};
+use crate::postgres::{BACKEND, PgStore, onramp_sessions, refunds, rows, sale, splits, transition};
 use crate::{
-    Committed, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, StoreError,
-    TransitionRefused, TransitionTx, Transitioned, TxError,
+    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx,
+    StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
@@ -274,6 +274,15 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
         self.run(|client| Box::pin(windows_ended(client, now_ms, limit)))
             .await
+    }
+
+    async fn refund_tx_recorded(&self, tx_hash: &str) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(refunds::is_recorded(client, tx_hash.to_owned())))
+            .await
+    }
+
+    async fn pending_refunds(&self, limit: u32) -> Result<Vec<PendingRefund>, StoreError> {
+        self.run(|client| Box::pin(refunds::pending(client, limit))).await
     }
 
     async fn record_onramp_session(

@@ -105,6 +105,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (15, T0),
             (16, T0),
             (17, T0),
+            (18, T0),
             (19, T0),
             (20, T0)
         ]

@@ -1,7 +1,7 @@
 //! Changing a receipt's status as one transaction: the idempotency claim, the receipt locked with
 //! `FOR UPDATE` (concurrent transitions of one receipt queue behind it and each decides on the previous
 //! one's result), the merchant's configuration, the service's decision, and the new state with its history,
-//! outbox and refund rows.
+//! outbox and refund rows (a refund whose transaction already proves another refund rolls it all back).
 
 use crate::postgres::connection::{PgClient, Queries};
 use payments_core::Wallet;
@@ -9,7 +9,7 @@ use payments_core::Wallet;
 use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
-use crate::postgres::{PgStore, endpoints, merchant, outbox, receipts, rows, stock, users};
+use crate::postgres::{PgStore, endpoints, merchant, outbox, receipts, refunds, rows, stock, users};
 use crate::{
     Committed, IdempotencyClaim, OwnerRow, Render, TransitionCommit, TransitionDecision, TransitionRefused,
     TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -25,8 +25,6 @@ const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, pai
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES ($1, $2, $3, $4, $5)";
-const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
-    created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
 /// Runs the transition, again after a transient failure as long as the decision has not run.
 pub(super) async fn apply<T: Send>(
@@ -108,6 +106,14 @@ async fn attempt_transition<T>(
                         "receipt {receipt_id} changed during its transaction"
                     )));
                 }
+                if let Some(refund) = &commit.refund
+                    && !refunds::insert(&tx, rowid, refund, commit.now_ms).await?
+                {
+                    // Dropping the transaction rolls the status change back with it.
+                    return Err(Failed::Refused(TransitionRefused::RefundTxTaken(
+                        refund.tx_hash.clone(),
+                    )));
+                }
                 for (buyer, change) in purchase_credit_changes(&before, &commit) {
                     users::credit_purchases(&tx, buyer, change, commit.now_ms).await?;
                 }
@@ -175,20 +181,8 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
     if commit.retakes_stock {
         stock::retake(tx, rowid, commit.wallet, commit.now_ms).await?;
     }
-    if let Some(refund) = &commit.refund {
-        let insert = tx.prepare_cached(INSERT_REFUND).await?;
-        tx.execute(
-            &insert,
-            &[
-                &rowid,
-                &refund.buyer.to_string(),
-                &refund.amount.as_i64(),
-                &rows::to_json(&refund.items)?,
-                &refund.tx_hash,
-                &commit.now_ms,
-            ],
-        )
-        .await?;
+    if let Some(tx_hash) = &commit.confirms_refund {
+        refunds::confirm(tx, rowid, tx_hash, commit.now_ms).await?;
     }
     Ok(true)
 }

@@ -38,7 +38,8 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
         ORDER BY h.at, h.id LIMIT :limit) AS source_1
     UNION ALL
     SELECT * FROM (
-        SELECT f.created_at, 2, f.id, r.public_id, f.buyer, f.tx_hash, NULL, NULL, NULL, CAST(f.usd_cents AS TEXT),
+        SELECT f.created_at, 2, f.id, r.public_id, f.buyer, f.tx_hash, f.block_number, NULL, NULL,
+            CAST(f.usd_cents AS TEXT),
             NULL, NULL, NULL
         FROM receipt_refunds f JOIN receipts r ON r.id = f.receipt_id
         WHERE r.wallet = :merchant AND f.created_at >= :from_ms AND f.created_at < :to_ms

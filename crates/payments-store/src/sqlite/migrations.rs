@@ -18,6 +18,7 @@ use super::schema_v14;
 use super::schema_v15;
 use super::schema_v16;
 use super::schema_v17;
+use super::schema_v18;
 use super::schema_v19;
 use super::schema_v20;
 
@@ -99,6 +100,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (15, schema_v15::SQL),
     (16, schema_v16::SQL),
     (17, schema_v17::SQL),
+    (18, schema_v18::SQL),
     (19, schema_v19::SQL),
     (20, schema_v20::SQL),
 ];

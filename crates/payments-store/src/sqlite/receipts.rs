@@ -4,7 +4,7 @@
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
-use crate::sqlite::{endpoints, receipt_stock, rows, webhooks};
+use crate::sqlite::{endpoints, receipt_stock, refunds, rows, webhooks};
 use crate::{CreateReceiptOutcome, OwnerRow, ReceiptFilter, ReceiptPage, TransitionCommit};
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{
@@ -61,8 +61,6 @@ const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
     WHERE paid_cents = 0 AND expired = 0 AND expires_at <= ?1 ORDER BY expires_at, id LIMIT ?2";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES (?1, ?2, ?3, ?4, ?5)";
-const INSERT_REFUND: &str = "INSERT INTO receipt_refunds (receipt_id, buyer, usd_cents, items_json, tx_hash,
-    created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
     let cents = |index: usize| row.get::<_, i64>(index).map(Cents::new);
@@ -238,14 +236,10 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         receipt_stock::retake(tx, rowid, commit.wallet, commit.now_ms)?;
     }
     if let Some(refund) = &commit.refund {
-        tx.prepare_cached(INSERT_REFUND)?.execute(params![
-            rowid,
-            refund.buyer.to_string(),
-            refund.amount.as_i64(),
-            rows::to_json(&refund.items)?,
-            refund.tx_hash,
-            commit.now_ms
-        ])?;
+        refunds::insert(tx, rowid, refund, commit.now_ms)?;
+    }
+    if let Some(tx_hash) = &commit.confirms_refund {
+        refunds::confirm(tx, rowid, tx_hash, commit.now_ms)?;
     }
     Ok(true)
 }

@@ -8,13 +8,13 @@ use payments_core::{FeePct, Wallet};
 
 use crate::sqlite::{
     HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, onramp_sessions,
-    receipts, shops, splits, subscriptions, use_cases, webhooks,
+    receipts, refunds, shops, splits, subscriptions, use_cases, webhooks,
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
-    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, ReceiptFilter,
-    ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository, ShopRepository, StoreError,
-    TransitionRefused, TransitionTx, Transitioned, TxError, UpsertOutcome,
+    InventoryRepository, ItemUpsert, KeyRepository, OutboxDepth, OutboxRepository, PendingRefund,
+    ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx, SessionRepository,
+    ShopRepository, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use payments_domain::api_key::{KeyHash, SubscriptionId};
@@ -159,6 +159,15 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteSto
     async fn windows_ended(&self, now_ms: i64, limit: u32) -> Result<Vec<(Wallet, ReceiptId)>, StoreError> {
         self.read(move |conn| receipts::windows_ended(conn, now_ms, limit))
             .await
+    }
+
+    async fn refund_tx_recorded(&self, tx_hash: &str) -> Result<bool, StoreError> {
+        let tx_hash = tx_hash.to_owned();
+        self.read(move |conn| refunds::is_recorded(conn, &tx_hash)).await
+    }
+
+    async fn pending_refunds(&self, limit: u32) -> Result<Vec<PendingRefund>, StoreError> {
+        self.read(move |conn| refunds::pending(conn, limit)).await
     }
 
     async fn record_onramp_session(

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
-use crate::sqlite::{query, receipt_stock, receipts, recurring, users};
+use crate::sqlite::{query, receipt_stock, receipts, recurring, refunds, users};
 use crate::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleRefused, SaleTx,
     StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -143,6 +143,13 @@ pub(super) fn transition<T>(
                 enqueued: false,
             },
             Some(commit) => {
+                if let Some(refund) = &commit.refund
+                    && refunds::is_recorded(conn, &refund.tx_hash).map_err(sql)?
+                {
+                    return Err(TxError::Refused(TransitionRefused::RefundTxTaken(
+                        refund.tx_hash.clone(),
+                    )));
+                }
                 // The writer holds the only write lock, so the version read above is still current.
                 if !receipts::commit_transition(conn, &commit).map_err(sql)? {
                     return Err(TxError::Store(StoreError::Busy(format!(

@@ -255,6 +255,7 @@ pub fn commit(receipt: &Receipt, to: ReceiptState, event: &'static str) -> Trans
             format!("{{\"receiptId\":\"{}\"}}", receipt.id.as_str()).into_bytes(),
         ),
         refund: None,
+        confirms_refund: None,
         expires: false,
         retakes_stock: false,
         paid_late: false,
@@ -294,6 +295,12 @@ pub fn mark_paid_to(paid_cents: i64, url: &'static str) -> TransitionDecision {
 /// Refunds `amount_cents`, refused when the refunds would exceed what was paid: the decision is only
 /// right if it sees every earlier refund.
 pub fn refund(amount_cents: i64) -> TransitionDecision {
+    refund_in(amount_cents, next_refund_tx(), true)
+}
+
+/// [`refund`] proven by transaction `tx_hash`, `confirmed` or still waiting for its confirmations (the
+/// receipt is then `refund_requested`).
+pub fn refund_in(amount_cents: i64, tx_hash: String, confirmed: bool) -> TransitionDecision {
     Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
         let requested = Cents::new(amount_cents);
         let refunded = Cents::new(receipt.refunded.as_i64() + amount_cents);
@@ -304,10 +311,10 @@ pub fn refund(amount_cents: i64) -> TransitionDecision {
                 remaining,
             }));
         }
-        let status = if refunded == receipt.paid {
-            ReceiptStatus::Refunded
+        let status = if confirmed {
+            status_by_amounts(receipt.paid, refunded)
         } else {
-            ReceiptStatus::RefundPartial
+            ReceiptStatus::RefundRequested
         };
         let to = ReceiptState {
             status,
@@ -320,10 +327,44 @@ pub fn refund(amount_cents: i64) -> TransitionDecision {
             buyer: wallet('b'),
             amount: requested,
             items: Vec::new(),
-            tx_hash: format!("0x{}", "cd".repeat(32)),
+            tx_hash,
+            block_number: 7,
+            confirmed,
         });
         Ok(Some(commit))
     })
+}
+
+/// The chain confirmed the receipt's pending refund in transaction `tx_hash`: `refunded` or
+/// `refund_partial` by the amounts.
+pub fn confirm_refund(tx_hash: String) -> TransitionDecision {
+    Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
+        let to = ReceiptState {
+            status: status_by_amounts(receipt.paid, receipt.refunded),
+            paid: receipt.paid,
+            refunded: receipt.refunded,
+            held_by: Authority::Chain,
+        };
+        let mut commit = commit(receipt, to, "receipt.refunded");
+        commit.confirms_refund = Some(tx_hash);
+        Ok(Some(commit))
+    })
+}
+
+/// `refunded` when all that was paid is refunded, else `refund_partial`.
+fn status_by_amounts(paid: Cents, refunded: Cents) -> ReceiptStatus {
+    if refunded == paid {
+        ReceiptStatus::Refunded
+    } else {
+        ReceiptStatus::RefundPartial
+    }
+}
+
+/// A transaction hash no other refund of this process used: one transaction proves one refund.
+pub fn next_refund_tx() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("0x{n:064x}")
 }
 
 /// Acknowledges the event and writes nothing.

@@ -29,6 +29,7 @@ pub(crate) mod recurring;
 pub(crate) mod recurring_charges;
 pub(crate) mod recurring_idempotency;
 pub(crate) mod recurring_notices;
+pub(crate) mod refunds;
 pub(crate) mod reserve;
 pub(crate) mod sale_inputs;
 pub(crate) mod sales;
@@ -76,6 +77,9 @@ macro_rules! contract_suite {
             transitions::a_refused_transition_writes_nothing,
             transitions::parallel_transitions_see_each_others_results,
             transitions::parallel_transitions_with_one_key_have_one_effect,
+            refunds::a_transaction_that_proves_one_refund_is_refused_for_another_receipt,
+            refunds::parallel_refunds_of_many_receipts_with_one_transaction_record_exactly_one,
+            refunds::a_pending_refund_is_listed_until_a_transition_confirms_it,
             outbox::two_dispatchers_never_claim_the_same_delivery,
             outbox::claimed_deliveries_carry_their_receipt_and_key_in_due_order,
             outbox::attempts_show_in_the_log_and_redelivery_starts_a_new_round,

@@ -11,7 +11,8 @@ use crate::fixtures::{self, wallet};
 use payments_store::testing::fixtures::Refusal;
 use payments_store::{Committed, TransitionRefused, TxError};
 
-async fn paid_receipt(repos: &Repositories, id: &str, paid_cents: i64) {
+/// Creates merchant `a`'s receipt `id` and marks it paid `paid_cents`.
+pub(crate) async fn paid_receipt(repos: &Repositories, id: &str, paid_cents: i64) {
     let merchant = wallet('a');
     let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, id, paid_cents));
     repos.receipts.create(sale).await.unwrap();

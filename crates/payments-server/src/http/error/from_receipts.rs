@@ -1,7 +1,7 @@
 //! Conversions into [`ApiError`] for the receipt services. Every variant is matched explicitly, as in
 //! `error_from.rs`.
 
-use payments_core::{ErrorCode, TransitionError};
+use payments_core::{ErrorCode, RefundProofError, TransitionError};
 
 use crate::domain::receipt::{AdminRequestError, OrderRequestError, StatusPostError};
 use crate::http::error::ApiError;
@@ -29,6 +29,22 @@ impl From<ReceiptError> for ApiError {
             },
             ReceiptError::UnverifiedPayment(_) => ApiError::InvalidInput {
                 field: Some("transactionHash".to_owned()),
+                message,
+            },
+            ReceiptError::RefundNotProven(RefundProofError::NotFound) => {
+                ApiError::refused(ErrorCode::RefundTxNotFound, message)
+            }
+            ReceiptError::RefundNotProven(
+                RefundProofError::Reverted
+                | RefundProofError::WrongToken { .. }
+                | RefundProofError::WrongRecipient { .. }
+                | RefundProofError::TooSmall { .. },
+            ) => ApiError::refused(ErrorCode::RefundTxMismatch, message),
+            // A reason added to payments-core later: still a transaction that does not prove the refund.
+            ReceiptError::RefundNotProven(_) => ApiError::refused(ErrorCode::RefundTxMismatch, message),
+            ReceiptError::RefundTxReused(_) => ApiError::refused(ErrorCode::RefundTxReused, message),
+            ReceiptError::SimulationUnavailable(_) => ApiError::InvalidInput {
+                field: Some("simulate".to_owned()),
                 message,
             },
             ReceiptError::ChainUnavailable(reason) => ApiError::ChainUnavailable { reason },

@@ -51,6 +51,11 @@ impl ChainWorkers {
             Ok(expired) => tracing::info!(expired, "payment windows closed"),
             Err(error) => tracing::warn!(error = %error, "payment window pass failed; retrying"),
         }
+        match self.watcher.receipts.confirm_pending_refunds().await {
+            Ok(0) => {}
+            Ok(confirmed) => tracing::info!(confirmed, "refunds confirmed on chain"),
+            Err(error) => tracing::warn!(error = %error, "refund confirmation pass failed; retrying"),
+        }
         if let Some(settlement) = &self.settlement {
             match settlement.pass().await {
                 Ok(0) => {}

@@ -1,16 +1,13 @@
-//! Admin receipt operations: terminal sales (one amount, priced like an order) and refunds (bounded by what
-//! was paid, through the state machine, recorded with buyer, items and transaction hash).
+//! Admin terminal sales: one amount, priced like an order (refunds are in `refund.rs`).
 
-use payments_core::{ReceiptEvent, Wallet, price_terminal};
+use payments_core::{Wallet, price_terminal};
 
 use crate::domain::receipt::{
-    Actor, NewReceipt, OrderError, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource, Refund,
-    TerminalSale,
+    NewReceipt, OrderError, ReceiptError, ReceiptId, ReceiptOptions, ReceiptSource, TerminalSale,
 };
 use crate::services::receipts::sale::{TaxChoice, require_split, sale_terms};
-use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
-use crate::services::receipts::transition::StatusChange;
-use crate::store::{Committed, NewRefund, Render, Sale, SalePlan, SaleTx, Transitioned};
+use crate::services::receipts::service::{ReceiptService, brand_name_of, sale_error};
+use crate::store::{Committed, Sale, SalePlan, SaleTx};
 
 impl ReceiptService {
     /// A `generated` receipt for one amount, taxed as a single taxable line.
@@ -67,34 +64,5 @@ impl ReceiptService {
                 Err(ReceiptError::Unexpected("a sale without a key was replayed".to_owned()).into())
             }
         }
-    }
-
-    /// Refunds part or all of what was paid; `refund_partial` or `refunded`. With an idempotency key, a
-    /// repeated request (even a concurrent one) refunds once and answers the first response again.
-    pub(crate) async fn refund(
-        &self,
-        wallet: Wallet,
-        refund: Refund,
-        admin: Wallet,
-        idempotency: Option<(IdempotencyRequest, Render<Transitioned>)>,
-    ) -> Result<Committed<Transitioned>, ReceiptError> {
-        let change = StatusChange {
-            transaction_hash: None,
-            buyer_wallet: None,
-            refund: Some(NewRefund {
-                buyer: refund.buyer,
-                amount: refund.amount,
-                items: refund.items,
-                tx_hash: refund.tx_hash,
-            }),
-            ..StatusChange::by(Actor::Admin(admin))
-        };
-        let amount = refund.amount;
-        let claim =
-            idempotency.map(|(request, render)| (self.claim(admin, "receipts.refund", request), render));
-        self.apply_status(Some(wallet), refund.receipt_id, change, claim, move |_| {
-            Ok(ReceiptEvent::Refunded { amount })
-        })
-        .await
     }
 }

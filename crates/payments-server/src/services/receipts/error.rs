@@ -1,6 +1,6 @@
 //! What a receipt use case can refuse.
 
-use payments_core::{PricingError, TaxError, TransitionError};
+use payments_core::{PricingError, RefundProofError, TaxError, TransitionError};
 use thiserror::Error;
 
 use crate::domain::receipt::ReceiptId;
@@ -31,6 +31,15 @@ pub(crate) enum ReceiptError {
     /// A claimed payment transaction that the chain does not confirm.
     #[error("transactionHash not verified on chain: {0}")]
     UnverifiedPayment(String),
+    /// A refund's `txHash` does not prove it on chain: unknown, or not the right transfer.
+    #[error("txHash does not prove this refund: {0}")]
+    RefundNotProven(RefundProofError),
+    /// A refund's transaction already proves another refund (of this or any receipt).
+    #[error("transaction {0} already proves another refund: each refund needs its own transfer")]
+    RefundTxReused(String),
+    /// `simulate` on a server whose chain cannot send a refund for the merchant (a live chain).
+    #[error("simulate is refused: {0}")]
+    SimulationUnavailable(String),
     /// The chain could not be asked.
     #[error("the chain node is unavailable: {0}")]
     ChainUnavailable(String),

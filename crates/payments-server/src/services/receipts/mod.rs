@@ -15,6 +15,8 @@ mod in_flight;
 mod order;
 mod page_checkout;
 mod read;
+mod refund;
+mod refund_confirmations;
 mod sale;
 mod service;
 mod transition;

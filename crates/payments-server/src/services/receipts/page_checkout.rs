@@ -161,6 +161,9 @@ pub(crate) fn accepted_or_refused(applied: Result<(), ReceiptError>) -> Result<b
             | ReceiptError::NotPostable(_)
             | ReceiptError::ChainOnly(_)
             | ReceiptError::UnverifiedPayment(_)
+            | ReceiptError::RefundNotProven(_)
+            | ReceiptError::RefundTxReused(_)
+            | ReceiptError::SimulationUnavailable(_)
             | ReceiptError::ChainUnavailable(_)
             | ReceiptError::DeliveryNotFound { .. }
             | ReceiptError::NoMasterKey

@@ -62,6 +62,8 @@ pub(crate) struct ReceiptService {
     pub(crate) chain_records: Arc<dyn ChainRepository>,
     /// The payment window of receipts created without `expiresInMins` (`--payment-window-mins`).
     pub(crate) payment_window: PaymentWindow,
+    /// Blocks on top of a refund's transaction before it counts as confirmed (`--confirmations`).
+    pub(crate) confirmations: u64,
 }
 
 /// The chain's factories and the payment token: what a new receipt's deposit address is derived from.
@@ -188,6 +190,7 @@ pub(super) fn transition_error(error: TxError<TransitionRefused<ReceiptError>>) 
     match error {
         TxError::Refused(TransitionRefused::Decision(error)) => error,
         TxError::Refused(TransitionRefused::NotFound(id)) => ReceiptError::NotFound(id),
+        TxError::Refused(TransitionRefused::RefundTxTaken(hash)) => ReceiptError::RefundTxReused(hash),
         TxError::IdempotencyConflict => ReceiptError::IdempotencyConflict,
         TxError::Store(error) => error.into(),
     }

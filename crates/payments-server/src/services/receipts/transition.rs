@@ -36,6 +36,8 @@ pub(crate) struct StatusChange {
     /// A chain field: only an admin or the chain may set it.
     pub(crate) buyer_wallet: Option<Wallet>,
     pub(crate) refund: Option<NewRefund>,
+    /// The transaction of the receipt's pending refund that the chain has now confirmed.
+    pub(crate) confirms_refund: Option<String>,
     /// The wallet a buyer connected on the payment page: its own word, so the webhook names it, but it is
     /// never stored as the receipt's buyer (that is a chain field, and users' spend totals are keyed by it).
     pub(crate) connected_wallet: Option<Wallet>,
@@ -53,6 +55,7 @@ impl StatusChange {
             transaction_hash: None,
             buyer_wallet: None,
             refund: None,
+            confirms_refund: None,
             connected_wallet: None,
             received: None,
             actor,
@@ -259,6 +262,7 @@ fn commit_for(
         delivery,
         event,
         refund: change.refund.clone(),
+        confirms_refund: change.confirms_refund.clone(),
         expires,
         retakes_stock: paying,
         paid_late: after.paid_late,

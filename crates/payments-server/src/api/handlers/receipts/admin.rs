@@ -28,6 +28,11 @@ struct TerminalResponse<'a> {
 }
 
 /// Refunds a paid receipt, in full or in part (admin session + CSRF).
+///
+/// The refund is proven by its transaction on chain: a transfer of the configured token of at least `usd`
+/// to `buyer`, used by no other refund. Confirmed, the receipt is
+/// `refund_partial` or `refunded`; mined but short of the server's confirmations, `refund_requested` until
+/// they are reached. In test mode `simulate: true` (instead of `txHash`) has the test-mode chain send it.
 #[utoipa::path(
     post,
     path = "/api/receipts/refund",
@@ -39,10 +44,10 @@ struct TerminalResponse<'a> {
     ),
     request_body = crate::domain::receipt::RefundRequest,
     responses(
-        (status = 200, description = "The receipt's status after the refund.", body = RefundResponse),
-        (status = 400, description = "missing_receipt_id, invalid_wallet, invalid_buyer, invalid_usd or invalid_input.", body = crate::http::error::Envelope<'static>),
+        (status = 200, description = "The receipt's status after the refund (refund_requested while its transaction waits for confirmations).", body = RefundResponse),
+        (status = 400, description = "missing_receipt_id, invalid_wallet, invalid_buyer, invalid_usd or invalid_input; refund_tx_not_found (txHash is no mined transaction) or refund_tx_mismatch (it does not send at least usd of the configured token to buyer).", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No receipt with this id of this merchant.", body = crate::http::error::Envelope<'static>),
-        (status = 409, description = "The receipt cannot be refunded now (invalid_transition), or the Idempotency-Key was used with another body.", body = crate::http::error::Envelope<'static>)
+        (status = 409, description = "The receipt cannot be refunded now (invalid_transition), the transaction already proves another refund (refund_tx_reused), or the Idempotency-Key was used with another body.", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
