@@ -131,7 +131,8 @@ impl ReceiptEvent {
                 proof: PaymentProof::OnChain { .. },
                 ..
             }
-            | ReceiptEvent::FundsReceived => Authority::Chain,
+            | ReceiptEvent::FundsReceived
+            | ReceiptEvent::PaymentReorged(_) => Authority::Chain,
             ReceiptEvent::CheckoutSucceeded
             | ReceiptEvent::TransactionMined
             | ReceiptEvent::RecipientValidated
