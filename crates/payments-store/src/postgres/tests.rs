@@ -106,7 +106,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (16, T0),
             (17, T0),
             (19, T0),
-            (20, T0)
+            (20, T0),
+            (21, T0)
         ]
     );
     drop(first);
