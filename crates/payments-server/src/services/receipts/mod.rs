@@ -11,6 +11,7 @@ mod deposit_transfers;
 mod dispatcher;
 mod error;
 mod expiry;
+mod finality;
 mod in_flight;
 mod order;
 mod page_checkout;
@@ -22,6 +23,7 @@ mod webhook_body;
 
 pub(crate) use chain_events::{ConfirmedPayment, FundsReceived};
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
+pub(crate) use finality::PAYMENT_REORGED;
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use page_checkout::{PageStep, accepted_or_refused};
 pub(crate) use read::PayableReceipt;

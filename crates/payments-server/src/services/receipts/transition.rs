@@ -2,7 +2,7 @@
 //! history row and (when the receipt has a webhook URL) its outbox row in one store transaction.
 
 use payments_core::{
-    RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount, TrackingStatus,
+    PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount, TrackingStatus,
     Transition, Wallet, apply_event_as,
 };
 
@@ -42,6 +42,8 @@ pub(crate) struct StatusChange {
     /// A chain fact: what the deposit holds now (base units of the payment token), recorded with the change
     /// so its webhook and the receipt show the new balance.
     pub(crate) received: Option<TokenAmount>,
+    /// A chain fact: the paying transfer's block, depth and finality, sent with the change's webhook.
+    pub(crate) payment_block: Option<PaymentBlock>,
     /// Who asks: its authority decides, its identity goes in the history.
     pub(crate) actor: Actor,
 }
@@ -55,6 +57,7 @@ impl StatusChange {
             refund: None,
             connected_wallet: None,
             received: None,
+            payment_block: None,
             actor,
         }
     }
@@ -211,7 +214,7 @@ fn commit_for(
     now_ms: i64,
 ) -> TransitionCommit {
     let failure = match event {
-        ReceiptEvent::Failed(failure) => Some(failure.clone()),
+        ReceiptEvent::Failed(failure) | ReceiptEvent::PaymentReorged(failure) => Some(failure.clone()),
         _ => None,
     };
     let paying = matches!(event, ReceiptEvent::PaymentConfirmed { .. });
@@ -233,6 +236,7 @@ fn commit_for(
         &after,
         from,
         change.buyer_wallet.or(change.connected_wallet),
+        change.payment_block.as_ref(),
         now_ms,
         brand_key,
     );
