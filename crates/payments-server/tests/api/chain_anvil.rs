@@ -58,11 +58,17 @@ pub(crate) struct Shop {
 /// anvil, the contracts, a server on them (`confirmations` deep) and a merchant whose split pays itself
 /// 60%, a partner 39.5% and the platform 0.5%.
 pub(crate) async fn shop(confirmations: u64) -> Option<Shop> {
+    shop_with(confirmations, false).await
+}
+
+/// [`shop`], with settlement waiting for finality when `settle_only_finalized` (a node's default).
+pub(crate) async fn shop_with(confirmations: u64, settle_only_finalized: bool) -> Option<Shop> {
     let anvil = Anvil::start()?;
     let contracts = bootstrap(&anvil);
     let api = Api::spawn_with(TestOptions {
         confirmations: Some(confirmations),
         node: Some(anvil.node(contracts)),
+        settle_only_finalized,
         ..TestOptions::default()
     })
     .await;
@@ -109,7 +115,7 @@ impl Shop {
         )
     }
 
-    async fn read(&self, id: &str) -> Value {
+    pub(crate) async fn read(&self, id: &str) -> Value {
         let reply = send(
             self.api
                 .dev_as(&self.key.key, Method::GET, &format!("/api/receipts/{id}")),

@@ -53,6 +53,8 @@ mod portal_onramp;
 mod portal_onramp_coinbase;
 mod portal_screenshot;
 mod rate_limit;
+mod reorg_after_paid;
+mod reorg_anvil;
 mod receipt_authority;
 mod receipt_ids;
 mod receipt_refunds_and_terminal;
