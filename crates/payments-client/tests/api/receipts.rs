@@ -79,6 +79,41 @@ async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
 }
 
 #[tokio::test]
+async fn a_receipt_paid_on_chain_reads_the_block_depth_and_finality_of_its_payment() {
+    let app = spawn_app().await;
+    let (client, session) = signed_in_merchant(&app).await;
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
+    client
+        .create_receipt(&CreateReceipt::new("r-3", lines()))
+        .await
+        .unwrap();
+    let unpaid = client.get_receipt("r-3").await.unwrap();
+    let instruction = unpaid.payment.clone().unwrap();
+
+    app.chain()
+        .pay(instruction.to, instruction.amount.parse().unwrap())
+        .await;
+    app.chain().mine(2);
+    let block = payments_server::testing::eventually(
+        "the payment's block",
+        std::time::Duration::from_secs(10),
+        || async {
+            let shown = client.get_receipt("r-3").await.unwrap();
+            shown.payment?.block.filter(|block| block.confirmations >= 2)
+        },
+    )
+    .await;
+
+    assert_eq!(instruction.block, None, "nothing paid yet");
+    assert!(block.block_number > 0);
+    assert_eq!(block.block_hash.len(), 66);
+    assert!(!block.finalized, "64 blocks from final on the test-mode chain");
+}
+
+#[tokio::test]
 async fn a_tracking_status_post_moves_the_receipt() {
     let app = spawn_app().await;
     let client = client(&app);

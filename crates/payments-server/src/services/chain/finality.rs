@@ -58,8 +58,8 @@ impl DepositWatcher {
         };
         let confirmed = head.saturating_sub(self.confirmations);
         let mut transactions: HashMap<String, Option<MinedTransaction>> = HashMap::new();
-        for watched in self.doubtful(&watched).await? {
-            let recorded_transfer = &watched.transfer;
+        for candidate in self.doubtful(&watched).await? {
+            let recorded_transfer = &candidate.transfer;
             let Ok(hash) = recorded_transfer.transaction_hash.parse::<B256>() else {
                 continue;
             };
@@ -83,7 +83,7 @@ impl DepositWatcher {
                 None => None,
             };
             let moved_log = now.is_some_and(|now| now.log_index != recorded_transfer.log_index);
-            if !watched.removed && (now.is_none() || moved_log) {
+            if !candidate.removed && (now.is_none() || moved_log) {
                 tracing::warn!(
                     chain_id = self.chain_id,
                     transaction = %recorded_transfer.transaction_hash,

@@ -9,7 +9,7 @@ use crate::services::receipts::service::ReceiptService;
 use crate::services::receipts::transition::{StatusChange, StatusOutcome, fresh};
 
 /// The failure code of a payment a reorganisation removed (category `blockchain`).
-pub(crate) const PAYMENT_REORGED: &str = "PORTAL_PAYMENT_REORGED";
+const PAYMENT_REORGED: &str = "PORTAL_PAYMENT_REORGED";
 
 /// The failure a reorganised receipt carries.
 fn payment_reorged() -> Failure {

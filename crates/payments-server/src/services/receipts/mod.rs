@@ -23,7 +23,6 @@ mod webhook_body;
 
 pub(crate) use chain_events::{ConfirmedPayment, FundsReceived};
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
-pub(crate) use finality::PAYMENT_REORGED;
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use page_checkout::{PageStep, accepted_or_refused};
 pub(crate) use read::PayableReceipt;
