@@ -56,5 +56,8 @@ impl PaymentBlock {
 /// assert_eq!(finality_line(10, None), 0);
 /// ```
 pub fn finality_line(head: u64, node_finalized: Option<u64>) -> u64 {
-    node_finalized.map_or_else(|| head.saturating_sub(FINALITY_FALLBACK_DEPTH), |tag| tag.min(head))
+    node_finalized.map_or_else(
+        || head.saturating_sub(FINALITY_FALLBACK_DEPTH),
+        |tag| tag.min(head),
+    )
 }

@@ -58,8 +58,11 @@ pub trait ChainRepository: Send + Sync + fmt::Debug {
     async fn record_recheck(&self, chain_id: u64, recheck: &Recheck, now_ms: i64) -> Result<(), StoreError>;
     /// Where the counted transfer `transaction_hash` to the deposit `to` stands, seen from the tip the watcher
     /// last recorded; `None` when it is not recorded, was removed, or no tip is known yet.
-    async fn payment_block(&self, to: Wallet, transaction_hash: &str)
-    -> Result<Option<PaymentBlock>, StoreError>;
+    async fn payment_block(
+        &self,
+        to: Wallet,
+        transaction_hash: &str,
+    ) -> Result<Option<PaymentBlock>, StoreError>;
     /// The failed settlement attempts of `merchant`'s receipt `id`, if any.
     async fn fetch_settlement(
         &self,

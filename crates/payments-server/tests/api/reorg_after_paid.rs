@@ -40,9 +40,7 @@ async fn signed_webhook(receiver: &Receiver, key: &TestKey, status: &str) -> Val
             .find(|request| request.json()["status"] == status)
     })
     .await;
-    verifier
-        .verify_at(&request.headers, &request.body, at)
-        .unwrap();
+    verifier.verify_at(&request.headers, &request.body, at).unwrap();
     request.json()
 }
 
@@ -72,19 +70,37 @@ async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_ne
     assert_eq!(paid["payment"]["blockHash"].as_str().map(str::len), Some(66));
     assert!(paid["payment"]["confirmations"].as_u64() >= Some(1), "{paid}");
     assert_eq!(paid["payment"]["finalized"], false);
-    assert_eq!(paid_hook["payment"]["blockNumber"], paid["payment"]["blockNumber"]);
+    assert_eq!(
+        paid_hook["payment"]["blockNumber"],
+        paid["payment"]["blockNumber"]
+    );
     assert_eq!(failed["failureCode"], "PORTAL_PAYMENT_REORGED");
     assert_eq!(failed["failureCategory"], "blockchain");
     assert_eq!(failed["amountReceivedBaseUnits"], "0");
-    assert_eq!(failed["payment"].get("blockNumber"), None, "no paying block any more: {failed}");
-    assert_eq!(failed["payment"]["to"], paid["payment"]["to"], "the same address still pays it");
+    assert_eq!(
+        failed["payment"].get("blockNumber"),
+        None,
+        "no paying block any more: {failed}"
+    );
+    assert_eq!(
+        failed["payment"]["to"], paid["payment"]["to"],
+        "the same address still pays it"
+    );
     let failed_hook = signed_webhook(&receiver, &merchant.key, "failed").await;
     assert_eq!(failed_hook["previousStatus"], "paid");
     assert_eq!(failed_hook["failureCode"], "PORTAL_PAYMENT_REORGED");
     assert_eq!(failed_hook.get("payment"), None);
     let listed = send(api.dev_as(&merchant.key.key, Method::GET, "/api/receipts/reorg-1/transfers")).await;
-    assert_eq!(listed.json["transfers"], json!([]), "the removed transfer no longer counts");
-    assert_eq!(chain.balance(deposit).await, 0, "nothing was forwarded before finality");
+    assert_eq!(
+        listed.json["transfers"],
+        json!([]),
+        "the removed transfer no longer counts"
+    );
+    assert_eq!(
+        chain.balance(deposit).await,
+        0,
+        "nothing was forwarded before finality"
+    );
 
     let second = chain.pay(deposit, amount).await;
     chain.mine(1);
@@ -138,7 +154,10 @@ async fn a_reorganisation_above_the_payments_block_keeps_the_receipt_paid_in_tha
     assert_eq!(deeper["status"], "paid");
     assert_eq!(deeper["payment"]["blockHash"], paid["payment"]["blockHash"]);
     assert!(
-        receiver.received().iter().all(|request| request.json()["status"] != "failed"),
+        receiver
+            .received()
+            .iter()
+            .all(|request| request.json()["status"] != "failed"),
         "no failure was sent"
     );
 }

@@ -70,8 +70,10 @@ fn block_of(anvil: &Anvil, transaction: &str) -> (u64, String) {
 
 #[tokio::test]
 async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_and_a_new_payment_pays_it_on_anvil()
-{
-    let Some(shop) = shop_with(2, true).await else { return };
+ {
+    let Some(shop) = shop_with(2, true).await else {
+        return;
+    };
     let receiver = Receiver::start(&[]).await;
     let deposit = shop.receipt_hooked("deep-1", &receiver.url).await;
     let before = shop.anvil.snapshot();
@@ -96,7 +98,11 @@ async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_a
     assert_eq!(failed_hook["failureCode"], "PORTAL_PAYMENT_REORGED");
     let path = "/api/receipts/deep-1/transfers";
     let listed = send(shop.api.dev_as(&shop.key.key, Method::GET, path)).await;
-    assert_eq!(listed.json["transfers"], json!([]), "the removed transfer no longer counts");
+    assert_eq!(
+        listed.json["transfers"],
+        json!([]),
+        "the removed transfer no longer counts"
+    );
     assert_eq!(shop.anvil.balance(&shop.token(), &deposit), 0);
 
     let second = shop.pay(&deposit, 10_000_000);
@@ -107,7 +113,10 @@ async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_a
         Some(second.to_lowercase())
     );
     assert_eq!(
-        paid_again["buyerWallet"].as_str().map(str::to_lowercase).as_deref(),
+        paid_again["buyerWallet"]
+            .as_str()
+            .map(str::to_lowercase)
+            .as_deref(),
         Some(BUYER)
     );
     assert_eq!(
@@ -119,12 +128,18 @@ async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_a
     shop.anvil.mine(ANVIL_FINALITY_DEPTH);
     let completed = shop.wait_for("deep-1", "completed").await;
     assert_eq!(completed["payment"]["finalized"], true, "{completed}");
-    assert_eq!(shop.anvil.balance(&shop.token(), &deposit), 0, "forwarded once final");
+    assert_eq!(
+        shop.anvil.balance(&shop.token(), &deposit),
+        0,
+        "forwarded once final"
+    );
 }
 
 #[tokio::test]
 async fn a_reorganisation_that_mines_the_same_transfer_in_another_block_keeps_the_receipt_paid_on_anvil() {
-    let Some(shop) = shop_with(2, true).await else { return };
+    let Some(shop) = shop_with(2, true).await else {
+        return;
+    };
     let receiver = Receiver::start(&[]).await;
     let deposit = shop.receipt_hooked("moved-1", &receiver.url).await;
     let token = shop.token();
@@ -162,7 +177,10 @@ async fn a_reorganisation_that_mines_the_same_transfer_in_another_block_keeps_th
     assert_eq!(moved["status"], "paid");
     assert_eq!(moved["payment"]["blockNumber"], json!(moved_block));
     assert!(
-        receiver.received().iter().all(|request| request.json()["status"] != "failed"),
+        receiver
+            .received()
+            .iter()
+            .all(|request| request.json()["status"] != "failed"),
         "the receipt never failed"
     );
 

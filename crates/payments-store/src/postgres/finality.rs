@@ -68,11 +68,8 @@ pub(super) async fn record_recheck(
     .await?;
     let remove = tx.prepare_cached(MARK_REMOVED).await?;
     for key in &recheck.removed {
-        tx.execute(
-            &remove,
-            &[&chain, &key.transaction_hash, &as_i64(key.log_index)?],
-        )
-        .await?;
+        tx.execute(&remove, &[&chain, &key.transaction_hash, &as_i64(key.log_index)?])
+            .await?;
     }
     insert_transfers(&tx, chain_id, &recheck.present, now_ms).await?;
     tx.commit().await?;

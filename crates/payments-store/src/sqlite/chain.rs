@@ -163,7 +163,12 @@ pub(super) fn funded_deposits(
             rows::parsed(row, 4, TokenAmount::parse_base_units)?,
         );
         let removed = row.get::<_, bool>(13)?;
-        Ok((merchant, id, balance, (!removed).then_some(transfer_from_row(row, 5)?)))
+        Ok((
+            merchant,
+            id,
+            balance,
+            (!removed).then_some(transfer_from_row(row, 5)?),
+        ))
     })?;
     for row in rows {
         let (merchant, id, (total, paid, received), transfer) = row?;

@@ -27,7 +27,12 @@ fn transfer(hash: String, log_index: u64, block: u64, amount: u128) -> RecordedT
     }
 }
 
-fn recheck(head: u64, finalized: u64, removed: &[&RecordedTransfer], present: &[&RecordedTransfer]) -> Recheck {
+fn recheck(
+    head: u64,
+    finalized: u64,
+    removed: &[&RecordedTransfer],
+    present: &[&RecordedTransfer],
+) -> Recheck {
     Recheck {
         tip: ChainTip { head, finalized },
         removed: removed
@@ -58,7 +63,11 @@ pub(crate) async fn a_removed_transfer_stops_counting_until_it_comes_back_and_th
         .unwrap();
     repos
         .receipts
-        .transition(fixtures::transition(wallet('a'), "order-f", fixtures::mark_paid(500)))
+        .transition(fixtures::transition(
+            wallet('a'),
+            "order-f",
+            fixtures::mark_paid(500),
+        ))
         .await
         .unwrap();
 
@@ -74,7 +83,10 @@ pub(crate) async fn a_removed_transfer_stops_counting_until_it_comes_back_and_th
         "nothing is final before the watcher says so"
     );
 
-    chain.record_recheck(1, &recheck(15, 9, &[], &[]), T0 + 1).await.unwrap();
+    chain
+        .record_recheck(1, &recheck(15, 9, &[], &[]), T0 + 1)
+        .await
+        .unwrap();
     assert_eq!(
         chain.payment_block(wallet('4'), &paying_hash()).await.unwrap(),
         Some(PaymentBlock::at(10, paying.block_hash.clone(), 15, 9))
@@ -82,8 +94,16 @@ pub(crate) async fn a_removed_transfer_stops_counting_until_it_comes_back_and_th
     let watched = chain.unfinalized_transfers(1, 9, 10).await.unwrap();
     let listed: Vec<_> = watched.iter().map(|w| (w.transfer.clone(), w.removed)).collect();
     assert_eq!(listed, [(paying.clone(), false), (stray.clone(), false)]);
-    assert_eq!(chain.unfinalized_transfers(1, 9, 1).await.unwrap().len(), 1, "at most the limit");
-    assert_eq!(chain.unfinalized_transfers(1, 12, 10).await.unwrap(), [], "final blocks");
+    assert_eq!(
+        chain.unfinalized_transfers(1, 9, 1).await.unwrap().len(),
+        1,
+        "at most the limit"
+    );
+    assert_eq!(
+        chain.unfinalized_transfers(1, 12, 10).await.unwrap(),
+        [],
+        "final blocks"
+    );
 
     let moved = RecordedTransfer {
         block_number: 11,
@@ -96,10 +116,13 @@ pub(crate) async fn a_removed_transfer_stops_counting_until_it_comes_back_and_th
         .unwrap();
     assert_eq!(
         chain.deposit_transfers(1, wallet('4')).await.unwrap(),
-        [moved.clone()],
+        std::slice::from_ref(&moved),
         "the removed transfer is no longer listed, the moved one is where it is now"
     );
-    assert_eq!(chain.funded_deposits(1, 0).await.unwrap()[0].transfers, [moved.clone()]);
+    assert_eq!(
+        chain.funded_deposits(1, 0).await.unwrap()[0].transfers,
+        std::slice::from_ref(&moved)
+    );
     assert_eq!(
         chain.payment_block(wallet('4'), &paying_hash()).await.unwrap(),
         Some(PaymentBlock::at(11, moved.block_hash.clone(), 80, 10))
@@ -117,15 +140,35 @@ pub(crate) async fn a_removed_transfer_stops_counting_until_it_comes_back_and_th
         .await
         .unwrap();
     let funded = chain.funded_deposits(1, 0).await.unwrap();
-    assert_eq!(funded.len(), 1, "a receipt whose transfers were all removed is still funded: {funded:?}");
+    assert_eq!(
+        funded.len(),
+        1,
+        "a receipt whose transfers were all removed is still funded: {funded:?}"
+    );
     assert_eq!(funded[0].transfers, []);
-    assert_eq!(chain.payment_block(wallet('4'), &paying_hash()).await.unwrap(), None);
+    assert_eq!(
+        chain.payment_block(wallet('4'), &paying_hash()).await.unwrap(),
+        None
+    );
 
-    chain.record_scan(1, &[moved.clone()], &cursor(82), T0 + 4).await.unwrap();
-    assert_eq!(chain.funded_deposits(1, 0).await.unwrap()[0].transfers, [moved.clone()], "back: counted");
-    chain.record_recheck(1, &recheck(90, 11, &[], &[]), T0 + 5).await.unwrap();
+    chain
+        .record_scan(1, std::slice::from_ref(&moved), &cursor(82), T0 + 4)
+        .await
+        .unwrap();
+    assert_eq!(
+        chain.funded_deposits(1, 0).await.unwrap()[0].transfers,
+        std::slice::from_ref(&moved),
+        "back: counted"
+    );
+    chain
+        .record_recheck(1, &recheck(90, 11, &[], &[]), T0 + 5)
+        .await
+        .unwrap();
     let block = chain.payment_block(wallet('4'), &paying_hash()).await.unwrap();
-    assert_eq!(block.map(|block| (block.confirmations, block.finalized)), Some((79, true)));
+    assert_eq!(
+        block.map(|block| (block.confirmations, block.finalized)),
+        Some((79, true))
+    );
     assert_eq!(
         chain.settlements_due(T0, 10, true).await.unwrap().len(),
         1,

@@ -119,7 +119,8 @@ impl DepositWatcher {
                 let hash = self.chain.block_hash(number).await?;
                 hashes.insert(number, hash.map(|hash| hash.to_string()));
             }
-            let unchanged = hashes.get(&number).and_then(Option::as_ref) == Some(&transfer.transfer.block_hash);
+            let unchanged =
+                hashes.get(&number).and_then(Option::as_ref) == Some(&transfer.transfer.block_hash);
             if transfer.removed || !unchanged {
                 doubtful.push(transfer);
             }

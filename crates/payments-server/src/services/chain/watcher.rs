@@ -23,10 +23,10 @@ use payments_core::{
 };
 
 use crate::chain::{Chain, ChainError, TokenTransfer};
-use crate::runtime::clock::Clock;
 use crate::domain::receipt::ReceiptError;
-use crate::services::receipts::{ConfirmedPayment, FundsReceived, ReceiptService};
+use crate::runtime::clock::Clock;
 use crate::services::receipts::StatusOutcome;
+use crate::services::receipts::{ConfirmedPayment, FundsReceived, ReceiptService};
 use crate::store::{ChainCursor, ChainRepository, ChainTip, FundedDeposit, RecordedTransfer, StoreError};
 
 /// Blocks scanned per pass at most (public nodes cap `eth_getLogs` ranges).

@@ -45,7 +45,10 @@ impl ReceiptService {
 
     /// Where a paid receipt's payment stands (its completing transfer's block, depth and finality), `None`
     /// for a receipt the chain has not paid or whose transfer the watcher has not recorded.
-    pub(crate) async fn payment_block_of(&self, receipt: &Receipt) -> Result<Option<PaymentBlock>, ReceiptError> {
+    pub(crate) async fn payment_block_of(
+        &self,
+        receipt: &Receipt,
+    ) -> Result<Option<PaymentBlock>, ReceiptError> {
         let (Some(target), Some(hash)) = (receipt.payment, receipt.transaction_hash.as_deref()) else {
             return Ok(None);
         };

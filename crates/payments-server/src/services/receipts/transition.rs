@@ -2,8 +2,8 @@
 //! history row and (when the receipt has a webhook URL) its outbox row in one store transaction.
 
 use payments_core::{
-    PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount, TrackingStatus,
-    Transition, Wallet, apply_event_as,
+    PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount,
+    TrackingStatus, Transition, Wallet, apply_event_as,
 };
 
 use crate::domain::receipt::ReceiptError;

@@ -41,9 +41,7 @@ pub(super) fn body(
         paid_late: receipt.paid_late,
         balance: receipt.balance(),
         // Only while the chain's payment stands: a failed (reorganised) receipt has no paying block.
-        payment: payment_block
-            .filter(|_| receipt.status.is_settled())
-            .cloned(),
+        payment: payment_block.filter(|_| receipt.status.is_settled()).cloned(),
     };
     // Serializing plain owned data cannot fail; an empty body would fail verification loudly anyway.
     serde_json::to_vec(&event).unwrap_or_default()
