@@ -4,17 +4,16 @@
 //! payment pays it again, and settlement waits for the payment to be final. `reorg_anvil.rs` does the same
 //! on anvil.
 
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use payments_core::Wallet;
-use payments_server::testing::{TEST_START_MS, TestKey, TestOptions, eventually};
+use payments_server::testing::{TestKey, TestOptions, eventually};
 use reqwest::Method;
 use serde_json::{Value, json};
-use webhook_verify::{ApiKey, Verifier};
 
 use crate::chain_payments::{read, wait_for_status};
 use crate::helpers::{Api, send};
-use crate::orders::merchant_with_split;
+use crate::orders::{Merchant, merchant_with_split};
 use crate::webhook_receiver::Receiver;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -29,23 +28,9 @@ async fn receipt_with_hook(api: &Api, key: &TestKey, id: &str, hook: &str) -> (W
     (to, payment["amount"].as_str().unwrap().parse().unwrap())
 }
 
-/// The first webhook `receiver` got with `status`, its signature checked against the creating key.
-async fn signed_webhook(receiver: &Receiver, key: &TestKey, status: &str) -> Value {
-    let verifier = Verifier::new(ApiKey::new(&key.key).unwrap());
-    let at = UNIX_EPOCH + Duration::from_millis(u64::try_from(TEST_START_MS).unwrap());
-    let request = eventually(&format!("a {status} webhook"), WAIT, || async {
-        receiver
-            .received()
-            .into_iter()
-            .find(|request| request.json()["status"] == status)
-    })
-    .await;
-    verifier.verify_at(&request.headers, &request.body, at).unwrap();
-    request.json()
-}
-
-#[tokio::test]
-async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_new_payment_pays_it_again() {
+/// A test-mode server that settles only final payments (`--confirmations 1`), a merchant, a webhook receiver
+/// and the merchant's receipt `id` whose webhooks go to it; returns them with its deposit and amount.
+async fn paid_later(id: &str) -> (Api, Merchant, Receiver, Wallet, u128) {
     let api = Api::spawn_with(TestOptions {
         confirmations: Some(1),
         settle_only_finalized: true,
@@ -54,13 +39,19 @@ async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_ne
     .await;
     let merchant = merchant_with_split(&api).await;
     let receiver = Receiver::start(&[]).await;
-    let (deposit, amount) = receipt_with_hook(&api, &merchant.key, "reorg-1", &receiver.url).await;
+    let (deposit, amount) = receipt_with_hook(&api, &merchant.key, id, &receiver.url).await;
+    (api, merchant, receiver, deposit, amount)
+}
+
+#[tokio::test]
+async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_new_payment_pays_it_again() {
+    let (api, merchant, receiver, deposit, amount) = paid_later("reorg-1").await;
     let chain = api.app.chain();
     let before = chain.snapshot();
     let first = chain.pay(deposit, amount).await;
     chain.mine(2);
     let paid = wait_for_status(&api, &merchant.key, "reorg-1", "paid").await;
-    let paid_hook = signed_webhook(&receiver, &merchant.key, "paid").await;
+    let paid_hook = receiver.signed_with_status(&merchant.key.key, "paid").await;
 
     chain.revert(before);
     chain.mine(4);
@@ -86,7 +77,7 @@ async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_ne
         failed["payment"]["to"], paid["payment"]["to"],
         "the same address still pays it"
     );
-    let failed_hook = signed_webhook(&receiver, &merchant.key, "failed").await;
+    let failed_hook = receiver.signed_with_status(&merchant.key.key, "failed").await;
     assert_eq!(failed_hook["previousStatus"], "paid");
     assert_eq!(failed_hook["failureCode"], "PORTAL_PAYMENT_REORGED");
     assert_eq!(failed_hook.get("payment"), None);
@@ -128,15 +119,7 @@ async fn a_reorganisation_after_paid_fails_the_receipt_with_its_webhook_and_a_ne
 
 #[tokio::test]
 async fn a_reorganisation_above_the_payments_block_keeps_the_receipt_paid_in_that_block() {
-    let api = Api::spawn_with(TestOptions {
-        confirmations: Some(1),
-        settle_only_finalized: true,
-        ..TestOptions::default()
-    })
-    .await;
-    let merchant = merchant_with_split(&api).await;
-    let receiver = Receiver::start(&[]).await;
-    let (deposit, amount) = receipt_with_hook(&api, &merchant.key, "reorg-2", &receiver.url).await;
+    let (api, merchant, receiver, deposit, amount) = paid_later("reorg-2").await;
     let chain = api.app.chain();
     chain.pay(deposit, amount).await;
     let after_payment = chain.snapshot();

@@ -4,53 +4,20 @@
 //! another block keeps it paid with the new block; `finalized` follows anvil's `finalized` tag (64 blocks
 //! behind its head) and settlement waits for it. Skips without anvil (fails under CI).
 
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
-use payments_server::testing::{TEST_START_MS, eventually};
+use payments_server::testing::eventually;
 use reqwest::Method;
 use serde_json::{Value, json};
-use webhook_verify::{ApiKey, Verifier};
 
 use crate::anvil::{Anvil, BUYER, BUYER_KEY};
-use crate::chain_anvil::{Shop, shop_with};
+use crate::chain_anvil::shop_with;
 use crate::helpers::send;
 use crate::webhook_receiver::Receiver;
 
 const WAIT: Duration = Duration::from_secs(30);
 /// How far anvil's `finalized` block trails its head.
 const ANVIL_FINALITY_DEPTH: u32 = 64;
-
-impl Shop {
-    /// A 10.00 USD receipt whose webhooks go to `hook`; returns its deposit address.
-    async fn receipt_hooked(&self, id: &str, hook: &str) -> String {
-        let body = json!({
-            "id": id, "lineItems": [{"label": "Tea", "priceUsd": 10.0}], "totalUsd": 10.0, "webhook_url": hook
-        });
-        let created = send(
-            self.api
-                .dev_as(&self.key.key, Method::POST, "/api/receipts")
-                .json(&body),
-        )
-        .await;
-        assert_eq!(created.status, 201, "{}", created.json);
-        self.read(id).await["payment"]["to"].as_str().unwrap().to_owned()
-    }
-
-    /// The first webhook `receiver` got with `status`, its signature checked against the creating key.
-    async fn signed_webhook(&self, receiver: &Receiver, status: &str) -> Value {
-        let verifier = Verifier::new(ApiKey::new(&self.key.key).unwrap());
-        let at = UNIX_EPOCH + Duration::from_millis(u64::try_from(TEST_START_MS).unwrap());
-        let request = eventually(&format!("a {status} webhook"), WAIT, || async {
-            receiver
-                .received()
-                .into_iter()
-                .find(|request| request.json()["status"] == status)
-        })
-        .await;
-        verifier.verify_at(&request.headers, &request.body, at).unwrap();
-        request.json()
-    }
-}
 
 /// Sends the signed raw transaction `raw`; returns its hash.
 fn publish(anvil: &Anvil, raw: &str) -> String {
@@ -75,13 +42,13 @@ async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_a
         return;
     };
     let receiver = Receiver::start(&[]).await;
-    let deposit = shop.receipt_hooked("deep-1", &receiver.url).await;
+    let (deposit, _) = shop.receipt_with_hook("deep-1", &receiver.url).await;
     let before = shop.anvil.snapshot();
     let first = shop.pay(&deposit, 10_000_000);
     let (first_block, _) = block_of(&shop.anvil, &first);
     shop.anvil.mine(2);
     let paid = shop.wait_for("deep-1", "paid").await;
-    let paid_hook = shop.signed_webhook(&receiver, "paid").await;
+    let paid_hook = receiver.signed_with_status(&shop.key.key, "paid").await;
 
     shop.anvil.revert(&before);
     shop.anvil.mine(5);
@@ -93,7 +60,7 @@ async fn a_reorganisation_deeper_than_the_confirmations_fails_the_paid_receipt_a
     assert_eq!(failed["failureCode"], "PORTAL_PAYMENT_REORGED", "{failed}");
     assert_eq!(failed["failureCategory"], "blockchain");
     assert_eq!(failed["amountReceivedBaseUnits"], "0");
-    let failed_hook = shop.signed_webhook(&receiver, "failed").await;
+    let failed_hook = receiver.signed_with_status(&shop.key.key, "failed").await;
     assert_eq!(failed_hook["previousStatus"], "paid");
     assert_eq!(failed_hook["failureCode"], "PORTAL_PAYMENT_REORGED");
     let path = "/api/receipts/deep-1/transfers";
@@ -141,7 +108,7 @@ async fn a_reorganisation_that_mines_the_same_transfer_in_another_block_keeps_th
         return;
     };
     let receiver = Receiver::start(&[]).await;
-    let deposit = shop.receipt_hooked("moved-1", &receiver.url).await;
+    let (deposit, _) = shop.receipt_with_hook("moved-1", &receiver.url).await;
     let token = shop.token();
     shop.anvil
         .send(BUYER_KEY, &token, "mint(address,uint256)", &[BUYER, "10000000"]);
