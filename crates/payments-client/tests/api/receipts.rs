@@ -1,13 +1,12 @@
 //! Orders and receipts: create, list, read, status read/post, webhook log and redelivery.
 
 use payments_client::{
-    Client, CreateOrder, CreateReceipt, DeploySplit, ErrorCode, OrderItem, PostStatus, ReceiptBalance,
-    ReceiptLine,
+    CreateOrder, CreateReceipt, ErrorCode, OrderItem, PostStatus, ReceiptBalance, ReceiptLine,
 };
 use payments_core::{Cents, ReceiptStatus};
-use payments_server::testing::{TestApp, spawn_app};
+use payments_server::testing::spawn_app;
 
-use crate::helpers::{client, signed_in_merchant};
+use crate::helpers::{client, receipt_with_deposit};
 
 fn lines() -> Vec<ReceiptLine> {
     vec![
@@ -22,20 +21,6 @@ fn lines() -> Vec<ReceiptLine> {
             qty: Some(1),
         },
     ]
-}
-
-/// A signed-in merchant with a split (so its receipts get their own deposit address) and its receipt `id`.
-async fn receipt_with_deposit(app: &TestApp, id: &str) -> Client {
-    let (client, session) = signed_in_merchant(app).await;
-    client
-        .deploy_split(&session, &DeploySplit::default())
-        .await
-        .unwrap();
-    client
-        .create_receipt(&CreateReceipt::new(id, lines()))
-        .await
-        .unwrap();
-    client
 }
 
 #[tokio::test]
@@ -70,7 +55,7 @@ async fn a_created_receipt_reads_back_in_list_show_and_status() {
 #[tokio::test]
 async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
     let app = spawn_app().await;
-    let client = receipt_with_deposit(&app, "r-2").await;
+    let client = receipt_with_deposit(&app, "r-2", lines()).await;
     let shown = client.get_receipt("r-2").await.unwrap();
     let status = client.receipt_status("r-2").await.unwrap();
 
@@ -87,7 +72,7 @@ async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
 #[tokio::test]
 async fn a_receipt_paid_on_chain_reads_the_block_depth_and_finality_of_its_payment() {
     let app = spawn_app().await;
-    let client = receipt_with_deposit(&app, "r-3").await;
+    let client = receipt_with_deposit(&app, "r-3", lines()).await;
     let unpaid = client.get_receipt("r-3").await.unwrap();
     let instruction = unpaid.payment.clone().unwrap();
 
