@@ -4,8 +4,8 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use payments_core::{
-    Cents, FailureCategory, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus, ReceiptStatusUpdated,
-    StandardWebhooksSecret, TokenAmount, Wallet, x_service_signature,
+    Cents, FailureCategory, PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus,
+    ReceiptStatusUpdated, StandardWebhooksSecret, TokenAmount, Wallet, x_service_signature,
 };
 use webhook_verify::{ApiKey, Event, Verifier, VerifyError, WebhookSecret};
 
@@ -38,6 +38,12 @@ fn paid_event() -> ReceiptStatusUpdated {
         balance: Some(ReceiptBalance::of(
             Cents::new(2608),
             TokenAmount::from_base_units(26_080_001),
+        )),
+        payment: Some(PaymentBlock::at(
+            1_234,
+            format!("0x{}", "ab".repeat(32)),
+            1_237,
+            1_170,
         )),
     }
 }
@@ -78,6 +84,11 @@ fn a_body_signed_by_the_core_verifies_and_parses_with_webhook_verify() {
     assert_eq!(event.amount_received_usd, Some(26.080001));
     assert_eq!(event.overpaid_base_units.as_deref(), Some("1"));
     assert_eq!(event.amount_due_base_units.as_deref(), Some("0"));
+    let payment = event.payment.as_ref().unwrap();
+    assert_eq!(
+        (payment.block_number, payment.confirmations, payment.finalized),
+        (1_234, 3, false)
+    );
     assert_eq!(
         event.merchant_wallet.as_deref(),
         Some("0x00000000000000000000000000000000000000aa")

@@ -135,7 +135,7 @@ pub use webhook_endpoints::{
 /// The `payments-core` types the client's requests and answers carry, so callers need no direct
 /// dependency: money, wallets, and the vocabularies the service answers with.
 pub use payments_core::{
-    BillingPeriod, Cents, ErrorCode, ReceiptBalance, ReceiptStatus, ReserveBasis, SpendPermissionTypedData,
-    SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus, TokenAmount, TokenApproval,
-    Wallet,
+    BillingPeriod, Cents, ErrorCode, PaymentBlock, ReceiptBalance, ReceiptStatus, ReserveBasis,
+    SpendPermissionTypedData, SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus,
+    TokenAmount, TokenApproval, Wallet,
 };

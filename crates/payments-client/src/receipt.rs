@@ -1,6 +1,6 @@
 //! Receipt models: what the receipt, order and webhook-log routes answer.
 
-use payments_core::{Cents, LineItem, ReceiptBalance, TaxRate, Wallet};
+use payments_core::{Cents, LineItem, PaymentBlock, ReceiptBalance, TaxRate, Wallet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -97,6 +97,10 @@ pub struct PaymentInstruction {
     pub to: Wallet,
     /// Token base units (6 decimals), as a decimal integer string.
     pub amount: String,
+    /// Once the chain paid the receipt (and while that payment stands): the completing transfer's
+    /// `blockNumber`, `blockHash`, `confirmations` and `finalized` (`GET /api/receipts/{id}` only).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<PaymentBlock>,
 }
 
 /// The failure fields of a failed receipt or status read (all `None` otherwise).

@@ -17,6 +17,7 @@ mod onchain;
 mod onramp;
 #[cfg(feature = "openapi")]
 mod openapi;
+mod payment_block;
 mod payment_request;
 mod platform_fees;
 mod pricing;
@@ -63,6 +64,7 @@ pub use onchain::{
 pub use onramp::{
     OnrampAnswer, OnrampFailure, OnrampProviderKind, UnknownOnrampProvider, classify_onramp_refusal,
 };
+pub use payment_block::{FINALITY_FALLBACK_DEPTH, PaymentBlock, finality_line};
 pub use payment_request::PaymentRequest;
 pub use platform_fees::{FeeBalance, split_fee_balance};
 pub use pricing::{

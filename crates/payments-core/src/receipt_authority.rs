@@ -132,7 +132,8 @@ impl ReceiptEvent {
                 ..
             }
             | ReceiptEvent::FundsReceived
-            | ReceiptEvent::RefundConfirmed => Authority::Chain,
+            | ReceiptEvent::RefundConfirmed
+            | ReceiptEvent::PaymentReorged(_) => Authority::Chain,
             ReceiptEvent::CheckoutSucceeded
             | ReceiptEvent::TransactionMined
             | ReceiptEvent::RecipientValidated

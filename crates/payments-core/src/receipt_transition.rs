@@ -11,6 +11,9 @@
 //!   `underpaid` (again on each further short transfer: the amounts changed); after payment it is a move to
 //!   the same status (an overpayment, sent with its amounts).
 //! - `failed` applies only before payment; after settlement it is refused.
+//! - Payment reorganised (chain only): a reorganisation removed transfers the payment counted, and what is
+//!   left no longer covers the total. A settled receipt becomes `failed` with nothing paid (a later payment
+//!   may pay it again, as any failed receipt); before payment there is nothing to take back (ignored).
 //! - Split executed: paid -> completed; reconciled: paid/completed -> reconciled.
 //! - Refunds apply only to settled receipts and are bounded by what was paid, across all refunds:
 //!   short of it the status is `refund_partial`, reaching it `refunded`; past it they are refused.
@@ -90,6 +93,9 @@ pub enum ReceiptEvent {
     Reconciled,
     /// The attempt failed -> `failed`.
     Failed(Failure),
+    /// A reorganisation removed transfers a settled receipt's payment counted, and what is left does not
+    /// cover the total -> `failed` with nothing paid. The chain alone reports it.
+    PaymentReorged(Failure),
     /// A refund was requested -> `refund_requested`.
     RefundRequested,
     /// An amount was refunded -> `refund_partial` or `refunded`.
@@ -224,7 +230,7 @@ impl ReceiptEvent {
             ReceiptEvent::PaymentConfirmed { .. } => ReceiptStatus::Paid,
             ReceiptEvent::SplitExecuted => ReceiptStatus::Completed,
             ReceiptEvent::Reconciled => ReceiptStatus::Reconciled,
-            ReceiptEvent::Failed(_) => ReceiptStatus::Failed,
+            ReceiptEvent::Failed(_) | ReceiptEvent::PaymentReorged(_) => ReceiptStatus::Failed,
             ReceiptEvent::RefundRequested => ReceiptStatus::RefundRequested,
             ReceiptEvent::Refunded { .. } | ReceiptEvent::RefundConfirmed => ReceiptStatus::Refunded,
             ReceiptEvent::RefundSent { .. } => ReceiptStatus::RefundRequested,
@@ -286,6 +292,15 @@ pub fn apply_event(state: ReceiptState, event: &ReceiptEvent) -> Result<Transiti
             _ if current.is_settled() => Err(TransitionError::AlreadySettled { status: current }),
             // A repeated failure carries new details: it is recorded and sent.
             _ => moved(to_status(target)),
+        },
+        ReceiptEvent::PaymentReorged(_) => match current {
+            // The money the payment counted is gone: nothing is paid any more, whatever happened since.
+            _ if current.is_settled() => moved(ReceiptState {
+                status: S::Failed,
+                paid: Cents::ZERO,
+                ..state
+            }),
+            _ => ignored,
         },
         ReceiptEvent::RefundRequested => match current {
             S::Paid | S::Completed | S::Reconciled | S::RefundPartial => moved(to_status(target)),

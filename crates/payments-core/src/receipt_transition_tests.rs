@@ -37,6 +37,7 @@ fn events() -> Vec<ReceiptEvent> {
         ReceiptEvent::SplitExecuted,
         ReceiptEvent::Reconciled,
         ReceiptEvent::Failed(failure()),
+        ReceiptEvent::PaymentReorged(failure()),
         ReceiptEvent::RefundRequested,
         ReceiptEvent::Refunded {
             amount: Cents::new(100),
@@ -52,23 +53,23 @@ fn events() -> Vec<ReceiptEvent> {
 /// Columns: the events above (the last two: a refund sent but unconfirmed, then its confirmation).
 /// A status name = moved there, `-` = ignored, `x` = refused.
 const EXPECTED: &str = "
-generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-checkout_success     - - - - - tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-tx_mined             - - - - - - recipient_validated tx_mismatch underpaid paid x x failed x x x x
-recipient_validated  - - - - - - - tx_mismatch underpaid paid x x failed x x x x
-tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - underpaid paid x x failed x x x x
-underpaid            - - - - - - - tx_mismatch underpaid paid x x failed x x x x
-paid                 - - - - - - - - paid - completed reconciled x refund_requested refund_partial refund_requested paid
-completed            - - - - - - - - completed - - reconciled x refund_requested refund_partial refund_requested completed
-reconciled           - - - - - - - - reconciled - - - x refund_requested refund_partial refund_requested reconciled
-failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed x x x x
-refund_requested     - - - - - - - - refund_requested - x x x - refund_partial refund_requested refund_requested
-refund_partial       - - - - - - - - refund_partial - x x x refund_requested refund_partial refund_requested refund_partial
-refunded             - - - - - - - - refunded - x x x x x x refunded
+generated            pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+pending              - link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+link_opened          - - buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+buyer_logged_in      - - - checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+checkout_initialized - - - - checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+checkout_success     - - - - - tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+tx_mined             - - - - - - recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+recipient_validated  - - - - - - - tx_mismatch underpaid paid x x failed - x x x x
+tx_mismatch          pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated - underpaid paid x x failed - x x x x
+underpaid            - - - - - - - tx_mismatch underpaid paid x x failed - x x x x
+paid                 - - - - - - - - paid - completed reconciled x failed refund_requested refund_partial refund_requested paid
+completed            - - - - - - - - completed - - reconciled x failed refund_requested refund_partial refund_requested completed
+reconciled           - - - - - - - - reconciled - - - x failed refund_requested refund_partial refund_requested reconciled
+failed               pending link_opened buyer_logged_in checkout_initialized checkout_success tx_mined recipient_validated tx_mismatch underpaid paid x x failed - x x x x
+refund_requested     - - - - - - - - refund_requested - x x x failed - refund_partial refund_requested refund_requested
+refund_partial       - - - - - - - - refund_partial - x x x failed refund_requested refund_partial refund_requested refund_partial
+refunded             - - - - - - - - refunded - x x x failed x x x refunded
 ";
 
 fn state_of(status: ReceiptStatus) -> ReceiptState {
@@ -310,5 +311,34 @@ fn statuses_round_trip_through_their_wire_names() {
     assert_eq!(
         serde_json::to_string(&FailureCategory::CardDecline).unwrap(),
         "\"card_decline\""
+    );
+}
+
+#[test]
+fn a_reorganised_payment_fails_a_completed_receipt_with_nothing_paid_and_a_new_payment_pays_it_again() {
+    let reorged = apply_event(
+        state_of(ReceiptStatus::Completed),
+        &ReceiptEvent::PaymentReorged(failure()),
+    )
+    .unwrap();
+    let Transition::Moved { from, to } = reorged else {
+        panic!("expected a move, got {reorged:?}")
+    };
+    assert_eq!(from, ReceiptStatus::Completed);
+    assert_eq!((to.status, to.paid), (ReceiptStatus::Failed, Cents::ZERO));
+
+    let paid_again = apply_event(
+        to,
+        &ReceiptEvent::PaymentConfirmed {
+            proof: PaymentProof::OnChain {
+                transaction_hash: "0xdef".into(),
+                buyer: Some(wallet()),
+            },
+            amount: Cents::new(1000),
+        },
+    )
+    .unwrap();
+    assert!(
+        matches!(paid_again, Transition::Moved { to, .. } if to.status == ReceiptStatus::Paid && to.paid == Cents::new(1000))
     );
 }

@@ -15,6 +15,7 @@ use thiserror::Error;
 
 use crate::deposit_balance::ReceiptBalance;
 use crate::money::Cents;
+use crate::payment_block::PaymentBlock;
 use crate::receipt_status::{FailureCategory, ReceiptStatus};
 use crate::wallet::Wallet;
 
@@ -157,6 +158,10 @@ pub struct ReceiptStatusUpdated {
     /// `...BaseUnits`. Absent for a receipt without a deposit address (nothing to count).
     #[serde(flatten)]
     pub balance: Option<ReceiptBalance>,
+    /// The paying transfer's block, depth and finality, while the receipt is paid on chain (absent
+    /// otherwise): a receiver may wait for `finalized` before shipping something it cannot take back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment: Option<PaymentBlock>,
 }
 
 const fn is_false(value: &bool) -> bool {

@@ -102,6 +102,7 @@ fn the_body_carries_every_field_of_the_spec_in_camel_case() {
         brand_key: "acme".into(),
         paid_late: false,
         balance: None,
+        payment: None,
     };
     let json = serde_json::to_value(&body).unwrap();
     let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use async_trait::async_trait;
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, PaymentBlock, TokenAmount, Wallet};
 
 use crate::StoreError;
 use payments_domain::receipt::ReceiptId;
@@ -34,10 +34,35 @@ pub trait ChainRepository: Send + Sync + fmt::Debug {
     /// one, and the paid ones still watched (`COALESCE(expires_at, created_at) >= since_ms`, the window
     /// [`ChainRepository::open_deposits`] scans), whose later transfers are overpayments.
     async fn funded_deposits(&self, chain_id: u64, since_ms: i64) -> Result<Vec<FundedDeposit>, StoreError>;
-    /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first.
-    async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError>;
+    /// Paid receipts with a deposit that are due for a settlement attempt at `now_ms`, oldest first. With
+    /// `finalized_only`, only those whose deposit has no counted transfer above the final block the watcher
+    /// last recorded (settlement then never forwards money a reorganisation could still take back).
+    async fn settlements_due(
+        &self,
+        now_ms: i64,
+        limit: u32,
+        finalized_only: bool,
+    ) -> Result<Vec<SettlementDue>, StoreError>;
     /// Records a failed settlement attempt.
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError>;
+    /// Recorded transfers on `chain_id` in blocks above `finalized_block`, removed ones included (they may come
+    /// back), lowest block first, at most `limit`: what a reorganisation could still remove or move.
+    async fn unfinalized_transfers(
+        &self,
+        chain_id: u64,
+        finalized_block: u64,
+        limit: u32,
+    ) -> Result<Vec<UnfinalizedTransfer>, StoreError>;
+    /// In one transaction: records the chain's tip, marks the transfers a reorganisation removed (kept, no
+    /// longer counted) and records the ones still or again on chain where they are now (counted again).
+    async fn record_recheck(&self, chain_id: u64, recheck: &Recheck, now_ms: i64) -> Result<(), StoreError>;
+    /// Where the counted transfer `transaction_hash` to the deposit `to` stands, seen from the tip the watcher
+    /// last recorded; `None` when it is not recorded, was removed, or no tip is known yet.
+    async fn payment_block(
+        &self,
+        to: Wallet,
+        transaction_hash: &str,
+    ) -> Result<Option<PaymentBlock>, StoreError>;
     /// The failed settlement attempts of `merchant`'s receipt `id`, if any.
     async fn fetch_settlement(
         &self,
@@ -68,6 +93,38 @@ pub struct RecordedTransfer {
     pub amount: Option<u128>,
 }
 
+/// The head and the final block as the watcher last read them (the final block is the node's `finalized`
+/// tag, or a fixed depth below the head: `payments_core::finality_line`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainTip {
+    pub head: u64,
+    pub finalized: u64,
+}
+
+/// A recorded transfer above the final block, and whether a reorganisation removed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnfinalizedTransfer {
+    pub transfer: RecordedTransfer,
+    pub removed: bool,
+}
+
+/// A recorded transfer's identity on its chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferKey {
+    pub transaction_hash: String,
+    pub log_index: u64,
+}
+
+/// What one re-check of the unfinalized transfers found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recheck {
+    pub tip: ChainTip,
+    /// Gone from the chain: kept, never counted again unless they come back.
+    pub removed: Vec<TransferKey>,
+    /// On chain, possibly in another block than recorded: recorded where they are now, counted.
+    pub present: Vec<RecordedTransfer>,
+}
+
 /// A receipt whose deposit address received something.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FundedDeposit {
@@ -78,6 +135,7 @@ pub struct FundedDeposit {
     pub paid: bool,
     /// What its last status change recorded as received (`received_units`); transfers beyond it are new.
     pub received: TokenAmount,
+    /// Those still on chain (a receipt whose transfers a reorganisation all removed is listed with none).
     pub transfers: Vec<RecordedTransfer>,
 }
 

@@ -35,8 +35,8 @@ use thiserror::Error;
 use payments_domain::inventory::{InventoryItem, ItemDraft, ProductId};
 
 pub use chain_repository::{
-    ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
-    SettlementState,
+    ChainCursor, ChainRepository, ChainTip, FundedDeposit, Recheck, RecordedTransfer, SettlementDue,
+    SettlementFailure, SettlementState, TransferKey, UnfinalizedTransfer,
 };
 pub use endpoint_repository::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,

@@ -135,7 +135,7 @@ pub use headers::{
 };
 pub use keys::{ApiKey, WebhookSecret};
 #[cfg(feature = "serde")]
-pub use receipt_event::{RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated};
+pub use receipt_event::{PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated};
 #[cfg(feature = "serde")]
 pub use status::{BillingPeriod, FailureCategory, ReceiptStatus, SubscriptionStatus};
 #[cfg(feature = "serde")]

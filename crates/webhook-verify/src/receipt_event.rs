@@ -73,6 +73,28 @@ pub struct ReceiptStatusUpdated {
     pub overpaid_usd: Option<f64>,
     /// The same in token base units, an integer string: exact.
     pub overpaid_base_units: Option<String>,
+    /// Where the paying transfer stands on chain, while the receipt is paid on chain: a body without it
+    /// (any other status, or an older server) gives `None`.
+    pub payment: Option<PaymentBlock>,
+}
+
+/// The block of the transfer that paid a receipt, its depth and finality (the body's `payment`).
+///
+/// A payment that is not `finalized` can still be removed by a chain reorganisation; the receipt then
+/// becomes `failed` with `failureCode` `PORTAL_PAYMENT_REORGED`. Wait for `finalized` before handing over
+/// something you cannot take back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PaymentBlock {
+    /// The block number of the transfer that completed the payment.
+    pub block_number: u64,
+    /// That block's hash, `0x`-hex.
+    pub block_hash: String,
+    /// Blocks mined on top of it when the server last read the chain.
+    pub confirmations: u64,
+    /// Whether the chain's finalized block has reached it.
+    pub finalized: bool,
 }
 
 impl ReceiptStatusUpdated {

@@ -2,8 +2,8 @@
 
 use k256::ecdsa::SigningKey;
 use payments_client::{
-    AdminSession, Client, CreateOrder, DeploySplit, OrderItem, PricingUpdate, Receipt, UpsertInventoryItem,
-    wallet_of_key,
+    AdminSession, Client, CreateOrder, CreateReceipt, DeploySplit, OrderItem, PricingUpdate, Receipt,
+    ReceiptLine, UpsertInventoryItem, wallet_of_key,
 };
 use payments_core::{Cents, FeePct, TaxRate, Wallet};
 use payments_server::testing::{TEST_ADMIN_PRIVATE_KEY, TEST_START_MS, TestApp, test_wallet};
@@ -51,6 +51,21 @@ pub(crate) async fn signed_in_merchant(app: &TestApp) -> (Client, AdminSession) 
         .await
         .unwrap();
     (client, session)
+}
+
+/// A signed-in merchant with a split (so its receipts get their own deposit address) and its receipt `id` of
+/// `lines`.
+pub(crate) async fn receipt_with_deposit(app: &TestApp, id: &str, lines: Vec<ReceiptLine>) -> Client {
+    let (client, session) = signed_in_merchant(app).await;
+    client
+        .deploy_split(&session, &DeploySplit::default())
+        .await
+        .unwrap();
+    client
+        .create_receipt(&CreateReceipt::new(id, lines))
+        .await
+        .unwrap();
+    client
 }
 
 /// The wallet refunds are sent to.

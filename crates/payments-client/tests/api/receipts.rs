@@ -1,12 +1,12 @@
 //! Orders and receipts: create, list, read, status read/post, webhook log and redelivery.
 
 use payments_client::{
-    CreateOrder, CreateReceipt, DeploySplit, ErrorCode, OrderItem, PostStatus, ReceiptBalance, ReceiptLine,
+    CreateOrder, CreateReceipt, ErrorCode, OrderItem, PostStatus, ReceiptBalance, ReceiptLine,
 };
 use payments_core::{Cents, ReceiptStatus};
 use payments_server::testing::spawn_app;
 
-use crate::helpers::{client, signed_in_merchant};
+use crate::helpers::{client, receipt_with_deposit};
 
 fn lines() -> Vec<ReceiptLine> {
     vec![
@@ -55,16 +55,7 @@ async fn a_created_receipt_reads_back_in_list_show_and_status() {
 #[tokio::test]
 async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
     let app = spawn_app().await;
-    let (client, session) = signed_in_merchant(&app).await;
-    client
-        .deploy_split(&session, &DeploySplit::default())
-        .await
-        .unwrap();
-
-    client
-        .create_receipt(&CreateReceipt::new("r-2", lines()))
-        .await
-        .unwrap();
+    let client = receipt_with_deposit(&app, "r-2", lines()).await;
     let shown = client.get_receipt("r-2").await.unwrap();
     let status = client.receipt_status("r-2").await.unwrap();
 
@@ -76,6 +67,33 @@ async fn a_receipt_with_a_deposit_address_reads_its_balance_to_the_base_unit() {
         "nothing received: the whole total is due"
     );
     assert_eq!(due(status.balance), Some((0, 7_750_000)));
+}
+
+#[tokio::test]
+async fn a_receipt_paid_on_chain_reads_the_block_depth_and_finality_of_its_payment() {
+    let app = spawn_app().await;
+    let client = receipt_with_deposit(&app, "r-3", lines()).await;
+    let unpaid = client.get_receipt("r-3").await.unwrap();
+    let instruction = unpaid.payment.clone().unwrap();
+
+    app.chain()
+        .pay(instruction.to, instruction.amount.parse().unwrap())
+        .await;
+    app.chain().mine(2);
+    let block = payments_server::testing::eventually(
+        "the payment's block",
+        std::time::Duration::from_secs(10),
+        || async {
+            let shown = client.get_receipt("r-3").await.unwrap();
+            shown.payment?.block.filter(|block| block.confirmations >= 2)
+        },
+    )
+    .await;
+
+    assert_eq!(instruction.block, None, "nothing paid yet");
+    assert!(block.block_number > 0);
+    assert_eq!(block.block_hash.len(), 66);
+    assert!(!block.finalized, "64 blocks from final on the test-mode chain");
 }
 
 #[tokio::test]

@@ -89,6 +89,12 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
     /// The hash of block `number`, `None` past the head.
     async fn block_hash(&self, number: u64) -> Result<Option<B256>, ChainError>;
 
+    /// The number of the node's `finalized` block, `None` when the node has no such tag (the watcher then
+    /// counts a fixed depth as final: `payments_core::finality_line`). The test-mode chain has none.
+    async fn finalized_block(&self) -> Result<Option<u64>, ChainError> {
+        Ok(None)
+    }
+
     /// Every `Transfer` log of any token to one of `recipients` in blocks `from..=to`.
     async fn transfers_to(
         &self,

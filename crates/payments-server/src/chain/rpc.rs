@@ -3,6 +3,7 @@
 //! into [`ChainError::Unavailable`] and the caller's retry, never a stuck worker.
 
 mod batch;
+mod finality;
 mod history;
 mod redaction;
 mod sender;
@@ -152,6 +153,10 @@ impl Chain for RpcChain {
         })
         .await?;
         Ok(block.map(|block| block.header.hash))
+    }
+
+    async fn finalized_block(&self) -> Result<Option<u64>, ChainError> {
+        self.finalized_number().await
     }
 
     async fn transfers_to(

@@ -29,6 +29,11 @@ pub(crate) struct ChainArgs {
     /// Blocks on top of a transfer's block before it counts [default: 3 on a node, 0 on the test-mode chain].
     #[arg(long, env = "PAYMENTS_CONFIRMATIONS")]
     confirmations: Option<u64>,
+    /// Settle paid receipts as soon as their payment is confirmed instead of once the chain's finalized block
+    /// passed it (a reorganisation deeper than --confirmations can then remove money already forwarded to
+    /// the split; the receipt still fails with PORTAL_PAYMENT_REORGED).
+    #[arg(long, env = "PAYMENTS_SETTLE_BEFORE_FINALITY")]
+    settle_before_finality: bool,
     /// Milliseconds between deposit-watcher passes once it has caught up with the chain.
     #[arg(long, env = "PAYMENTS_CHAIN_POLL_MS", default_value_t = payments_server::DEFAULT_CHAIN_POLL.as_millis() as u64)]
     chain_poll_ms: u64,
@@ -50,6 +55,9 @@ pub(crate) fn apply_chain_args(config: &mut ServerConfig, args: &ChainArgs) -> a
     }
     config.chain_rpc_url = args.chain_rpc_url.clone();
     config.confirmations = args.confirmations;
+    if args.settle_before_finality {
+        config.settle_only_finalized = Some(false);
+    }
     config.chain_poll = Duration::from_millis(args.chain_poll_ms.max(1));
     if let Some(path) = &args.relayer_key_file {
         config.relayer_key = Some(read_key(path).context("reading --relayer-key-file")?);

@@ -1,9 +1,9 @@
 //! Rendered `GET /api/receipts/{id}` bodies, reused while the receipt they show is unchanged.
 //!
-//! A receipt's view is a function of the stored receipt, the address its buyers pay (the merchant's split)
-//! and the server's configuration (base URL, chain), nothing else, except for a paid receipt still awaiting
-//! settlement, whose failed settlement attempts change without the receipt: those are always rendered
-//! afresh. Every change of a stored receipt is a transition, which moves its `version` (the one
+//! A receipt's view is a function of the stored receipt, the address its buyers pay (the merchant's split),
+//! its payment's block and depth (compared too: they change with the chain) and the server's configuration
+//! (base URL, chain), nothing else, except for a paid receipt still awaiting settlement, whose failed
+//! settlement attempts change without the receipt: those are always rendered afresh. Every change of a stored receipt is a transition, which moves its `version` (the one
 //! `UPDATE receipts` of either backend), except the payment page recording a card-onramp session, which
 //! changes no status and is compared by its session id instead; receipts are never deleted. So a body rendered for a merchant's
 //! receipt at version v paying address r is the body of any later read that finds version v and address r:
@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
-use payments_core::Wallet;
+use payments_core::{PaymentBlock, Wallet};
 
 use crate::domain::receipt::ReceiptId;
 use crate::services::receipts::PayableReceipt;
@@ -28,6 +28,8 @@ struct Rendered {
     /// The receipt's card-onramp session (it changes without a transition).
     onramp_session: Option<String>,
     recipient: Wallet,
+    /// Its payment's block and depth (they change with the chain, without a transition).
+    payment_block: Option<PaymentBlock>,
     body: Bytes,
 }
 
@@ -55,6 +57,7 @@ impl ReceiptBodies {
         let onramp_session = receipt.onramp.as_ref().map(|session| &session.session_id);
         (found.version == receipt.version
             && found.recipient == payable.recipient
+            && found.payment_block == payable.payment_block
             && found.onramp_session.as_ref() == onramp_session)
             .then(|| found.body.clone())
     }
@@ -75,6 +78,7 @@ impl ReceiptBodies {
                 version: receipt.version,
                 onramp_session: receipt.onramp.as_ref().map(|session| session.session_id.clone()),
                 recipient: payable.recipient,
+                payment_block: payable.payment_block.clone(),
                 body: body.clone(),
             },
         );
@@ -99,6 +103,7 @@ mod tests {
             receipt,
             recipient: wallet(recipient),
             settlement: None,
+            payment_block: None,
         }
     }
 
@@ -116,6 +121,19 @@ mod tests {
         let mut theirs = payable(0, '1');
         theirs.receipt.wallet = wallet('c');
         assert_eq!(bodies.get(&theirs), None);
+    }
+
+    #[test]
+    fn a_body_is_not_reused_once_the_payment_is_deeper_or_final() {
+        let bodies = ReceiptBodies::default();
+        let mut paid = payable(2, '1');
+        paid.payment_block = Some(payments_core::PaymentBlock::at(10, "0xab".to_owned(), 12, 0));
+        bodies.keep(&paid, &Bytes::from_static(b"{}"));
+        assert!(bodies.get(&paid).is_some());
+
+        let mut deeper = payable(2, '1');
+        deeper.payment_block = Some(payments_core::PaymentBlock::at(10, "0xab".to_owned(), 13, 0));
+        assert_eq!(bodies.get(&deeper), None);
     }
 
     #[test]

@@ -119,6 +119,9 @@ pub struct ServerConfig {
     /// Blocks on top of a transfer's block before it counts (`--confirmations`); `None`: 0 on the test-mode
     /// chain, [`DEFAULT_CONFIRMATIONS`] on a node.
     pub confirmations: Option<u64>,
+    /// Whether settlement forwards only deposits whose transfers are final (the chain's `finalized` block
+    /// passed them); `None`: yes on a node, no on the test-mode chain (`--settle-before-finality` says no).
+    pub settle_only_finalized: Option<bool>,
     /// Pause between deposit-watcher passes once it has caught up with the chain.
     pub chain_poll: Duration,
     /// `x-cron-secret` of the subscription charge routes and the test clock; `None`: those routes are 404.
@@ -204,6 +207,7 @@ impl ServerConfig {
             chain_rpc_url: None,
             relayer_key: None,
             confirmations: None,
+            settle_only_finalized: None,
             chain_poll: DEFAULT_CHAIN_POLL,
             cron_secret: None,
             subscription_fee_bps: payments_core::DEFAULT_SUBSCRIPTION_FEE_BPS,
@@ -242,6 +246,11 @@ impl ServerConfig {
     /// No RPC URL: payments run on the in-process test-mode chain, and nothing moves real money.
     pub fn is_test_mode(&self) -> bool {
         self.chain_rpc_url.is_none()
+    }
+
+    /// Whether settlement waits for the chain to finalize a payment before forwarding it.
+    pub fn effective_settle_only_finalized(&self) -> bool {
+        self.settle_only_finalized.unwrap_or(!self.is_test_mode())
     }
 
     /// Blocks a transfer needs on top of it before it counts.

@@ -347,6 +347,7 @@ fn chain_workers(
             receipts: receipts.clone(),
             clock: Arc::clone(clock),
             contracts,
+            finalized_only: config.effective_settle_only_finalized(),
         }),
         poll: config.chain_poll,
         wakeup,

@@ -72,6 +72,9 @@ pub struct TestOptions {
     pub confirmations: Option<u64>,
     /// Run against this EVM node instead of the test-mode chain.
     pub node: Option<TestNode>,
+    /// Settlement waits for the chain's finalized block (a node's default; the harness settles confirmed
+    /// payments unless asked, so tests need not mine past finality).
+    pub settle_only_finalized: bool,
     /// Leaves `--cron-secret` unset (default: [`TEST_CRON_SECRET`]).
     pub without_cron_secret: bool,
     /// Runs outside development mode (no test clock route).
@@ -156,6 +159,7 @@ pub struct TestApp {
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     confirmations: Option<u64>,
+    settle_only_finalized: bool,
     node: Option<TestNode>,
     _dir: TempDir,
 }
@@ -185,6 +189,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
     config.platform_admins = options.platform_admins;
     config.platform_recipient = (!options.without_platform_recipient).then(|| test_wallet(0x50));
     config.confirmations = options.confirmations;
+    config.settle_only_finalized = Some(options.settle_only_finalized);
     config.dev_mode = !options.production_mode;
     config.graphql_introspection = options.graphql_introspection;
     config.cron_secret = (!options.without_cron_secret).then(|| Secret::new(TEST_CRON_SECRET));
@@ -234,6 +239,7 @@ pub async fn spawn_app_with(options: TestOptions) -> TestApp {
         shutdown: Some(running.shutdown),
         server: Some(running.server),
         confirmations: options.confirmations,
+        settle_only_finalized: options.settle_only_finalized,
         node: options.node,
         _dir: dir,
     }

@@ -42,6 +42,7 @@ impl TestApp {
                 .unwrap_or_else(|error| panic!("reading the master key: {error}")),
         );
         config.confirmations = self.confirmations;
+        config.settle_only_finalized = Some(self.settle_only_finalized);
         config.cron_secret = self.app.config().cron_secret.clone();
         super::use_node(&mut config, self.node.as_ref());
         // The chain outlives the server, as a real one does.
@@ -58,6 +59,7 @@ impl TestApp {
             shutdown: Some(running.shutdown),
             server: Some(running.server),
             confirmations: self.confirmations,
+            settle_only_finalized: self.settle_only_finalized,
             node: self.node.clone(),
             _dir: dir,
         }

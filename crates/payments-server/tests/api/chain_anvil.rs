@@ -117,7 +117,7 @@ impl Shop {
         )
     }
 
-    async fn read(&self, id: &str) -> Value {
+    pub(crate) async fn read(&self, id: &str) -> Value {
         let reply = send(
             self.api
                 .dev_as(&self.key.key, Method::GET, &format!("/api/receipts/{id}")),

@@ -64,6 +64,8 @@ mod receipts_create;
 mod reconcile_anvil;
 mod refunds_anvil;
 mod refunds_on_chain;
+mod reorg_after_paid;
+mod reorg_anvil;
 mod reserve_and_split_transactions;
 mod reserve_anvil;
 mod resource_limits;

@@ -11,7 +11,7 @@ use crate::webhook_receiver::Receiver;
 
 impl Shop {
     /// A receipt of 10.00 USD with a webhook to `hook`; returns its deposit address and payment URL.
-    async fn receipt_with_hook(&self, id: &str, hook: &str) -> (String, String) {
+    pub(crate) async fn receipt_with_hook(&self, id: &str, hook: &str) -> (String, String) {
         let body = json!({
             "id": id, "lineItems": [{"label": "Tea", "priceUsd": 10.0}], "totalUsd": 10.0, "webhook_url": hook
         });

@@ -137,6 +137,28 @@ impl Receiver {
         .await
     }
 
+    /// The body of the first request with `status`, once its `X-Service-Signature` verified with `api_key` at
+    /// the test clock's start (when the harness's manual clock signed it).
+    pub(crate) async fn signed_with_status(&self, api_key: &str, status: &str) -> serde_json::Value {
+        let verifier = webhook_verify::Verifier::new(webhook_verify::ApiKey::new(api_key).unwrap());
+        let signed_at = std::time::UNIX_EPOCH
+            + Duration::from_millis(u64::try_from(payments_server::testing::TEST_START_MS).unwrap());
+        let request = eventually(
+            &format!("a {status} webhook"),
+            Duration::from_secs(30),
+            || async {
+                self.received()
+                    .into_iter()
+                    .find(|request| request.json()["status"] == status)
+            },
+        )
+        .await;
+        verifier
+            .verify_at(&request.headers, &request.body, signed_at)
+            .unwrap();
+        request.json()
+    }
+
     pub(crate) async fn wait_for(&self, count: usize) -> Vec<Received> {
         eventually(
             &format!("{count} webhook requests"),

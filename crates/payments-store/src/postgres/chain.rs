@@ -2,16 +2,16 @@
 
 use std::collections::BTreeMap;
 
-use crate::postgres::connection::{PgClient, Queries};
+use crate::postgres::connection::{PgClient, PgTransaction, Queries};
 use async_trait::async_trait;
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, PaymentBlock, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{PgStore, rows};
+use crate::postgres::{PgStore, finality, rows};
 use crate::{
-    ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure,
-    SettlementState, StoreError,
+    ChainCursor, ChainRepository, FundedDeposit, Recheck, RecordedTransfer, SettlementDue, SettlementFailure,
+    SettlementState, StoreError, UnfinalizedTransfer,
 };
 use payments_domain::receipt::ReceiptId;
 
@@ -20,28 +20,36 @@ const SAVE_CURSOR: &str = "INSERT INTO chain_cursors (chain_id, next_block, last
     VALUES ($1, $2, $3, $4)
     ON CONFLICT (chain_id) DO UPDATE SET next_block = excluded.next_block,
         last_block_hash = excluded.last_block_hash, updated_at = excluded.updated_at";
-/// A log seen again (a rescan after a crash or a reorg) is the same log: nothing is counted twice.
+/// A log seen again (a rescan after a crash or a reorg, the watcher's re-check) is the same log: nothing is
+/// counted twice; it is recorded where it is now (a reorganisation may have moved it to another block or
+/// brought it back after removing it).
 const INSERT_TRANSFER: &str = "INSERT INTO chain_transfers (chain_id, transaction_hash, log_index,
         block_number, block_hash, token, from_wallet, to_wallet, amount, recorded_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-    ON CONFLICT (chain_id, transaction_hash, log_index) DO NOTHING";
+    ON CONFLICT (chain_id, transaction_hash, log_index) DO UPDATE SET block_number = excluded.block_number,
+        block_hash = excluded.block_hash, removed = FALSE";
 /// Paid receipts too: a second payment after paid is recorded and listed, never left unseen
 /// (docs/money.md).
 const OPEN_DEPOSITS: &str = "SELECT DISTINCT pay_to FROM receipts
     WHERE pay_to IS NOT NULL AND COALESCE(expires_at, created_at) >= $1";
 const FUNDED: &str = "SELECT r.wallet, r.public_id, r.total_cents, r.paid_cents, r.received_units,
         t.transaction_hash, t.log_index,
-        t.block_number, t.block_hash, t.token, t.from_wallet, t.to_wallet, t.amount
+        t.block_number, t.block_hash, t.token, t.from_wallet, t.to_wallet, t.amount, t.removed
     FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = $1
     WHERE r.pay_to IS NOT NULL AND (r.paid_cents = 0 OR COALESCE(r.expires_at, r.created_at) >= $2)
     ORDER BY r.id, t.block_number, t.log_index";
 const DEPOSIT_TRANSFERS: &str = "SELECT transaction_hash, log_index, block_number, block_hash, token,
         from_wallet, to_wallet, amount
-    FROM chain_transfers WHERE to_wallet = $1 AND chain_id = $2 ORDER BY block_number, log_index";
+    FROM chain_transfers WHERE to_wallet = $1 AND chain_id = $2 AND NOT removed
+    ORDER BY block_number, log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0) AS attempts
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
     WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
         AND (s.receipt_id IS NULL OR s.next_attempt_at <= $1)
+        AND (NOT $3 OR NOT EXISTS (SELECT 1 FROM chain_transfers t
+            LEFT JOIN chain_cursors c ON c.chain_id = t.chain_id
+            WHERE t.to_wallet = r.pay_to AND NOT t.removed
+                AND (c.finalized_block IS NULL OR t.block_number > c.finalized_block)))
     ORDER BY r.id LIMIT $2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)
@@ -55,16 +63,16 @@ const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_
 
 /// Block numbers and log indexes come from the node as u64 but BIGINT is i64: a value past it is not a real
 /// block and is refused rather than wrapped.
-fn as_i64(value: u64) -> Result<i64, PgError> {
+pub(super) fn as_i64(value: u64) -> Result<i64, PgError> {
     i64::try_from(value).map_err(|error| PgError::corrupt("a block number", error))
 }
 
-fn as_u64(row: &Row, name: &str) -> Result<u64, PgError> {
+pub(super) fn as_u64(row: &Row, name: &str) -> Result<u64, PgError> {
     u64::try_from(rows::get::<i64>(row, name)?)
         .map_err(|error| PgError::corrupt(format_args!("column {name}"), error))
 }
 
-fn transfer_from_row(row: &Row) -> Result<RecordedTransfer, PgError> {
+pub(super) fn transfer_from_row(row: &Row) -> Result<RecordedTransfer, PgError> {
     Ok(RecordedTransfer {
         transaction_hash: rows::get(row, "transaction_hash")?,
         log_index: as_u64(row, "log_index")?,
@@ -96,8 +104,31 @@ async fn record_scan(
     cursor: &ChainCursor,
     now_ms: i64,
 ) -> Result<(), PgError> {
-    let chain = as_i64(chain_id)?;
     let tx = client.transaction().await?;
+    insert_transfers(&tx, chain_id, transfers, now_ms).await?;
+    let save = tx.prepare_cached(SAVE_CURSOR).await?;
+    tx.execute(
+        &save,
+        &[
+            &as_i64(chain_id)?,
+            &as_i64(cursor.next_block)?,
+            &cursor.last_block_hash,
+            &now_ms,
+        ],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Records `transfers` where they are now (see [`INSERT_TRANSFER`]).
+pub(super) async fn insert_transfers(
+    tx: &PgTransaction<'_>,
+    chain_id: u64,
+    transfers: &[RecordedTransfer],
+    now_ms: i64,
+) -> Result<(), PgError> {
+    let chain = as_i64(chain_id)?;
     let insert = tx.prepare_cached(INSERT_TRANSFER).await?;
     for transfer in transfers {
         let amount = transfer.amount.map(|amount| amount.to_string());
@@ -118,18 +149,6 @@ async fn record_scan(
         )
         .await?;
     }
-    let save = tx.prepare_cached(SAVE_CURSOR).await?;
-    tx.execute(
-        &save,
-        &[
-            &chain,
-            &as_i64(cursor.next_block)?,
-            &cursor.last_block_hash,
-            &now_ms,
-        ],
-    )
-    .await?;
-    tx.commit().await?;
     Ok(())
 }
 
@@ -153,10 +172,11 @@ async fn funded_deposits(
     for row in client.query(&statement, &[&as_i64(chain_id)?, &since_ms]).await? {
         let merchant: String = rows::get(&row, "wallet")?;
         let id: String = rows::get(&row, "public_id")?;
-        let transfer = transfer_from_row(&row)?;
+        let removed: bool = rows::get(&row, "removed")?;
+        let transfer = (!removed).then_some(transfer_from_row(&row)?);
         let key = (merchant.clone(), id.clone());
         if let Some(deposit) = grouped.get_mut(&key) {
-            deposit.transfers.push(transfer);
+            deposit.transfers.extend(transfer);
             continue;
         }
         grouped.insert(
@@ -168,17 +188,22 @@ async fn funded_deposits(
                 total: Cents::new(rows::get(&row, "total_cents")?),
                 paid: rows::get::<i64>(&row, "paid_cents")? > 0,
                 received: rows::parsed(&row, "received_units", TokenAmount::parse_base_units)?,
-                transfers: vec![transfer],
+                transfers: transfer.into_iter().collect(),
             },
         );
     }
     Ok(grouped.into_values().collect())
 }
 
-async fn settlements_due(client: PgClient, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, PgError> {
+async fn settlements_due(
+    client: PgClient,
+    now_ms: i64,
+    limit: u32,
+    finalized_only: bool,
+) -> Result<Vec<SettlementDue>, PgError> {
     let statement = client.prepare_cached(SETTLEMENTS_DUE).await?;
     client
-        .query(&statement, &[&now_ms, &i64::from(limit)])
+        .query(&statement, &[&now_ms, &i64::from(limit), &finalized_only])
         .await?
         .iter()
         .map(|row| {
@@ -279,8 +304,44 @@ impl ChainRepository for PgStore {
             .await
     }
 
-    async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {
-        self.run(|client| Box::pin(settlements_due(client, now_ms, limit)))
+    async fn settlements_due(
+        &self,
+        now_ms: i64,
+        limit: u32,
+        finalized_only: bool,
+    ) -> Result<Vec<SettlementDue>, StoreError> {
+        self.run(|client| Box::pin(settlements_due(client, now_ms, limit, finalized_only)))
+            .await
+    }
+
+    async fn unfinalized_transfers(
+        &self,
+        chain_id: u64,
+        finalized_block: u64,
+        limit: u32,
+    ) -> Result<Vec<UnfinalizedTransfer>, StoreError> {
+        self.run(|client| {
+            Box::pin(finality::unfinalized_transfers(
+                client,
+                chain_id,
+                finalized_block,
+                limit,
+            ))
+        })
+        .await
+    }
+
+    async fn record_recheck(&self, chain_id: u64, recheck: &Recheck, now_ms: i64) -> Result<(), StoreError> {
+        self.run(|client| Box::pin(finality::record_recheck(client, chain_id, recheck, now_ms)))
+            .await
+    }
+
+    async fn payment_block(
+        &self,
+        to: Wallet,
+        transaction_hash: &str,
+    ) -> Result<Option<PaymentBlock>, StoreError> {
+        self.run(|client| Box::pin(finality::payment_block(client, to, transaction_hash)))
             .await
     }
 

@@ -20,6 +20,7 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
             NULL::BIGINT AS fee_units, NULL::TEXT AS split
         FROM chain_transfers t JOIN receipts r ON r.pay_to = t.to_wallet
         WHERE r.wallet = $1 AND t.chain_id = $2 AND t.token = $3 AND t.amount IS NOT NULL
+          AND NOT t.removed
           AND t.recorded_at >= $4 AND t.recorded_at < $5 AND (t.recorded_at, t.id) > ($6, $7)
         ORDER BY t.recorded_at, t.id LIMIT $11) AS source_0
     UNION ALL
@@ -27,7 +28,7 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
         SELECT h.at, 1, h.id, r.public_id, NULL::TEXT, NULL::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::TEXT,
             (SELECT COALESCE(SUM(p.amount::NUMERIC), 0) FROM chain_transfers p
                 WHERE p.to_wallet = r.pay_to AND p.chain_id = $2 AND p.token = $3
-                  AND p.amount IS NOT NULL AND p.recorded_at <= h.at)::TEXT,
+                  AND p.amount IS NOT NULL AND NOT p.removed AND p.recorded_at <= h.at)::TEXT,
             NULL::BIGINT, NULL::BIGINT, r.pay_split
         FROM receipt_history h JOIN receipts r ON r.id = h.receipt_id
         WHERE r.wallet = $1 AND h.to_status = 'completed' AND r.pay_to IS NOT NULL AND r.pay_split IS NOT NULL
@@ -56,10 +57,12 @@ LIMIT $11";
 /// What arrived at a deposit before a span's first transfer, in chain order.
 const BEFORE_SPAN: &str = "SELECT COALESCE(SUM(amount::NUMERIC), 0)::TEXT AS before FROM chain_transfers
     WHERE to_wallet = $1 AND chain_id = $2 AND token = $3 AND amount IS NOT NULL
+      AND NOT removed
       AND (block_number, log_index) < ($4, $5)";
 /// The deposit's transfers inside a span.
 const SPAN: &str = "SELECT block_number, log_index, amount FROM chain_transfers
     WHERE to_wallet = $1 AND chain_id = $2 AND token = $3 AND amount IS NOT NULL
+      AND NOT removed
       AND (block_number, log_index) >= ($4, $5) AND (block_number, log_index) <= ($6, $7)";
 
 pub(super) async fn ledger_page(client: PgClient, query: &LedgerQuery) -> Result<Vec<LedgerRecord>, PgError> {

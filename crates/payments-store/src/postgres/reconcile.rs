@@ -18,7 +18,7 @@ const DEPOSITS: &str = "SELECT r.id AS row_id, r.public_id, r.pay_to, r.pay_spli
     WHERE r.pay_to IS NOT NULL AND r.created_at >= $1 AND r.created_at < $2 AND r.id > $3
     ORDER BY r.id LIMIT $4";
 const TRANSFERS: &str = "SELECT to_wallet, transaction_hash, log_index, amount FROM chain_transfers
-    WHERE chain_id = $1 AND token = $2 AND amount IS NOT NULL AND to_wallet = ANY($3)";
+    WHERE chain_id = $1 AND token = $2 AND amount IS NOT NULL AND NOT removed AND to_wallet = ANY($3)";
 const REFUNDS: &str = "SELECT f.id AS row_id, r.public_id, f.buyer, f.usd_cents, f.tx_hash
     FROM receipt_refunds f JOIN receipts r ON r.id = f.receipt_id
     WHERE f.created_at >= $1 AND f.created_at < $2 AND f.id > $3

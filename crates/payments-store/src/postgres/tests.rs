@@ -107,7 +107,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (17, T0),
             (18, T0),
             (19, T0),
-            (20, T0)
+            (20, T0),
+            (21, T0)
         ]
     );
     drop(first);

@@ -2,13 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, PaymentBlock, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::sqlite::rows;
+use crate::sqlite::{finality, rows};
 use crate::{
-    ChainCursor, FundedDeposit, RecordedTransfer, SettlementDue, SettlementFailure, SettlementState,
-    StoreError,
+    ChainCursor, FundedDeposit, Recheck, RecordedTransfer, SettlementDue, SettlementFailure, SettlementState,
+    StoreError, UnfinalizedTransfer,
 };
 use payments_domain::receipt::ReceiptId;
 
@@ -17,11 +17,14 @@ const SAVE_CURSOR: &str = "INSERT INTO chain_cursors (chain_id, next_block, last
     VALUES (?1, ?2, ?3, ?4)
     ON CONFLICT (chain_id) DO UPDATE SET next_block = excluded.next_block,
         last_block_hash = excluded.last_block_hash, updated_at = excluded.updated_at";
-/// A log seen again (a rescan after a crash or a reorg) is the same log: nothing is counted twice.
+/// A log seen again (a rescan after a crash or a reorg, the watcher's re-check) is the same log: nothing is
+/// counted twice; it is recorded where it is now (a reorganisation may have moved it to another block or
+/// brought it back after removing it).
 const INSERT_TRANSFER: &str = "INSERT INTO chain_transfers (chain_id, transaction_hash, log_index,
         block_number, block_hash, token, from_wallet, to_wallet, amount, recorded_at)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-    ON CONFLICT (chain_id, transaction_hash, log_index) DO NOTHING";
+    ON CONFLICT (chain_id, transaction_hash, log_index) DO UPDATE SET block_number = excluded.block_number,
+        block_hash = excluded.block_hash, removed = 0";
 /// Paid receipts too: a second payment after paid is recorded and listed, never left unseen
 /// (docs/money.md).
 const OPEN_DEPOSITS: &str = "SELECT DISTINCT pay_to FROM receipts
@@ -30,11 +33,16 @@ const TRANSFER_COLUMNS: &str = "t.transaction_hash, t.log_index, t.block_number,
     t.from_wallet, t.to_wallet, t.amount";
 const DEPOSIT_TRANSFERS: &str = "SELECT transaction_hash, log_index, block_number, block_hash, token,
         from_wallet, to_wallet, amount
-    FROM chain_transfers WHERE to_wallet = ?1 AND chain_id = ?2 ORDER BY block_number, log_index";
+    FROM chain_transfers WHERE to_wallet = ?1 AND chain_id = ?2 AND removed = 0
+    ORDER BY block_number, log_index";
 const SETTLEMENTS_DUE: &str = "SELECT r.wallet, r.public_id, r.pay_split, COALESCE(s.attempts, 0)
     FROM receipts r LEFT JOIN settlements s ON s.receipt_id = r.id
     WHERE r.status = 'paid' AND r.status_authority = 'chain' AND r.pay_to IS NOT NULL
         AND (s.receipt_id IS NULL OR s.next_attempt_at <= ?1)
+        AND (?3 = 0 OR NOT EXISTS (SELECT 1 FROM chain_transfers t
+            LEFT JOIN chain_cursors c ON c.chain_id = t.chain_id
+            WHERE t.to_wallet = r.pay_to AND t.removed = 0
+                AND (c.finalized_block IS NULL OR t.block_number > c.finalized_block)))
     ORDER BY r.id LIMIT ?2";
 const RECORD_FAILURE: &str =
     "INSERT INTO settlements (receipt_id, attempts, next_attempt_at, last_error, updated_at)
@@ -48,14 +56,15 @@ const FETCH_SETTLEMENT: &str = "SELECT s.attempts, s.last_error, s.next_attempt_
 
 fn funded_query() -> String {
     format!(
-        "SELECT r.wallet, r.public_id, r.total_cents, r.paid_cents, r.received_units, {TRANSFER_COLUMNS}
+        "SELECT r.wallet, r.public_id, r.total_cents, r.paid_cents, r.received_units, {TRANSFER_COLUMNS},
+            t.removed
         FROM receipts r JOIN chain_transfers t ON t.to_wallet = r.pay_to AND t.chain_id = ?1
         WHERE r.pay_to IS NOT NULL AND (r.paid_cents = 0 OR COALESCE(r.expires_at, r.created_at) >= ?2)
         ORDER BY r.id, t.block_number, t.log_index"
     )
 }
 
-fn transfer_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<RecordedTransfer> {
+pub(super) fn transfer_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<RecordedTransfer> {
     let amount: Option<String> = row.get(first + 7)?;
     Ok(RecordedTransfer {
         transaction_hash: row.get(first)?,
@@ -74,7 +83,7 @@ fn transfer_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<RecordedTr
 
 /// Block numbers and log indexes come from the node as u64 but SQLite integers are i64: a value past i64 is
 /// not a real block and is refused rather than wrapped.
-fn as_i64(value: u64) -> rusqlite::Result<i64> {
+pub(super) fn as_i64(value: u64) -> rusqlite::Result<i64> {
     i64::try_from(value).map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))
 }
 
@@ -96,6 +105,23 @@ pub(super) fn record_scan(
     cursor: &ChainCursor,
     now_ms: i64,
 ) -> rusqlite::Result<()> {
+    insert_transfers(tx, chain_id, transfers, now_ms)?;
+    tx.prepare_cached(SAVE_CURSOR)?.execute(params![
+        as_i64(chain_id)?,
+        as_i64(cursor.next_block)?,
+        cursor.last_block_hash,
+        now_ms
+    ])?;
+    Ok(())
+}
+
+/// Records `transfers` where they are now (see [`INSERT_TRANSFER`]).
+pub(super) fn insert_transfers(
+    tx: &Connection,
+    chain_id: u64,
+    transfers: &[RecordedTransfer],
+    now_ms: i64,
+) -> rusqlite::Result<()> {
     let chain = as_i64(chain_id)?;
     let mut insert = tx.prepare_cached(INSERT_TRANSFER)?;
     for transfer in transfers {
@@ -112,12 +138,6 @@ pub(super) fn record_scan(
             now_ms,
         ])?;
     }
-    tx.prepare_cached(SAVE_CURSOR)?.execute(params![
-        chain,
-        as_i64(cursor.next_block)?,
-        cursor.last_block_hash,
-        now_ms
-    ])?;
     Ok(())
 }
 
@@ -142,13 +162,19 @@ pub(super) fn funded_deposits(
             row.get::<_, i64>(3)? > 0,
             rows::parsed(row, 4, TokenAmount::parse_base_units)?,
         );
-        Ok((merchant, id, balance, transfer_from_row(row, 5)?))
+        let removed = row.get::<_, bool>(13)?;
+        Ok((
+            merchant,
+            id,
+            balance,
+            (!removed).then_some(transfer_from_row(row, 5)?),
+        ))
     })?;
     for row in rows {
         let (merchant, id, (total, paid, received), transfer) = row?;
         let key = (merchant.clone(), id.clone());
         if let Some(deposit) = grouped.get_mut(&key) {
-            deposit.transfers.push(transfer);
+            deposit.transfers.extend(transfer);
             continue;
         }
         let merchant = Wallet::parse(&merchant).map_err(|e| rows::corrupt(0, e))?;
@@ -160,7 +186,7 @@ pub(super) fn funded_deposits(
                 total: Cents::new(total),
                 paid,
                 received,
-                transfers: vec![transfer],
+                transfers: transfer.into_iter().collect(),
             },
         );
     }
@@ -183,9 +209,10 @@ pub(super) fn settlements_due(
     conn: &Connection,
     now_ms: i64,
     limit: u32,
+    finalized_only: bool,
 ) -> rusqlite::Result<Vec<SettlementDue>> {
     conn.prepare_cached(SETTLEMENTS_DUE)?
-        .query_map(params![now_ms, limit], |row| {
+        .query_map(params![now_ms, limit, finalized_only], |row| {
             Ok(SettlementDue {
                 merchant: rows::parsed(row, 0, Wallet::parse)?,
                 receipt_id: ReceiptId::from_stored(row.get(1)?),
@@ -263,8 +290,40 @@ impl crate::ChainRepository for super::SqliteStore {
             .await
     }
 
-    async fn settlements_due(&self, now_ms: i64, limit: u32) -> Result<Vec<SettlementDue>, StoreError> {
-        self.read(move |conn| settlements_due(conn, now_ms, limit)).await
+    async fn settlements_due(
+        &self,
+        now_ms: i64,
+        limit: u32,
+        finalized_only: bool,
+    ) -> Result<Vec<SettlementDue>, StoreError> {
+        self.read(move |conn| settlements_due(conn, now_ms, limit, finalized_only))
+            .await
+    }
+
+    async fn unfinalized_transfers(
+        &self,
+        chain_id: u64,
+        finalized_block: u64,
+        limit: u32,
+    ) -> Result<Vec<UnfinalizedTransfer>, StoreError> {
+        self.read(move |conn| finality::unfinalized_transfers(conn, chain_id, finalized_block, limit))
+            .await
+    }
+
+    async fn record_recheck(&self, chain_id: u64, recheck: &Recheck, now_ms: i64) -> Result<(), StoreError> {
+        let recheck = recheck.clone();
+        self.write(move |conn| finality::record_recheck(conn, chain_id, &recheck, now_ms))
+            .await
+    }
+
+    async fn payment_block(
+        &self,
+        to: Wallet,
+        transaction_hash: &str,
+    ) -> Result<Option<PaymentBlock>, StoreError> {
+        let transaction_hash = transaction_hash.to_owned();
+        self.read_point(move |conn| finality::payment_block(conn, to, &transaction_hash))
+            .await
     }
 
     async fn record_settlement_failure(&self, failure: &SettlementFailure) -> Result<(), StoreError> {

@@ -21,6 +21,7 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
             NULL AS split
         FROM chain_transfers t JOIN receipts r ON r.pay_to = t.to_wallet
         WHERE r.wallet = :merchant AND t.chain_id = :chain_id AND t.token = :token AND t.amount IS NOT NULL
+          AND t.removed = 0
           AND t.recorded_at >= :from_ms AND t.recorded_at < :to_ms
           AND (t.recorded_at, t.id) > (:after_at, :after_row_0)
         ORDER BY t.recorded_at, t.id LIMIT :limit) AS source_0
@@ -29,7 +30,7 @@ const PAGE: &str = "SELECT at_ms, kind, row_id, reference, party, tx_hash, block
         SELECT h.at, 1, h.id, r.public_id, NULL, NULL, NULL, NULL, NULL,
             CAST((SELECT COALESCE(SUM(CAST(p.amount AS INTEGER)), 0) FROM chain_transfers p
                 WHERE p.to_wallet = r.pay_to AND p.chain_id = :chain_id AND p.token = :token
-                  AND p.amount IS NOT NULL AND p.recorded_at <= h.at) AS TEXT),
+                  AND p.amount IS NOT NULL AND p.removed = 0 AND p.recorded_at <= h.at) AS TEXT),
             NULL, NULL, r.pay_split
         FROM receipt_history h JOIN receipts r ON r.id = h.receipt_id
         WHERE r.wallet = :merchant AND h.to_status = 'completed' AND r.pay_to IS NOT NULL
@@ -61,10 +62,12 @@ LIMIT :limit";
 const BEFORE_SPAN: &str =
     "SELECT CAST(COALESCE(SUM(CAST(amount AS INTEGER)), 0) AS TEXT) FROM chain_transfers
     WHERE to_wallet = :deposit AND chain_id = :chain_id AND token = :token AND amount IS NOT NULL
+      AND removed = 0
       AND (block_number, log_index) < (:from_block, :from_log)";
 /// The deposit's transfers inside a span, in chain order.
 const SPAN: &str = "SELECT block_number, log_index, amount FROM chain_transfers
     WHERE to_wallet = :deposit AND chain_id = :chain_id AND token = :token AND amount IS NOT NULL
+      AND removed = 0
       AND (block_number, log_index) >= (:from_block, :from_log) AND (block_number, log_index) <= (:to_block, :to_log)";
 
 pub(super) fn ledger_page(conn: &Connection, query: &LedgerQuery) -> rusqlite::Result<Vec<LedgerRecord>> {

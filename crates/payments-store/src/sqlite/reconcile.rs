@@ -17,7 +17,7 @@ const DEPOSITS: &str = "SELECT r.id, r.public_id, r.pay_to, r.pay_split, r.recei
     ORDER BY r.id LIMIT :limit";
 /// `:deposits` is a JSON array of addresses: one statement for the whole page.
 const TRANSFERS: &str = "SELECT to_wallet, transaction_hash, log_index, amount FROM chain_transfers
-    WHERE chain_id = :chain_id AND token = :token AND amount IS NOT NULL
+    WHERE chain_id = :chain_id AND token = :token AND amount IS NOT NULL AND removed = 0
       AND to_wallet IN (SELECT value FROM json_each(:deposits))";
 const REFUNDS: &str = "SELECT f.id, r.public_id, f.buyer, f.usd_cents, f.tx_hash
     FROM receipt_refunds f JOIN receipts r ON r.id = f.receipt_id

@@ -20,7 +20,7 @@ fn transfer(tx: char, log_index: u64, block: u64, to: char, amount: u128) -> Rec
     }
 }
 
-async fn receipt_paid_to(repos: &Repositories, id: &str, deposit: char) {
+pub(crate) async fn receipt_paid_to(repos: &Repositories, id: &str, deposit: char) {
     let mut receipt = new_receipt(wallet('a'), id, 500);
     receipt.payment = Some(PaymentTarget {
         to: wallet(deposit),
@@ -89,7 +89,7 @@ pub(crate) async fn a_rescanned_transfer_is_recorded_once_and_credits_only_its_u
         "another chain's records"
     );
     assert_eq!(
-        repos.chain.settlements_due(T0, 10).await.unwrap(),
+        repos.chain.settlements_due(T0, 10, false).await.unwrap(),
         [],
         "nothing the chain has paid"
     );

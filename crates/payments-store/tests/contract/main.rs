@@ -13,6 +13,7 @@
 
 pub(crate) mod chain;
 pub(crate) mod endpoints;
+pub(crate) mod finality;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod inventory;
@@ -117,6 +118,7 @@ macro_rules! contract_suite {
             health::a_switched_off_datastore_answers_unavailable_everywhere,
             chain::a_rescanned_transfer_is_recorded_once_and_credits_only_its_unpaid_receipt,
             chain::a_transition_records_what_the_deposit_received_and_funded_deposits_report_it,
+            finality::a_removed_transfer_stops_counting_until_it_comes_back_and_the_tip_says_how_final_a_payment_is,
             payment_windows::ended_windows_are_listed_until_expired_and_never_once_paid,
             payment_windows::an_expiry_gives_back_the_orders_stock_and_a_late_payment_takes_it_again,
             payment_windows::a_late_payment_short_of_stock_is_marked_and_takes_nothing,

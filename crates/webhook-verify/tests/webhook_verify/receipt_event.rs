@@ -232,3 +232,20 @@ fn an_underpaid_body_carries_what_arrived_and_what_is_missing_exactly() {
     assert_eq!(event.amount_due_base_units.as_deref(), Some("4500000"));
     assert_eq!(event.overpaid_base_units.as_deref(), Some("0"));
 }
+
+#[test]
+fn a_paid_body_says_in_which_block_the_payment_is_how_deep_and_whether_final() {
+    let event = parse(
+        r#"{"event": "receipt.status_updated", "receiptId": "R-44", "status": "paid",
+            "previousStatus": "pending",
+            "payment": {"blockNumber": 1234, "blockHash": "0xabc", "confirmations": 3, "finalized": false}}"#,
+    );
+    let failed = parse(r#"{"event": "receipt.status_updated", "receiptId": "R-45", "status": "failed"}"#);
+
+    let payment = event.payment.expect("the payment's block");
+    assert_eq!(payment.block_number, 1234);
+    assert_eq!(payment.block_hash, "0xabc");
+    assert_eq!(payment.confirmations, 3);
+    assert!(!payment.finalized);
+    assert_eq!(failed.payment, None, "a failed body has no paying block");
+}

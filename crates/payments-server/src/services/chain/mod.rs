@@ -1,6 +1,7 @@
 //! The chain workers: the deposit watcher (payments become `paid`) and settlement (paid receipts become
 //! `completed`), run one after the other in one background loop per server.
 
+mod finality;
 pub(crate) mod settlement;
 pub(crate) mod watcher;
 
@@ -30,11 +31,12 @@ impl ChainWorkers {
     pub(crate) async fn run_once(&self) -> bool {
         let caught_up = match self.watcher.pass().await {
             Ok(pass) => {
-                if pass.transfers > 0 || pass.paid > 0 {
+                if pass.transfers > 0 || pass.paid > 0 || pass.removed > 0 {
                     tracing::info!(
                         blocks = pass.blocks,
                         transfers = pass.transfers,
                         paid = pass.paid,
+                        removed = pass.removed,
                         "deposit watcher pass"
                     );
                 }

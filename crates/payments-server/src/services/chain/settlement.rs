@@ -35,6 +35,9 @@ pub(crate) struct Settlement {
     pub(crate) receipts: ReceiptService,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) contracts: ChainContracts,
+    /// Forward only deposits whose counted transfers are all final (docs/money.md): money a reorganisation
+    /// could still take back never leaves for the split.
+    pub(crate) finalized_only: bool,
 }
 
 impl Settlement {
@@ -42,7 +45,7 @@ impl Settlement {
     pub(crate) async fn pass(&self) -> Result<usize, WatchError> {
         let due = self
             .records
-            .settlements_due(self.clock.now_ms(), SETTLEMENTS_PER_PASS)
+            .settlements_due(self.clock.now_ms(), SETTLEMENTS_PER_PASS, self.finalized_only)
             .await?;
         let mut completed = 0;
         for receipt in due {

@@ -12,15 +12,22 @@
 //!   block than the range scanned now.
 //! - A block hash under the cursor that changed means a reorganisation deeper than `confirmations`: the
 //!   watcher logs it loudly and rescans the last [`REORG_RESCAN_BLOCKS`] blocks.
+//! - Until their blocks are final, recorded transfers are re-checked every pass (`finality.rs`): one a
+//!   reorganisation removed stops counting, and a paid receipt it leaves uncovered fails
+//!   (`PORTAL_PAYMENT_REORGED`); one it moved is recorded in its new block.
 
 use std::sync::Arc;
 
-use payments_core::{DepositAssessment, ReceiptBalance, TokenAmount, Wallet, assess_deposit};
+use payments_core::{
+    DepositAssessment, PaymentBlock, ReceiptBalance, ReceiptStatus, TokenAmount, Wallet, assess_deposit,
+};
 
 use crate::chain::{Chain, ChainError, TokenTransfer};
+use crate::domain::receipt::ReceiptError;
 use crate::runtime::clock::Clock;
+use crate::services::receipts::StatusOutcome;
 use crate::services::receipts::{ConfirmedPayment, FundsReceived, ReceiptService};
-use crate::store::{ChainCursor, ChainRepository, FundedDeposit, RecordedTransfer, StoreError};
+use crate::store::{ChainCursor, ChainRepository, ChainTip, FundedDeposit, RecordedTransfer, StoreError};
 
 /// Blocks scanned per pass at most (public nodes cap `eth_getLogs` ranges).
 pub(crate) const MAX_BLOCKS_PER_SCAN: u64 = 500;
@@ -49,6 +56,8 @@ pub(crate) struct WatchPass {
     pub(crate) transfers: usize,
     /// Receipts that became paid.
     pub(crate) paid: usize,
+    /// Recorded transfers a reorganisation removed.
+    pub(crate) removed: usize,
     /// The confirmed head has been reached: no need to hurry the next pass.
     pub(crate) caught_up: bool,
 }
@@ -60,6 +69,8 @@ enum DepositNews {
     Paid(ConfirmedPayment),
     /// They changed its balance without paying it now (short of the total, or beyond it once paid).
     Funds(FundsReceived),
+    /// A reorganisation removed some of them and what is left no longer covers the paid receipt.
+    Reorged(FundsReceived),
 }
 
 /// Follows one chain's deposits.
@@ -83,7 +94,9 @@ impl DepositWatcher {
     /// Scans the next confirmed range (if any) and credits every funded deposit.
     pub(crate) async fn pass(&self) -> Result<WatchPass, WatchError> {
         let mut pass = self.scan().await?;
-        pass.paid = self.credit().await?;
+        let rechecked = self.recheck().await?;
+        pass.removed = rechecked.removed;
+        pass.paid = self.credit(rechecked.tip).await?;
         Ok(pass)
     }
 
@@ -122,8 +135,8 @@ impl DepositWatcher {
         Ok(WatchPass {
             blocks: to - from + 1,
             transfers: recorded.len(),
-            paid: 0,
             caught_up: to == confirmed,
+            ..WatchPass::default()
         })
     }
 
@@ -155,13 +168,14 @@ impl DepositWatcher {
         })
     }
 
-    /// Records what changed in every funded deposit: a payment, or a new balance (underpaid before payment,
-    /// overpaid after it). A deposit whose balance is what its receipt last recorded is left alone.
-    async fn credit(&self) -> Result<usize, WatchError> {
+    /// Records what changed in every funded deposit: a payment, a new balance (underpaid before payment,
+    /// overpaid after it), or a payment a reorganisation took away. A deposit whose balance is what its
+    /// receipt last recorded is left alone.
+    async fn credit(&self, tip: ChainTip) -> Result<usize, WatchError> {
         let mut paid = 0;
         let since = self.clock.now_ms().saturating_sub(self.late_payment_watch_ms);
         for deposit in self.records.funded_deposits(self.chain_id, since).await? {
-            let outcome = match self.news_of(&deposit) {
+            let outcome = match self.news_of(&deposit, tip) {
                 None => continue,
                 Some(DepositNews::Paid(payment)) => {
                     let overpaid = ReceiptBalance::of(deposit.total, payment.received_units).overpaid;
@@ -188,6 +202,11 @@ impl DepositWatcher {
                     }
                     self.receipts.record_funds_received(funds).await
                 }
+                Some(DepositNews::Reorged(funds)) => {
+                    let outcome = self.receipts.record_payment_reorged(funds).await;
+                    report_reorged(&deposit, &outcome);
+                    outcome
+                }
             };
             if let Err(error) = outcome {
                 tracing::warn!(
@@ -202,7 +221,7 @@ impl DepositWatcher {
 
     /// What a deposit's transfers of the payment token tell that its receipt does not know yet: a payment
     /// when they cover an unpaid receipt, else a new balance; `None` when the balance is the recorded one.
-    fn news_of(&self, deposit: &FundedDeposit) -> Option<DepositNews> {
+    fn news_of(&self, deposit: &FundedDeposit, tip: ChainTip) -> Option<DepositNews> {
         let counted: Vec<&RecordedTransfer> = self.counted(deposit);
         let amounts = counted
             .iter()
@@ -215,16 +234,18 @@ impl DepositWatcher {
         if received == deposit.received {
             return None;
         }
-        if !deposit.paid
-            && let Some(payment) = self.payment_of(deposit)
-        {
-            return Some(DepositNews::Paid(payment));
-        }
-        Some(DepositNews::Funds(FundsReceived {
+        let funds = FundsReceived {
             merchant: deposit.merchant,
             receipt_id: deposit.receipt_id.clone(),
             received,
-        }))
+        };
+        // Less than recorded can only mean removed transfers: a paid receipt they leave uncovered is no
+        // longer paid (an admin-attested one, which recorded nothing, only ever sees more).
+        match (deposit.paid, self.payment_of(deposit, tip)) {
+            (false, Some(payment)) => Some(DepositNews::Paid(payment)),
+            (true, None) if received < deposit.received => Some(DepositNews::Reorged(funds)),
+            _ => Some(DepositNews::Funds(funds)),
+        }
     }
 
     fn counted<'a>(&self, deposit: &'a FundedDeposit) -> Vec<&'a RecordedTransfer> {
@@ -236,7 +257,7 @@ impl DepositWatcher {
     }
 
     /// The payment a deposit's transfers of the payment token make, when they cover the receipt.
-    fn payment_of(&self, deposit: &FundedDeposit) -> Option<ConfirmedPayment> {
+    fn payment_of(&self, deposit: &FundedDeposit, tip: ChainTip) -> Option<ConfirmedPayment> {
         let counted = self.counted(deposit);
         let amounts = counted
             .iter()
@@ -256,6 +277,12 @@ impl DepositWatcher {
                     buyer: completing.from,
                     received: received_cents,
                     received_units: received,
+                    block: Some(PaymentBlock::at(
+                        completing.block_number,
+                        completing.block_hash.clone(),
+                        tip.head,
+                        tip.finalized,
+                    )),
                 })
             }
             DepositAssessment::Short { .. } => None,
@@ -263,7 +290,28 @@ impl DepositWatcher {
     }
 }
 
-fn recorded(transfer: &TokenTransfer) -> RecordedTransfer {
+/// Says loudly what a reorganised payment means, above all for a receipt whose money was already forwarded.
+fn report_reorged(deposit: &FundedDeposit, outcome: &Result<StatusOutcome, ReceiptError>) {
+    let Ok(StatusOutcome::Moved { from, .. }) = outcome else {
+        return;
+    };
+    if *from == ReceiptStatus::Paid {
+        tracing::warn!(
+            receipt = deposit.receipt_id.as_str(),
+            "a reorganisation removed a paid receipt's payment: failed (PORTAL_PAYMENT_REORGED), not settled"
+        );
+    } else {
+        tracing::error!(
+            receipt = deposit.receipt_id.as_str(),
+            status = %from,
+            "a reorganisation removed the payment of a receipt already settled: failed \
+             (PORTAL_PAYMENT_REORGED); the split may have paid out money the chain no longer shows, \
+             reconcile it (settle only finalized money: the default on a node)"
+        );
+    }
+}
+
+pub(super) fn recorded(transfer: &TokenTransfer) -> RecordedTransfer {
     RecordedTransfer {
         transaction_hash: transfer.transaction_hash.to_string(),
         log_index: transfer.log_index,

@@ -3,7 +3,7 @@
 //! transition (state machine, history, webhook outbox) as every other status change, with the chain's
 //! authority, which no key or buyer can override.
 
-use payments_core::{Cents, PaymentProof, ReceiptEvent, TokenAmount, Wallet};
+use payments_core::{Cents, PaymentBlock, PaymentProof, ReceiptEvent, TokenAmount, Wallet};
 
 use crate::domain::receipt::{Actor, ReceiptError, ReceiptId};
 use crate::services::receipts::service::ReceiptService;
@@ -22,6 +22,8 @@ pub(crate) struct ConfirmedPayment {
     pub(crate) received: Cents,
     /// Everything received, to the base unit.
     pub(crate) received_units: TokenAmount,
+    /// The completing transfer's block as the watcher sees it now (sent with the `paid` webhook).
+    pub(crate) block: Option<PaymentBlock>,
 }
 
 /// Confirmed transfers that changed what a deposit holds without paying its receipt now.
@@ -43,6 +45,7 @@ impl ReceiptService {
             transaction_hash: Some(payment.transaction_hash.clone()),
             buyer_wallet: Some(payment.buyer),
             received: Some(payment.received_units),
+            payment_block: payment.block,
             ..StatusChange::by(Actor::Chain)
         };
         let event = ReceiptEvent::PaymentConfirmed {
@@ -70,8 +73,12 @@ impl ReceiptService {
         &self,
         funds: FundsReceived,
     ) -> Result<StatusOutcome, ReceiptError> {
+        let payment_block = self
+            .payment_block_of_stored(funds.merchant, &funds.receipt_id)
+            .await;
         let change = StatusChange {
             received: Some(funds.received),
+            payment_block,
             ..StatusChange::by(Actor::Chain)
         };
         let committed = self
@@ -88,14 +95,14 @@ impl ReceiptService {
         merchant: Wallet,
         receipt_id: ReceiptId,
     ) -> Result<StatusOutcome, ReceiptError> {
+        let change = StatusChange {
+            payment_block: self.payment_block_of_stored(merchant, &receipt_id).await,
+            ..StatusChange::by(Actor::Chain)
+        };
         let committed = self
-            .apply_status(
-                Some(merchant),
-                receipt_id,
-                StatusChange::by(Actor::Chain),
-                None,
-                |_| Ok(ReceiptEvent::SplitExecuted),
-            )
+            .apply_status(Some(merchant), receipt_id, change, None, |_| {
+                Ok(ReceiptEvent::SplitExecuted)
+            })
             .await?;
         Ok(StatusOutcome::of(&fresh(committed)?))
     }

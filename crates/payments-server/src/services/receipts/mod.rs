@@ -11,6 +11,7 @@ mod deposit_transfers;
 mod dispatcher;
 mod error;
 mod expiry;
+mod finality;
 mod in_flight;
 mod order;
 mod page_checkout;

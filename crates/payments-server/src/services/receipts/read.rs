@@ -1,6 +1,6 @@
 //! Reading receipts and their webhook deliveries.
 
-use payments_core::{Authority, ReceiptStatus, Wallet};
+use payments_core::{Authority, PaymentBlock, ReceiptStatus, Wallet};
 
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::receipt::{Receipt, ReceiptError, ReceiptId};
@@ -32,6 +32,8 @@ pub(crate) struct PayableReceipt {
     pub(crate) recipient: Wallet,
     /// Failed settlement attempts of a paid receipt, if any.
     pub(crate) settlement: Option<SettlementState>,
+    /// Where its payment stands on chain, while the chain's payment stands.
+    pub(crate) payment_block: Option<PaymentBlock>,
 }
 
 impl ReceiptService {
@@ -61,10 +63,12 @@ impl ReceiptService {
             true => self.chain_records.fetch_settlement(wallet, &receipt.id).await?,
             false => None,
         };
+        let payment_block = self.payment_block_of(&receipt).await?;
         Ok(PayableReceipt {
             receipt,
             recipient,
             settlement,
+            payment_block,
         })
     }
 

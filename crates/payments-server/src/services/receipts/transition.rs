@@ -2,8 +2,8 @@
 //! history row and (when the receipt has a webhook URL) its outbox row in one store transaction.
 
 use payments_core::{
-    RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount, TrackingStatus,
-    Transition, Wallet, apply_event_as,
+    PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptEvent, ReceiptState, ReceiptStatus, TokenAmount,
+    TrackingStatus, Transition, Wallet, apply_event_as,
 };
 
 use crate::domain::receipt::ReceiptError;
@@ -44,6 +44,8 @@ pub(crate) struct StatusChange {
     /// A chain fact: what the deposit holds now (base units of the payment token), recorded with the change
     /// so its webhook and the receipt show the new balance.
     pub(crate) received: Option<TokenAmount>,
+    /// A chain fact: the paying transfer's block, depth and finality, sent with the change's webhook.
+    pub(crate) payment_block: Option<PaymentBlock>,
     /// Who asks: its authority decides, its identity goes in the history.
     pub(crate) actor: Actor,
 }
@@ -58,6 +60,7 @@ impl StatusChange {
             confirms_refund: None,
             connected_wallet: None,
             received: None,
+            payment_block: None,
             actor,
         }
     }
@@ -214,7 +217,7 @@ fn commit_for(
     now_ms: i64,
 ) -> TransitionCommit {
     let failure = match event {
-        ReceiptEvent::Failed(failure) => Some(failure.clone()),
+        ReceiptEvent::Failed(failure) | ReceiptEvent::PaymentReorged(failure) => Some(failure.clone()),
         _ => None,
     };
     let paying = matches!(event, ReceiptEvent::PaymentConfirmed { .. });
@@ -236,6 +239,7 @@ fn commit_for(
         &after,
         from,
         change.buyer_wallet.or(change.connected_wallet),
+        change.payment_block.as_ref(),
         now_ms,
         brand_key,
     );

@@ -1,6 +1,6 @@
 //! The `receipt.status_updated` body of a transition, serialized once: the outbox keeps these exact bytes.
 
-use payments_core::{RECEIPT_STATUS_UPDATED, ReceiptStatus, ReceiptStatusUpdated, Wallet};
+use payments_core::{PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptStatus, ReceiptStatusUpdated, Wallet};
 
 use crate::domain::receipt::Receipt;
 
@@ -12,6 +12,7 @@ pub(super) fn body(
     receipt: &Receipt,
     previous: ReceiptStatus,
     buyer: Option<Wallet>,
+    payment_block: Option<&PaymentBlock>,
     now_ms: i64,
     shop_brand_key: Option<&str>,
 ) -> Vec<u8> {
@@ -39,6 +40,8 @@ pub(super) fn body(
         brand_key: shop_brand_key.map_or_else(|| brand_key(receipt), str::to_owned),
         paid_late: receipt.paid_late,
         balance: receipt.balance(),
+        // Only while the chain's payment stands: a failed (reorganised) receipt has no paying block.
+        payment: payment_block.filter(|_| receipt.status.is_settled()).cloned(),
     };
     // Serializing plain owned data cannot fail; an empty body would fail verification loudly anyway.
     serde_json::to_vec(&event).unwrap_or_default()

@@ -72,6 +72,7 @@ fn receipt(merchant: Wallet, now_ms: i64) -> ReceiptStatusUpdated {
             Cents::new(1_210),
             TokenAmount::from_base_units(12_100_000),
         )),
+        payment: None,
     }
 }
 

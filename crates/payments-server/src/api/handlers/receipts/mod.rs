@@ -212,7 +212,8 @@ pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiErro
         .receipts
         .link_for(&payable.receipt, payable.recipient);
     let view = ReceiptView::new(&payable.receipt, &link, ctx.state.config.payment_chain())
-        .with_settlement(payable.settlement.as_ref());
+        .with_settlement(payable.settlement.as_ref())
+        .with_payment_block(payable.payment_block.as_ref());
     match serde_json::to_vec(&view) {
         Ok(body) => {
             let body = Bytes::from(body);

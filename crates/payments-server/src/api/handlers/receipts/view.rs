@@ -1,6 +1,6 @@
 //! The Receipt as it appears on the wire (spec "Receipt" plus subtotal/tax/fee, links and failure fields).
 
-use payments_core::{Cents, Failure, LineItem, ReceiptBalance, ReceiptStatus, TaxRate, Wallet};
+use payments_core::{Cents, Failure, LineItem, PaymentBlock, ReceiptBalance, ReceiptStatus, TaxRate, Wallet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -82,6 +82,10 @@ struct SettlementView<'a> {
 
 /// `payment`: send exactly `amount` base units of `token` to `to` on `chainId`. `to` is the receipt's own
 /// deposit address (the paymentUrl's `recipient`), so the transfer names this receipt and no other.
+///
+/// Once the chain paid it (and while that payment stands), also where the completing transfer is:
+/// `blockNumber`, `blockHash`, `confirmations` (blocks mined on top of it when the watcher last read the
+/// head) and `finalized` (the chain's finalized block has reached it: no reorganisation can remove it).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PaymentView {
@@ -90,6 +94,18 @@ pub(crate) struct PaymentView {
     to: Wallet,
     /// Token base units (6 decimals), as a decimal integer string.
     amount: String,
+    /// The block of the transfer that completed the payment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_number: Option<u64>,
+    /// Its hash (a reorganisation that moves the transfer changes it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_hash: Option<String>,
+    /// Blocks mined on top of it when the deposit watcher last read the head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confirmations: Option<u64>,
+    /// Whether the chain's finalized block has reached it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finalized: Option<bool>,
 }
 
 impl PaymentView {
@@ -103,7 +119,19 @@ impl PaymentView {
             token: chain.token,
             to: target.to,
             amount: amount.to_string(),
+            block_number: None,
+            block_hash: None,
+            confirmations: None,
+            finalized: None,
         })
+    }
+
+    fn with_block(mut self, block: &PaymentBlock) -> Self {
+        self.block_number = Some(block.block_number);
+        self.block_hash = Some(block.block_hash.clone());
+        self.confirmations = Some(block.confirmations);
+        self.finalized = Some(block.finalized);
+        self
     }
 }
 
@@ -159,6 +187,14 @@ impl<'a> ReceiptView<'a> {
             last_error: state.last_error.as_deref(),
             next_attempt_at: state.next_attempt_at,
         });
+        self
+    }
+
+    /// Adds where the receipt's payment stands on chain to its `payment`.
+    pub(crate) fn with_payment_block(mut self, block: Option<&PaymentBlock>) -> Self {
+        if let Some(block) = block {
+            self.payment = self.payment.map(|payment| payment.with_block(block));
+        }
         self
     }
 

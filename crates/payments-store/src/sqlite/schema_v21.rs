@@ -1,0 +1,12 @@
+//! v21: finality and reorganisations after paid (issue 26, docs/money.md). `chain_transfers.removed`: a
+//! recorded transfer that a reorganisation took out of the chain (kept, never counted, so the receipt it paid
+//! can be failed and the operator can see what happened); `chain_cursors.head_block` / `finalized_block`: the
+//! head and the final block the watcher last read, from which a payment's `confirmations` and `finalized`
+//! are derived. The index serves the watcher's re-check of transfers above the final block.
+
+pub(super) const SQL: &str = "
+ALTER TABLE chain_transfers ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chain_cursors ADD COLUMN head_block INTEGER;
+ALTER TABLE chain_cursors ADD COLUMN finalized_block INTEGER;
+CREATE INDEX chain_transfers_by_block ON chain_transfers (chain_id, block_number);
+";
