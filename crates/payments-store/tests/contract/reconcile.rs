@@ -75,7 +75,10 @@ pub(crate) async fn reconcile_pages_give_each_deposit_its_token_transfers_and_se
         ("order-1", wallet('b'), Cents::new(100))
     );
     let hash = &refunds[0].transaction_hash;
-    assert!(hash.starts_with("0x") && hash.len() == 66, "the refund's own transaction: {hash}");
+    assert!(
+        hash.starts_with("0x") && hash.len() == 66,
+        "the refund's own transaction: {hash}"
+    );
     assert!(later.is_empty());
     assert!(charges.is_empty());
     let none_created_later = repos
