@@ -75,6 +75,7 @@ mod signing;
 mod simulate;
 mod split_transactions;
 mod status;
+mod subscription_change;
 mod subscription_models;
 mod subscription_permission;
 mod subscriptions;
@@ -117,6 +118,7 @@ pub use split_transactions::{
     SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
 };
 pub use status::{DatastoreState, Health, HealthStatus, Ping};
+pub use subscription_change::{ChangeSubscription, ChangedSubscription};
 pub use subscription_models::{
     BatchReport, BillingEvent, BillingEventStatus, ChargeResult, ChargeStatus, CustomerSubscription,
     SubscriptionPlan, SubscriptionStatusReply,

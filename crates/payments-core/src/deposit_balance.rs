@@ -53,7 +53,7 @@ impl ReceiptBalance {
 
 /// The exact JSON number of `amount` in USD (`"12.50"` as a number). The text is always a valid number;
 /// should that ever not hold, the nearest double is written rather than nothing.
-fn usd_number(amount: TokenAmount) -> Result<Box<RawValue>, serde_json::Number> {
+pub(crate) fn usd_number(amount: TokenAmount) -> Result<Box<RawValue>, serde_json::Number> {
     RawValue::from_string(amount.to_usd_exact()).map_err(|_| amount.to_usd_json_number())
 }
 

@@ -84,7 +84,8 @@ pub use spend_permission::{
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::{
     BillingPeriod, CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription,
-    ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PERMISSION_START_SLACK_SECS, PlanFitError,
+    ChangeAlignmentError, ChargeProgress, PlanChangeFacts, aligned_permission_start, check_change_alignment,
+    credited_charge, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PERMISSION_START_SLACK_SECS, PlanFitError,
     PlanTerms, Proration, ProrationError, ScheduleAfter, SpendingConfig, SubscriptionCharge,
     SubscriptionChargeFacts, SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer,
     SubscriptionStatus, SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus,

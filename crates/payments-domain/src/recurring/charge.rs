@@ -53,11 +53,13 @@ pub struct ChargeSettlement {
     pub period_index: u64,
     pub owner: String,
     pub outcome: ChargeOutcome,
-    /// The price, exact in cents.
+    /// The price, exact in cents (what the customer's credit did not cover is `fee + net`).
     pub gross: Cents,
     /// The platform fee and the merchant's part, in token base units (exact; `fee + net` = the price).
     pub fee: TokenAmount,
     pub net: TokenAmount,
+    /// The subscription's credit this charge used (taken off the price before `fee` and `net`).
+    pub credit_used: TokenAmount,
     pub schedule: ScheduleAfter,
     pub now_ms: i64,
 }

@@ -19,7 +19,7 @@ use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, sp
 
 use self::sent::sent_as_transfer;
 use self::spend::{SpendState, Undo};
-use crate::chain::spend::{PermissionPeriod, SpendCharge};
+use crate::chain::spend::{PermissionChange, PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 use crate::runtime::clock::Clock;
 
@@ -491,6 +491,10 @@ impl Chain for SimulatedChain {
 
     async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError> {
         self.writer()?.charge(self.chain_id, charge)
+    }
+
+    async fn change_permission(&self, change: &PermissionChange) -> Result<B256, ChainError> {
+        self.writer()?.change_permission(self.chain_id, change)
     }
 
     async fn permission_period(

@@ -65,6 +65,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "shops",
         "split_history",
         "splits",
+        "subscription_changes",
         "subscription_charges",
         "subscription_notices",
         "subscription_plans",
@@ -106,7 +107,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (16, T0),
             (17, T0),
             (19, T0),
-            (20, T0)
+            (20, T0),
+            (22, T0)
         ]
     );
     drop(first);

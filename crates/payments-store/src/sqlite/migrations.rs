@@ -20,6 +20,7 @@ use super::schema_v16;
 use super::schema_v17;
 use super::schema_v19;
 use super::schema_v20;
+use super::schema_v22;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -101,6 +102,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (17, schema_v17::SQL),
     (19, schema_v19::SQL),
     (20, schema_v20::SQL),
+    (22, schema_v22::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

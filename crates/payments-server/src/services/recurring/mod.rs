@@ -4,6 +4,8 @@
 mod attempt;
 mod batch;
 mod cancel;
+mod change;
+mod change_send;
 mod error;
 mod notice;
 mod permission;
@@ -30,6 +32,7 @@ use crate::services::receipts::IdempotencyRequest;
 use crate::store::{Committed, RecurringRepository, Render, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
+pub(crate) use change::ChangedSubscription;
 pub(crate) use error::RecurringError;
 pub(crate) use scheduler::start_scheduler;
 pub(crate) use subscribe::SubscribeError;
