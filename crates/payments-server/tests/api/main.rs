@@ -83,6 +83,7 @@ mod subscription_webhooks;
 mod subscriptions;
 mod subscriptions_6492;
 mod subscriptions_6492_refusals;
+mod subscription_changes_anvil;
 mod subscriptions_anvil;
 mod subscriptions_batch_anvil;
 mod test_and_live;

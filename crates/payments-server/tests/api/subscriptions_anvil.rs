@@ -15,25 +15,25 @@ use crate::helpers::{Api, send};
 use crate::subscriptions_batch_anvil::cast_tuple;
 
 /// anvil's third default account: a customer with gas but no tokens.
-const POOR_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
-const POOR: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
+pub(crate) const POOR_KEY: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+pub(crate) const POOR: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
 /// The relayer (anvil's first account) is the platform's spender.
 const RELAYER: &str = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
-const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
-const PRICE: u128 = 9_990_000;
-const FEE: u128 = 49_950;
-const NET: u128 = 9_940_050;
+pub(crate) const PLATFORM: &str = "0x5050505050505050505050505050505050505050";
+pub(crate) const PRICE: u128 = 9_990_000;
+pub(crate) const FEE: u128 = 49_950;
+pub(crate) const NET: u128 = 9_940_050;
 const WEEK: u64 = 604_800;
 
-struct Setup {
-    anvil: Anvil,
-    api: Api,
-    token: String,
-    manager: String,
-    plan_id: String,
+pub(crate) struct Setup {
+    pub(crate) anvil: Anvil,
+    pub(crate) api: Api,
+    pub(crate) token: String,
+    pub(crate) manager: String,
+    pub(crate) plan_id: String,
 }
 
-fn key_bytes(hex_key: &str) -> [u8; 32] {
+pub(crate) fn key_bytes(hex_key: &str) -> [u8; 32] {
     let digits = hex_key.trim_start_matches("0x");
     let mut key = [0_u8; 32];
     for (index, byte) in key.iter_mut().enumerate() {
@@ -42,14 +42,14 @@ fn key_bytes(hex_key: &str) -> [u8; 32] {
     key
 }
 
-fn chain_now(anvil: &Anvil) -> u64 {
+pub(crate) fn chain_now(anvil: &Anvil) -> u64 {
     anvil
         .cast(&["block", "latest", "--field", "timestamp"])
         .parse()
         .unwrap()
 }
 
-async fn setup() -> Option<Setup> {
+pub(crate) async fn setup() -> Option<Setup> {
     let anvil = Anvil::start()?;
     let contracts = bootstrap(&anvil);
     let api = Api::spawn_with(TestOptions {
@@ -77,12 +77,12 @@ async fn setup() -> Option<Setup> {
 
 impl Setup {
     /// `customer` (with `key`) approves the manager, and subscribes with a signed weekly permission.
-    async fn subscribe(&self, key: &str, customer: &str) -> String {
+    pub(crate) async fn subscribe(&self, key: &str, customer: &str) -> String {
         self.subscribe_with_permission(key, customer).await.0
     }
 
     /// As [`Setup::subscribe`], answering the permission signed too.
-    async fn subscribe_with_permission(&self, key: &str, customer: &str) -> (String, SpendPermissionData) {
+    pub(crate) async fn subscribe_with_permission(&self, key: &str, customer: &str) -> (String, SpendPermissionData) {
         self.anvil.send(
             key,
             &self.token,
@@ -122,7 +122,7 @@ impl Setup {
         (id, data)
     }
 
-    async fn batch(&self) -> Value {
+    pub(crate) async fn batch(&self) -> Value {
         let reply = send(
             self.api
                 .anonymous(Method::POST, "/api/cron/charge-subscriptions")
@@ -133,20 +133,30 @@ impl Setup {
         reply.json
     }
 
-    fn balance(&self, owner: &str) -> u128 {
+    pub(crate) fn balance(&self, owner: &str) -> u128 {
         self.anvil.balance(&self.token, owner)
     }
 
     /// Moves the chain a week on, and the server's clock to the chain's time.
     async fn advance_a_week(&self) {
-        self.anvil.cast(&["rpc", "evm_increaseTime", &WEEK.to_string()]);
+        self.advance(WEEK).await;
+    }
+
+    /// Moves the chain `secs` on, and the server's clock to the chain's time.
+    pub(crate) async fn advance(&self, secs: u64) {
+        self.anvil.cast(&["rpc", "evm_increaseTime", &secs.to_string()]);
         self.anvil.mine(1);
-        let to = i64::try_from(chain_now(&self.anvil)).unwrap() * 1000;
+        self.set_clock(i64::try_from(chain_now(&self.anvil)).unwrap() * 1000)
+            .await;
+    }
+
+    /// Sets the server's clock to `to_ms` (never back).
+    pub(crate) async fn set_clock(&self, to_ms: i64) {
         let reply = send(
             self.api
                 .anonymous(Method::POST, "/api/test-clock/advance")
                 .header("x-cron-secret", TEST_CRON_SECRET)
-                .json(&json!({ "to": to })),
+                .json(&json!({ "to": to_ms })),
         )
         .await;
         assert_eq!(reply.status, 200, "{}", reply.json);
