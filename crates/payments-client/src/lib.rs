@@ -61,6 +61,7 @@ mod item;
 mod ledger;
 mod or_unknown;
 mod paging;
+mod plan_webhooks;
 mod query;
 mod receipt;
 mod receipt_transfers;

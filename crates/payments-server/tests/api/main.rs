@@ -43,6 +43,7 @@ mod orders;
 mod outage_postgres;
 mod outage_sqlite_lock;
 mod paid_receipt;
+mod plan_webhook_deliveries;
 mod payment_windows;
 mod pgbouncer_end_to_end;
 mod portal;

@@ -26,6 +26,7 @@ mod migration_tests;
 mod migrations;
 mod onramp_sessions;
 mod outbox;
+mod plan_deliveries;
 #[cfg(any(test, feature = "testing"))]
 mod pgbouncer;
 #[cfg(test)]

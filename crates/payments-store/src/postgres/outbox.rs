@@ -7,7 +7,7 @@ use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{PgStore, endpoints, rows};
+use crate::postgres::{PgStore, endpoints, plan_deliveries, rows};
 use crate::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
     OutboxDepth, OutboxRepository, OwnerRow, PreviousKey, StoreError,
@@ -75,16 +75,23 @@ const DEPTH: &str = "SELECT COUNT(*) AS pending, COUNT(*) FILTER (WHERE leased_u
     FROM webhook_deliveries WHERE state = 'pending'";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
-const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+pub(super) const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET
+/// The start of a redelivery's update; the caller names the delivery (`$1` its owner, `$2` its public id).
+macro_rules! redeliver_round {
+    () => {
+        "UPDATE webhook_deliveries SET
     redeliver_queued = CASE WHEN leased_until > $3::bigint THEN 1 ELSE 0 END,
     state = CASE WHEN leased_until > $3::bigint THEN state ELSE 'pending' END,
     round_attempts = CASE WHEN leased_until > $3::bigint THEN round_attempts ELSE 0 END,
     next_attempt_at = CASE WHEN leased_until > $3::bigint THEN next_attempt_at ELSE $3::bigint END,
-    updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
+    updated_at = $3 WHERE "
+    };
+}
+pub(super) use redeliver_round;
+const REDELIVER: &str = concat!(redeliver_round!(), "receipt_id = $1 AND public_id = $2");
 
 fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
     let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
@@ -139,7 +146,7 @@ fn status_code(row: &Row) -> Result<Option<u16>, PgError> {
         .map_err(|error| PgError::corrupt("column status_code", error))
 }
 
-fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
+pub(super) fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
     Ok(AttemptLog {
         attempt: rows::get(row, "attempt")?,
         status_code: status_code(row)?,
@@ -247,6 +254,7 @@ async fn list(
             .collect::<Result<_, _>>()?;
         logs.push(DeliveryLog {
             id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
+            subscription_id: None,
             event: rows::get(&row, "event")?,
             url: rows::get(&row, "url")?,
             state: rows::get(&row, "state")?,
@@ -313,6 +321,34 @@ impl OutboxRepository for PgStore {
     ) -> Result<bool, StoreError> {
         self.run(|client| Box::pin(redeliver(client, wallet, receipt_id, delivery_id, now_ms)))
             .await
+    }
+
+    async fn list_plan_deliveries(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.run(|client| Box::pin(plan_deliveries::list(client, merchant, plan_id)))
+            .await
+    }
+
+    async fn redeliver_plan_delivery(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| {
+            Box::pin(plan_deliveries::redeliver(
+                client,
+                merchant,
+                plan_id,
+                delivery_id,
+                now_ms,
+            ))
+        })
+        .await
     }
 
     async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {

@@ -19,6 +19,7 @@ mod maintenance;
 mod migrations;
 mod onramp_sessions;
 mod order_items;
+mod plan_deliveries;
 mod read_cache;
 #[cfg(test)]
 mod read_cache_tests;

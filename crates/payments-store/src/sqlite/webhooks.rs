@@ -52,16 +52,23 @@ const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
 const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = ?1 AND wallet = ?2";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = ?1 ORDER BY id";
-const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+pub(super) const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET
+/// The start of a redelivery's update; the caller names the delivery (`?1` its owner, `?2` its public id).
+macro_rules! redeliver_round {
+    () => {
+        "UPDATE webhook_deliveries SET
     redeliver_queued = CASE WHEN leased_until > ?3 THEN 1 ELSE 0 END,
     state = CASE WHEN leased_until > ?3 THEN state ELSE 'pending' END,
     round_attempts = CASE WHEN leased_until > ?3 THEN round_attempts ELSE 0 END,
     next_attempt_at = CASE WHEN leased_until > ?3 THEN next_attempt_at ELSE ?3 END,
-    updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
+    updated_at = ?3 WHERE "
+    };
+}
+pub(super) use redeliver_round;
+const REDELIVER: &str = concat!(redeliver_round!(), "receipt_id = ?1 AND public_id = ?2");
 
 /// Pending deliveries, and those leased (in flight) at `?1`; served by the `(state, next_attempt_at)` index.
 const DEPTH: &str = "SELECT COUNT(*), COALESCE(SUM(leased_until > ?1), 0) FROM webhook_deliveries
@@ -175,7 +182,7 @@ fn receipt_rowid(conn: &Connection, wallet: Wallet, receipt_id: &ReceiptId) -> r
         .optional()
 }
 
-fn attempt_from_row(row: &Row<'_>) -> rusqlite::Result<AttemptLog> {
+pub(super) fn attempt_from_row(row: &Row<'_>) -> rusqlite::Result<AttemptLog> {
     Ok(AttemptLog {
         attempt: row.get(0)?,
         status_code: row.get(1)?,
@@ -202,6 +209,7 @@ pub(super) fn list(
             row.get::<_, i64>(0)?,
             DeliveryLog {
                 id: DeliveryId::from_stored(row.get(1)?),
+                subscription_id: None,
                 event: row.get(2)?,
                 url: row.get(3)?,
                 state: row.get(4)?,

@@ -15,7 +15,9 @@ impl From<RecurringError> for ApiError {
         match error {
             RecurringError::NotConfigured => refused(ErrorCode::SubscriptionsNotConfigured, message),
             RecurringError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
-            RecurringError::PlanNotFound(_) | RecurringError::SubscriptionNotFound(_) => {
+            RecurringError::PlanNotFound(_)
+            | RecurringError::SubscriptionNotFound(_)
+            | RecurringError::DeliveryNotFound { .. } => {
                 ApiError::NotFound { message }
             }
             RecurringError::PlanUnknown(_) => refused(ErrorCode::PlanNotFound, message),

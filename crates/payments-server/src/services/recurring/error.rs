@@ -26,6 +26,8 @@ pub(crate) enum RecurringError {
     PlanInactive(PlanId),
     #[error("subscription {} not found", .0.as_str())]
     SubscriptionNotFound(CustomerSubscriptionId),
+    #[error("plan {} has no webhook delivery {delivery}", .plan.as_str())]
+    DeliveryNotFound { plan: PlanId, delivery: String },
     /// `permissionData` does not parse.
     #[error("permissionData.{0}")]
     InvalidPermission(PermissionError),

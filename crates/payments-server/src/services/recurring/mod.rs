@@ -9,6 +9,7 @@ mod change_send;
 mod error;
 mod notice;
 mod permission;
+mod plan_deliveries;
 mod plan_webhook;
 mod revoke;
 mod scheduler;
@@ -29,7 +30,7 @@ use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::IdempotencyRequest;
-use crate::store::{Committed, RecurringRepository, Render, ShopRepository};
+use crate::store::{Committed, OutboxRepository, RecurringRepository, Render, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
 pub(crate) use change::ChangedSubscription;
@@ -72,6 +73,8 @@ pub(crate) struct RecurringTerms {
 #[derive(Debug, Clone)]
 pub(crate) struct RecurringService {
     pub(crate) recurring: Arc<dyn RecurringRepository>,
+    /// The plans' webhook deliveries (their log and redelivery).
+    pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) chain: Arc<dyn Chain>,
     pub(crate) clock: Arc<dyn Clock>,

@@ -5,6 +5,7 @@
 pub(crate) mod change;
 pub(crate) mod cron;
 pub(crate) mod permission;
+pub(crate) mod plan_webhooks;
 pub(crate) mod plans;
 pub(crate) mod view;
 
