@@ -127,7 +127,10 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
             assert_eq!(change.previous_plan_id.as_deref(), Some("plan_8"));
             assert_eq!(change.proration.as_deref(), Some("charge"));
             assert_eq!(change.proration_base_units.as_deref(), Some("2333333"));
-            assert_eq!(change.proration_usd.as_ref().map(ToString::to_string).as_deref(), Some("2.333333"));
+            assert_eq!(
+                change.proration_usd.as_ref().map(ToString::to_string).as_deref(),
+                Some("2.333333")
+            );
             assert_eq!(change.fee_base_units.as_deref(), Some("11667"));
             assert_eq!(change.net_base_units.as_deref(), Some("2321666"));
             assert_eq!(change.credit_balance_base_units.as_deref(), Some("0"));

@@ -308,7 +308,10 @@ fn parse_item(text: &str) -> anyhow::Result<OrderItem> {
 
 /// The delivery log as a table: one row per delivery with its last attempt's answer (and its subscription,
 /// for a plan's).
-pub(crate) fn deliveries_table(deliveries: &[payments_client::WebhookDelivery], by_subscription: bool) -> String {
+pub(crate) fn deliveries_table(
+    deliveries: &[payments_client::WebhookDelivery],
+    by_subscription: bool,
+) -> String {
     let mut header = vec!["DELIVERY"];
     if by_subscription {
         header.push("SUBSCRIPTION");

@@ -1,8 +1,8 @@
 //! A plan's webhook delivery log and redelivery (`/api/subscriptions/plans/{planId}/webhooks`), for its
 //! merchant's key (`subscriptions:read` to list, `subscriptions:write` to redeliver), as a receipt's.
 
-use url::Url;
 use serde::Deserialize;
+use url::Url;
 
 use crate::client::{Auth, Client};
 use crate::error::Error;

@@ -103,8 +103,7 @@ impl Client {
             .http()
             .post(self.url("api/subscriptions/change")?)
             .json(change);
-        self.send_keyed(request, change.idempotency_key.as_deref())
-            .await
+        self.send_keyed(request, change.idempotency_key.as_deref()).await
     }
 }
 

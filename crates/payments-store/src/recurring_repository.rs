@@ -130,8 +130,12 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
     ) -> Result<Option<CustomerSubscription>, StoreError>;
     /// Marks the pending change `id` failed (the chain refused it, or it never happened): the subscription
     /// keeps its plan. Nothing when it is not pending.
-    async fn fail_change(&self, id: &SubscriptionChangeId, reason: &str, now_ms: i64)
-    -> Result<(), StoreError>;
+    async fn fail_change(
+        &self,
+        id: &SubscriptionChangeId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
     /// Up to `limit` pending changes whose lease ended at or before `now_ms`: a run crashed (or lost the
     /// node) after recording them; a later run reconciles each with the chain.
     async fn stale_changes(&self, now_ms: i64, limit: u32) -> Result<Vec<SubscriptionChange>, StoreError>;

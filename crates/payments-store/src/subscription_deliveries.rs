@@ -3,8 +3,8 @@
 //! same transaction, so a webhook exists exactly when its change committed.
 
 use payments_core::{
-    BillingPeriod, Cents, PlanChangeFacts, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
-    SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
+    BillingPeriod, Cents, PlanChangeFacts, SubscriptionChargeFacts, SubscriptionEventKind,
+    SubscriptionStatus, SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
 };
 
 use crate::{MerchantEvent, NewDelivery};

@@ -84,12 +84,10 @@ pub fn check_change_alignment(
         return Err(ChangeAlignmentError::ChargeDue { next_charge_secs });
     }
     if start_secs > now_secs {
-        return Err(ChangeAlignmentError::NotStarted {
-            start_secs,
-            now_secs,
-        });
+        return Err(ChangeAlignmentError::NotStarted { start_secs, now_secs });
     }
-    let offset = (i128::from(next_charge_secs) - i128::from(start_secs)).rem_euclid(i128::from(period_secs.max(1)));
+    let offset =
+        (i128::from(next_charge_secs) - i128::from(start_secs)).rem_euclid(i128::from(period_secs.max(1)));
     if period_secs == 0 || offset != 0 {
         return Err(ChangeAlignmentError::Misaligned {
             start_secs,
@@ -257,8 +255,14 @@ mod tests {
         let now_ms = i64::try_from(next - 3 * 86_400).unwrap() * 1000;
         let next_ms = i64::try_from(next).unwrap() * 1000 + 250;
 
-        assert_eq!(check_change_alignment(&permission(next - WEEK), next_ms, now_ms, true), Ok(()));
-        assert_eq!(check_change_alignment(&permission(next - 3 * WEEK), next_ms, now_ms, true), Ok(()));
+        assert_eq!(
+            check_change_alignment(&permission(next - WEEK), next_ms, now_ms, true),
+            Ok(())
+        );
+        assert_eq!(
+            check_change_alignment(&permission(next - 3 * WEEK), next_ms, now_ms, true),
+            Ok(())
+        );
         assert!(matches!(
             check_change_alignment(&permission(next - WEEK + 1), next_ms, now_ms, true),
             Err(ChangeAlignmentError::Misaligned { .. })
@@ -278,7 +282,10 @@ mod tests {
             Err(ChangeAlignmentError::ChargeDue { .. })
         ));
         let slot = u64::try_from(next_ms / 1000).unwrap() - WEEK;
-        assert_eq!(check_change_alignment(&permission(slot), next_ms, next_ms + DAY_MS, false), Ok(()));
+        assert_eq!(
+            check_change_alignment(&permission(slot), next_ms, next_ms + DAY_MS, false),
+            Ok(())
+        );
     }
 
     #[test]

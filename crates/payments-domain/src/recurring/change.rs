@@ -92,7 +92,11 @@ impl SubscriptionChange {
 
     /// The `charged` billing event of an upgrade's prorated charge, in the period the change falls in;
     /// `None` when the change charged nothing.
-    pub fn prorated_charge_event(&self, transaction_hash: Option<String>, now_ms: i64) -> Option<BillingEvent> {
+    pub fn prorated_charge_event(
+        &self,
+        transaction_hash: Option<String>,
+        now_ms: i64,
+    ) -> Option<BillingEvent> {
         let charged = self.charge();
         (charged.base_units() > 0).then(|| {
             BillingEvent::with_units(

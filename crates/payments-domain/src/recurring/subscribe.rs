@@ -172,9 +172,8 @@ impl CustomerSubscription {
     /// and the next charge is still ahead. `None` in a trial, while a charge is due or retried, and once
     /// past due or canceled: nothing of the current period was paid, so a plan change prorates nothing.
     pub fn paid_period(&self, now_ms: i64) -> Option<(u64, i64, i64)> {
-        let paid = self.status == SubscriptionStatus::Active
-            && self.attempts == 0
-            && self.next_charge_at > now_ms;
+        let paid =
+            self.status == SubscriptionStatus::Active && self.attempts == 0 && self.next_charge_at > now_ms;
         let index = self.next_period_index.checked_sub(1).filter(|_| paid)?;
         Some((
             index,

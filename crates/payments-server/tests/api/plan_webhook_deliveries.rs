@@ -87,5 +87,8 @@ async fn another_merchant_an_unknown_plan_or_delivery_is_not_found_and_sends_not
     assert_eq!(unknown_plan.status, 404);
     assert_eq!(unknown_delivery.status, 404);
     let after = send(api.dev(Method::GET, &format!("/api/subscriptions/plans/{plan}/webhooks"))).await;
-    assert_eq!(after.json["deliveries"], log["deliveries"], "no new round was started");
+    assert_eq!(
+        after.json["deliveries"], log["deliveries"],
+        "no new round was started"
+    );
 }

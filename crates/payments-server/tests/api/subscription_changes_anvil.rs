@@ -21,9 +21,13 @@ const WEEK_MS: i64 = 7 * DAY_MS;
 impl Setup {
     /// A weekly plan of the test merchant at `price_usd`.
     async fn weekly_plan(&self, name: &str, price_usd: f64) -> String {
-        let plan = send(self.api.dev(Method::POST, "/api/subscriptions/plans").json(&json!({
-            "name": name, "priceUsd": price_usd, "period": "WEEKLY"
-        })))
+        let plan = send(
+            self.api
+                .dev(Method::POST, "/api/subscriptions/plans")
+                .json(&json!({
+                    "name": name, "priceUsd": price_usd, "period": "WEEKLY"
+                })),
+        )
         .await;
         assert_eq!(plan.status, 201, "{}", plan.json);
         plan.json["plan"]["planId"].as_str().unwrap().to_owned()
@@ -65,16 +69,29 @@ impl Setup {
             verifying_contract: self.manager.parse().unwrap(),
         };
         let signature = sign_permission(key_bytes(key), &permission, &domain);
-        format!("0x{}", signature.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        format!(
+            "0x{}",
+            signature.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        )
     }
 
-    async fn post_change(&self, id: &str, plan_id: &str, data: &SpendPermissionData, signature: &str) -> Reply {
-        send(self.api.anonymous(Method::POST, "/api/subscriptions/change").json(&json!({
-            "subscriptionId": id,
-            "newPlanId": plan_id,
-            "permissionSignature": signature,
-            "permissionData": data,
-        })))
+    async fn post_change(
+        &self,
+        id: &str,
+        plan_id: &str,
+        data: &SpendPermissionData,
+        signature: &str,
+    ) -> Reply {
+        send(
+            self.api
+                .anonymous(Method::POST, "/api/subscriptions/change")
+                .json(&json!({
+                    "subscriptionId": id,
+                    "newPlanId": plan_id,
+                    "permissionSignature": signature,
+                    "permissionData": data,
+                })),
+        )
         .await
     }
 
@@ -112,7 +129,9 @@ async fn on_anvil_an_upgrade_charges_the_prorated_difference_at_once_revokes_the
     let pro = setup.weekly_plan("Pro box", 19.99).await;
     let (id, old, period_start) = setup.charged_buyer().await;
     // Four of seven days gone: 3/7 of the $10.00 difference is left, 4,285,714.28… base units.
-    setup.anvil.cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
+    setup
+        .anvil
+        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
     setup.anvil.mine(1);
     setup.set_clock(period_start + 4 * DAY_MS).await;
 
@@ -157,7 +176,9 @@ async fn on_anvil_a_downgrade_credits_the_difference_and_the_next_charge_takes_i
     let merchant = setup.api.app.wallet.to_string();
     let lite = setup.weekly_plan("Lite box", 4.99).await;
     let (id, old, period_start) = setup.charged_buyer().await;
-    setup.anvil.cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
+    setup
+        .anvil
+        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
     setup.anvil.mine(1);
     setup.set_clock(period_start + 4 * DAY_MS).await;
 
@@ -181,7 +202,11 @@ async fn on_anvil_a_downgrade_credits_the_difference_and_the_next_charge_takes_i
     assert_eq!(setup.balance(PLATFORM), FEE + 14_236);
     setup.advance(7 * 86_400).await;
     assert_eq!(setup.batch().await["succeeded"], 1);
-    assert_eq!(setup.balance(BUYER), 9 * PRICE - 2_847_143 - 4_990_000, "the credit was used once");
+    assert_eq!(
+        setup.balance(BUYER),
+        9 * PRICE - 2_847_143 - 4_990_000,
+        "the credit was used once"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -225,7 +250,11 @@ async fn on_anvil_refused_plan_changes_change_nothing() {
     );
     assert_eq!(other_customer.status, 403, "{}", other_customer.json);
     assert_eq!(same_plan.json["error"], "same_plan", "{}", same_plan.json);
-    assert_eq!(other_merchant.json["error"], "plan_of_another_merchant", "{}", other_merchant.json);
+    assert_eq!(
+        other_merchant.json["error"], "plan_of_another_merchant",
+        "{}",
+        other_merchant.json
+    );
 
     let cancel = send(setup.api.anonymous(Method::POST, "/api/subscriptions/cancel").json(&json!({
         "subscriptionId": id,
@@ -240,7 +269,11 @@ async fn on_anvil_refused_plan_changes_change_nothing() {
     assert_eq!(cancel.status, 200, "{}", cancel.json);
     let canceled = setup.change(&id, &pro, BUYER_KEY).await;
 
-    assert_eq!(canceled.json["error"], "subscription_canceled", "{}", canceled.json);
+    assert_eq!(
+        canceled.json["error"], "subscription_canceled",
+        "{}",
+        canceled.json
+    );
     let after = setup.subscription(&id).await;
     assert_eq!(after["planId"], before["planId"]);
     assert_eq!(after["priceUsd"], before["priceUsd"]);

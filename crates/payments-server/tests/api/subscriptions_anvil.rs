@@ -82,7 +82,11 @@ impl Setup {
     }
 
     /// As [`Setup::subscribe`], answering the permission signed too.
-    pub(crate) async fn subscribe_with_permission(&self, key: &str, customer: &str) -> (String, SpendPermissionData) {
+    pub(crate) async fn subscribe_with_permission(
+        &self,
+        key: &str,
+        customer: &str,
+    ) -> (String, SpendPermissionData) {
         self.anvil.send(
             key,
             &self.token,

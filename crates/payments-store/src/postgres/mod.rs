@@ -26,9 +26,9 @@ mod migration_tests;
 mod migrations;
 mod onramp_sessions;
 mod outbox;
-mod plan_deliveries;
 #[cfg(any(test, feature = "testing"))]
 mod pgbouncer;
+mod plan_deliveries;
 #[cfg(test)]
 mod pooler_tests;
 mod receipts;

@@ -133,10 +133,7 @@ pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, P
         updated_at: rows::get(row, "updated_at")?,
         canceled_at: rows::get(row, "canceled_at")?,
         cancel_reason: rows::get(row, "cancel_reason")?,
-        credit: TokenAmount::from_base_units(u128::from(rows::non_negative(rows::get(
-            row,
-            "credit_units",
-        )?))),
+        credit: TokenAmount::from_base_units(u128::from(rows::non_negative(rows::get(row, "credit_units")?))),
     })
 }
 

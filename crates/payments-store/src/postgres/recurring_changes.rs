@@ -249,9 +249,7 @@ pub(super) async fn fail(
     now_ms: i64,
 ) -> Result<(), PgError> {
     let failed = client.prepare_cached(FAILED).await?;
-    client
-        .execute(&failed, &[&id.as_str(), &reason, &now_ms])
-        .await?;
+    client.execute(&failed, &[&id.as_str(), &reason, &now_ms]).await?;
     Ok(())
 }
 

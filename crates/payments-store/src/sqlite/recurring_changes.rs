@@ -126,7 +126,10 @@ pub(super) fn begin(
     else {
         return Ok(Err(ChangeRefusal::PlanUnavailable));
     };
-    if conn.prepare_cached(BUSY)?.query_row([row_id], |row| row.get::<_, bool>(0))? {
+    if conn
+        .prepare_cached(BUSY)?
+        .query_row([row_id], |row| row.get::<_, bool>(0))?
+    {
         return Ok(Err(ChangeRefusal::Busy));
     }
     if conn
@@ -222,11 +225,7 @@ pub(super) fn fail(
     Ok(())
 }
 
-pub(super) fn stale(
-    conn: &Connection,
-    now_ms: i64,
-    limit: u32,
-) -> rusqlite::Result<Vec<SubscriptionChange>> {
+pub(super) fn stale(conn: &Connection, now_ms: i64, limit: u32) -> rusqlite::Result<Vec<SubscriptionChange>> {
     conn.prepare_cached(STALE)?
         .query_map(params![now_ms, limit], change_from_row)?
         .map(|row| row.map(|PendingRow(change, ..)| change))

@@ -52,7 +52,8 @@ const AFTER_ATTEMPT: &str = "UPDATE webhook_deliveries SET
 const RECEIPT_ROWID: &str = "SELECT id FROM receipts WHERE public_id = ?1 AND wallet = ?2";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = ?1 ORDER BY id";
-pub(super) const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+pub(super) const LIST_ATTEMPTS: &str =
+    "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.

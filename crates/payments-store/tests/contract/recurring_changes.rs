@@ -19,7 +19,12 @@ use payments_store::TxError;
 const LEASE_MS: i64 = 60_000;
 
 /// A change of `subscription` to `to` with `proration`, its permission salted by `salt`.
-fn change_to(subscription: &CustomerSubscription, to: &Plan, proration: Proration, salt: u64) -> SubscriptionChange {
+fn change_to(
+    subscription: &CustomerSubscription,
+    to: &Plan,
+    proration: Proration,
+    salt: u64,
+) -> SubscriptionChange {
     let mut data = SpendPermissionData::from(&subscription.permission);
     data.salt = format!("{}", 1_000 + salt);
     data.allowance = "19990000".to_owned();
@@ -77,8 +82,17 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
     repos: Repositories,
 ) {
     let (subscription, pro) = charged_subscription(&repos).await;
-    let change = change_to(&subscription, &pro, Proration::Charge(TokenAmount::from_base_units(5_000_000)), 1);
-    repos.recurring.begin_change(&change, T0 + LEASE_MS).await.unwrap();
+    let change = change_to(
+        &subscription,
+        &pro,
+        Proration::Charge(TokenAmount::from_base_units(5_000_000)),
+        1,
+    );
+    repos
+        .recurring
+        .begin_change(&change, T0 + LEASE_MS)
+        .await
+        .unwrap();
 
     let claims_while_pending = repos
         .recurring
@@ -97,8 +111,14 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         .await
         .unwrap();
 
-    assert!(claims_while_pending.is_empty(), "a pending change keeps the batch away");
-    assert_eq!((applied.plan_id.clone(), applied.price), (pro.id.clone(), pro.price));
+    assert!(
+        claims_while_pending.is_empty(),
+        "a pending change keeps the batch away"
+    );
+    assert_eq!(
+        (applied.plan_id.clone(), applied.price),
+        (pro.id.clone(), pro.price)
+    );
     assert_eq!(applied.permission, change.permission);
     assert_eq!(applied.credit, TokenAmount::default());
     assert!(again.is_none(), "a change applies once");
@@ -108,7 +128,10 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         .filter(|event| event.transaction_hash.as_deref() == Some("0xabc"))
         .collect();
     assert_eq!(prorated.len(), 1, "{events:?}");
-    assert_eq!(prorated[0].gross_base_units, TokenAmount::from_base_units(5_000_000));
+    assert_eq!(
+        prorated[0].gross_base_units,
+        TokenAmount::from_base_units(5_000_000)
+    );
     assert_eq!(prorated[0].fee_base_units, TokenAmount::from_base_units(25_000));
     let claims_after = repos
         .recurring
@@ -161,7 +184,10 @@ pub(crate) async fn one_of_two_raced_changes_is_recorded_and_a_failed_one_change
         .await
         .unwrap();
 
-    assert_eq!(after, subscription, "a failed change leaves the subscription as it was");
+    assert_eq!(
+        after, subscription,
+        "a failed change leaves the subscription as it was"
+    );
     assert!(applied_after_failure.is_none());
     let next = change_to(&subscription, &pro, Proration::Nothing, 9);
     repos.recurring.begin_change(&next, T0 + LEASE_MS).await.unwrap();
@@ -170,9 +196,17 @@ pub(crate) async fn one_of_two_raced_changes_is_recorded_and_a_failed_one_change
 pub(crate) async fn a_change_whose_lease_ran_out_is_handed_out_for_reconciliation(repos: Repositories) {
     let (subscription, pro) = charged_subscription(&repos).await;
     let change = change_to(&subscription, &pro, Proration::Nothing, 1);
-    repos.recurring.begin_change(&change, T0 + LEASE_MS).await.unwrap();
+    repos
+        .recurring
+        .begin_change(&change, T0 + LEASE_MS)
+        .await
+        .unwrap();
 
-    let before = repos.recurring.stale_changes(T0 + LEASE_MS - 1, 10).await.unwrap();
+    let before = repos
+        .recurring
+        .stale_changes(T0 + LEASE_MS - 1, 10)
+        .await
+        .unwrap();
     let after = repos.recurring.stale_changes(T0 + LEASE_MS, 10).await.unwrap();
 
     assert!(before.is_empty());
@@ -183,7 +217,11 @@ pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it
     let (subscription, pro) = charged_subscription(&repos).await;
     let credit = TokenAmount::from_base_units(2_333_333);
     let change = change_to(&subscription, &pro, Proration::Credit(credit), 1);
-    repos.recurring.begin_change(&change, T0 + LEASE_MS).await.unwrap();
+    repos
+        .recurring
+        .begin_change(&change, T0 + LEASE_MS)
+        .await
+        .unwrap();
     let applied = repos
         .recurring
         .apply_change(&change.id, None, T0 + 3, None)

@@ -17,9 +17,7 @@ impl From<RecurringError> for ApiError {
             RecurringError::PlatformRecipientNotConfigured => ApiError::PlatformRecipientNotConfigured,
             RecurringError::PlanNotFound(_)
             | RecurringError::SubscriptionNotFound(_)
-            | RecurringError::DeliveryNotFound { .. } => {
-                ApiError::NotFound { message }
-            }
+            | RecurringError::DeliveryNotFound { .. } => ApiError::NotFound { message },
             RecurringError::PlanUnknown(_) => refused(ErrorCode::PlanNotFound, message),
             RecurringError::PlanInactive(_) => refused(ErrorCode::PlanInactive, message),
             RecurringError::InvalidPermission(permission) => permission_field(&permission),

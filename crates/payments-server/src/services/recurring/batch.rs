@@ -16,9 +16,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use payments_core::{
-    Cents, ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet, credited_charge,
-};
+use payments_core::{Cents, ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet, credited_charge};
 
 use crate::domain::recurring::{
     BatchReport, ChargeClaim, ChargeOutcome, ChargeResult, ChargeResultStatus, ChargeSettlement,

@@ -137,7 +137,8 @@ impl RecurringService {
                         .await?;
                 }
                 Ok(false) => {
-                    let reason = "the change's transaction did not go through (checked on chain after its lease)";
+                    let reason =
+                        "the change's transaction did not go through (checked on chain after its lease)";
                     self.recurring
                         .fail_change(&change.id, reason, self.now_ms())
                         .await?;
@@ -155,8 +156,15 @@ impl RecurringService {
     /// charges the new one together, so a revoked old permission means it did, unless the customer revoked
     /// it on its own; for an upgrade, the new permission's spend in the change's period tells (a period
     /// since ended can no longer say, and the revoke stands for it).
-    async fn change_happened(&self, manager: Wallet, change: &SubscriptionChange) -> Result<bool, ChainError> {
-        let old = self.chain.permission_period(manager, &change.old_permission).await?;
+    async fn change_happened(
+        &self,
+        manager: Wallet,
+        change: &SubscriptionChange,
+    ) -> Result<bool, ChainError> {
+        let old = self
+            .chain
+            .permission_period(manager, &change.old_permission)
+            .await?;
         if !old.revoked {
             return Ok(false);
         }

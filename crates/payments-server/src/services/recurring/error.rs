@@ -74,7 +74,9 @@ pub(crate) enum RecurringError {
     #[error("usd: {0} is not between 0.01 and 1000000 (test-mode funding)")]
     InvalidFunding(payments_core::Cents),
     /// A plan change signed by a wallet that is not the subscription's customer.
-    #[error("only the subscription's customer can change its plan (permissionData.account is another wallet)")]
+    #[error(
+        "only the subscription's customer can change its plan (permissionData.account is another wallet)"
+    )]
     NotSubscriptionCustomer,
     #[error("subscription {} is canceled: subscribe to the new plan instead", .0.as_str())]
     SubscriptionCanceled(CustomerSubscriptionId),

@@ -2,9 +2,9 @@
 //! with made-up ids and amounts, so a receiver can be built and checked before any real sale.
 
 use payments_core::{
-    BillingPeriod, Cents, PlanChangeFacts, Proration, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus, ReceiptStatusUpdated,
-    SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus, SubscriptionWebhook, TokenAmount,
-    UpcomingCharge, WEBHOOK_ENDPOINT_DISABLED, Wallet, WebhookAmount,
+    BillingPeriod, Cents, PlanChangeFacts, Proration, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus,
+    ReceiptStatusUpdated, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
+    SubscriptionWebhook, TokenAmount, UpcomingCharge, WEBHOOK_ENDPOINT_DISABLED, Wallet, WebhookAmount,
 };
 
 /// The event types `trigger` can send.

@@ -69,7 +69,11 @@ pub(crate) async fn list(ctx: &Ctx<'_>, plan_id: &str) -> Result<HttpResponse, A
         (status = 404, description = "No plan or delivery with these ids of this merchant.", body = crate::http::error::Envelope<'static>)
     )
 )]
-pub(crate) async fn redeliver(ctx: &Ctx<'_>, plan_id: &str, delivery_id: &str) -> Result<HttpResponse, ApiError> {
+pub(crate) async fn redeliver(
+    ctx: &Ctx<'_>,
+    plan_id: &str,
+    delivery_id: &str,
+) -> Result<HttpResponse, ApiError> {
     let merchant = MerchantCaller::of(ctx, Scope::SubscriptionsWrite)
         .await?
         .acting_for(None)?;
