@@ -90,7 +90,7 @@ impl SubscriptionChange {
         }
     }
 
-    /// The `charged` billing event of an upgrade's prorated charge, in the period the change falls in;
+    /// The `prorated_charge` billing event of an upgrade's prorated charge, in the period the change falls in;
     /// `None` when the change charged nothing.
     pub fn prorated_charge_event(
         &self,
@@ -102,7 +102,7 @@ impl SubscriptionChange {
             BillingEvent::with_units(
                 self.subscription_id.clone(),
                 self.period_index,
-                BillingEvent::CHARGED,
+                BillingEvent::PRORATED_CHARGE,
                 charged.to_cents_half_up().unwrap_or(Cents::ZERO),
                 (self.fee, self.net),
                 transaction_hash,

@@ -161,13 +161,17 @@ async fn on_anvil_an_upgrade_charges_the_prorated_difference_at_once_revokes_the
         &format!("/api/subscriptions/status?subscriptionId={id}"),
     ))
     .await;
-    let charged: Vec<&Value> = events.json["billingEvents"]
+    let statuses: Vec<&str> = events.json["billingEvents"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|event| event["status"] == "charged")
+        .map(|event| event["status"].as_str().unwrap())
         .collect();
-    assert_eq!(charged.len(), 3, "{}", events.json);
+    assert_eq!(statuses, ["charged", "prorated_charge", "charged"], "{}", events.json);
+    let prorated = &events.json["billingEvents"][1];
+    assert_eq!(prorated["grossBaseUnits"], "4285714");
+    assert_eq!(prorated["feeBaseUnits"], "21429");
+    assert!(prorated["transactionHash"].as_str().unwrap().starts_with("0x"));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -256,11 +256,7 @@ pub(super) async fn billing_events(
             Ok(BillingEvent::with_units(
                 id.clone(),
                 rows::non_negative(rows::get(row, "period_index")?),
-                if status == BillingEvent::CHARGED {
-                    BillingEvent::CHARGED
-                } else {
-                    BillingEvent::CHARGE_FAILED
-                },
+                BillingEvent::status_of(&status),
                 Cents::new(rows::get(row, "gross_cents")?),
                 (
                     units_of(rows::get(row, "fee_units")?),

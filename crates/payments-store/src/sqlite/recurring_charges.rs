@@ -210,11 +210,7 @@ pub(super) fn billing_events(
             Ok(BillingEvent::with_units(
                 id.clone(),
                 u64::try_from(row.get::<_, i64>(0)?).unwrap_or_default(),
-                if status == BillingEvent::CHARGED {
-                    BillingEvent::CHARGED
-                } else {
-                    BillingEvent::CHARGE_FAILED
-                },
+                BillingEvent::status_of(&status),
                 Cents::new(row.get(2)?),
                 (units_of(row.get(3)?), units_of(row.get(4)?)),
                 row.get(5)?,

@@ -128,6 +128,7 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         .filter(|event| event.transaction_hash.as_deref() == Some("0xabc"))
         .collect();
     assert_eq!(prorated.len(), 1, "{events:?}");
+    assert_eq!(prorated[0].status, BillingEvent::PRORATED_CHARGE);
     assert_eq!(
         prorated[0].gross_base_units,
         TokenAmount::from_base_units(5_000_000)
