@@ -284,3 +284,36 @@ async fn on_anvil_refused_plan_changes_change_nothing() {
     assert_eq!(setup.balance(BUYER), balance);
     assert!(!setup.is_revoked(&old), "no refused change touched the chain");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_anvil_a_change_retried_under_its_idempotency_key_answers_the_first_answer_and_charges_once() {
+    let Some(setup) = setup().await else { return };
+    let pro = setup.weekly_plan("Pro box", 19.99).await;
+    let (id, _, period_start) = setup.charged_buyer().await;
+    setup.anvil.cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
+    setup.anvil.mine(1);
+    setup.set_clock(period_start + 4 * DAY_MS).await;
+    let (data, signature) = setup.signed_change(&id, &pro, BUYER_KEY).await;
+    let body = json!({
+        "subscriptionId": id,
+        "newPlanId": pro,
+        "permissionSignature": signature,
+        "permissionData": data,
+    });
+    let post = || {
+        setup
+            .api
+            .anonymous(Method::POST, "/api/subscriptions/change")
+            .header("idempotency-key", "change-1")
+            .json(&body)
+    };
+
+    let first = send(post()).await;
+    let balance = setup.balance(BUYER);
+    let replay = send(post()).await;
+
+    assert_eq!(first.status, 200, "{}", first.json);
+    assert_eq!((replay.status, &replay.json), (200, &first.json));
+    assert_eq!(replay.header("idempotent-replayed"), "true");
+    assert_eq!(setup.balance(BUYER), balance, "the replay charged nothing");
+}
