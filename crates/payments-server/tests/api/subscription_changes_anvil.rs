@@ -167,7 +167,12 @@ async fn on_anvil_an_upgrade_charges_the_prorated_difference_at_once_revokes_the
         .iter()
         .map(|event| event["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["charged", "prorated_charge", "charged"], "{}", events.json);
+    assert_eq!(
+        statuses,
+        ["charged", "prorated_charge", "charged"],
+        "{}",
+        events.json
+    );
     let prorated = &events.json["billingEvents"][1];
     assert_eq!(prorated["grossBaseUnits"], "4285714");
     assert_eq!(prorated["feeBaseUnits"], "21429");
@@ -290,7 +295,9 @@ async fn on_anvil_a_change_retried_under_its_idempotency_key_answers_the_first_a
     let Some(setup) = setup().await else { return };
     let pro = setup.weekly_plan("Pro box", 19.99).await;
     let (id, _, period_start) = setup.charged_buyer().await;
-    setup.anvil.cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
+    setup
+        .anvil
+        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
     setup.anvil.mine(1);
     setup.set_clock(period_start + 4 * DAY_MS).await;
     let (data, signature) = setup.signed_change(&id, &pro, BUYER_KEY).await;

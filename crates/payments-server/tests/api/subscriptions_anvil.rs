@@ -1,7 +1,8 @@
 //! Subscriptions on anvil, against the real SpendPermissionManager: the batch charges once (also with two
 //! runs at once), exact amounts on chain, the next period charges again once both clocks moved, a customer
 //! without tokens gets `charge_failed` and no transfer, cancel stops further charges, a permission the
-//! customer revokes at the manager (`cast send ... revoke`) cancels its subscription (`revoked_on_chain`). Skipped (with a
+//! customer revokes at the manager (`cast send ... revoke`) cancels its subscription (`revoked_on_chain`), a trial is
+//! charged only when it ends. Skipped (with a
 //! message) when anvil is not installed, except under `CI=true`.
 
 use payments_core::{SpendPermission, SpendPermissionData, SpendPermissionDomain};
@@ -87,6 +88,17 @@ impl Setup {
         key: &str,
         customer: &str,
     ) -> (String, SpendPermissionData) {
+        self.subscribe_to(&self.plan_id, key, customer).await
+    }
+
+    /// `customer` (with `key`) approves the manager, and subscribes to `plan_id` with a signed weekly
+    /// permission; answers the subscription and the permission signed.
+    pub(crate) async fn subscribe_to(
+        &self,
+        plan_id: &str,
+        key: &str,
+        customer: &str,
+    ) -> (String, SpendPermissionData) {
         self.anvil.send(
             key,
             &self.token,
@@ -112,7 +124,7 @@ impl Setup {
         };
         let signature = sign_permission(key_bytes(key), &permission, &domain);
         let reply = send(self.api.anonymous(Method::POST, "/api/subscriptions/create").json(&json!({
-            "planId": self.plan_id,
+            "planId": plan_id,
             "customerWallet": customer,
             "permissionSignature": format!("0x{}", signature.iter().map(|b| format!("{b:02x}")).collect::<String>()),
             "permissionData": data,
@@ -277,4 +289,50 @@ async fn on_anvil_a_permission_revoked_by_its_customer_cancels_the_subscription_
     assert_eq!(setup.balance(BUYER), 2 * PRICE, "nothing moved after the revoke");
     setup.advance_a_week().await;
     assert_eq!(setup.batch().await["processed"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_anvil_a_trial_subscription_is_not_charged_before_its_trial_ends_and_then_charged_exactly() {
+    let Some(setup) = setup().await else { return };
+    let merchant = setup.api.app.wallet.to_string();
+    let plan = send(
+        setup
+            .api
+            .dev(Method::POST, "/api/subscriptions/plans")
+            .json(&json!({
+                "name": "Weekly box, first week free", "priceUsd": 9.99, "period": "WEEKLY", "trialDays": 7
+            })),
+    )
+    .await;
+    let plan_id = plan.json["plan"]["planId"].as_str().unwrap().to_owned();
+    setup.anvil.send(
+        DEPLOYER_KEY,
+        &setup.token,
+        "mint(address,uint256)",
+        &[BUYER, &(2 * PRICE).to_string()],
+    );
+    let (id, _) = setup.subscribe_to(&plan_id, BUYER_KEY, BUYER).await;
+
+    let during_trial = setup.batch().await;
+    setup.advance(6 * 86_400).await;
+    let a_day_before = setup.batch().await;
+    setup.advance(86_400).await;
+    let at_trial_end = setup.batch().await;
+    let status = send(setup.api.anonymous(
+        Method::GET,
+        &format!("/api/subscriptions/status?subscriptionId={id}"),
+    ))
+    .await;
+
+    assert_eq!(during_trial["processed"], 0, "{during_trial}");
+    assert_eq!(a_day_before["processed"], 0, "{a_day_before}");
+    assert_eq!(at_trial_end["succeeded"], 1, "{at_trial_end}");
+    assert_eq!(
+        status.json["subscriptions"][0]["status"], "active",
+        "{}",
+        status.json
+    );
+    assert_eq!(setup.balance(BUYER), PRICE);
+    assert_eq!(setup.balance(&merchant), NET);
+    assert_eq!(setup.balance(PLATFORM), FEE);
 }
