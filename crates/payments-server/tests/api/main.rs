@@ -71,6 +71,7 @@ mod spend_charges;
 mod split;
 mod storage_races;
 mod subscribe_page;
+mod subscription_change_recovery;
 mod subscription_changes_anvil;
 mod subscription_failures;
 mod subscription_helpers;
