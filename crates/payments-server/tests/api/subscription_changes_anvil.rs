@@ -105,6 +105,15 @@ impl Setup {
         answer.trim() == "true"
     }
 
+    /// Moves the chain four days on and the server's clock to exactly four days into the period that
+    /// started at `period_start` (ms), so the proration is an exact 3/7.
+    async fn four_days_into(&self, period_start: i64) {
+        self.anvil
+            .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
+        self.anvil.mine(1);
+        self.set_clock(period_start + 4 * DAY_MS).await;
+    }
+
     /// The buyer funded and subscribed to the setup's $9.99 weekly plan, charged once; answers the
     /// subscription, the signed permission and the charged period's start (ms).
     async fn charged_buyer(&self) -> (String, SpendPermissionData, i64) {
@@ -129,11 +138,7 @@ async fn on_anvil_an_upgrade_charges_the_prorated_difference_at_once_revokes_the
     let pro = setup.weekly_plan("Pro box", 19.99).await;
     let (id, old, period_start) = setup.charged_buyer().await;
     // Four of seven days gone: 3/7 of the $10.00 difference is left, 4,285,714.28… base units.
-    setup
-        .anvil
-        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
-    setup.anvil.mine(1);
-    setup.set_clock(period_start + 4 * DAY_MS).await;
+    setup.four_days_into(period_start).await;
 
     let changed = setup.change(&id, &pro, BUYER_KEY).await;
 
@@ -185,11 +190,7 @@ async fn on_anvil_a_downgrade_credits_the_difference_and_the_next_charge_takes_i
     let merchant = setup.api.app.wallet.to_string();
     let lite = setup.weekly_plan("Lite box", 4.99).await;
     let (id, old, period_start) = setup.charged_buyer().await;
-    setup
-        .anvil
-        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
-    setup.anvil.mine(1);
-    setup.set_clock(period_start + 4 * DAY_MS).await;
+    setup.four_days_into(period_start).await;
 
     let changed = setup.change(&id, &lite, BUYER_KEY).await;
 
@@ -265,16 +266,7 @@ async fn on_anvil_refused_plan_changes_change_nothing() {
         other_merchant.json
     );
 
-    let cancel = send(setup.api.anonymous(Method::POST, "/api/subscriptions/cancel").json(&json!({
-        "subscriptionId": id,
-        "wallet": BUYER,
-        "signature": format!("0x{}", payments_server::testing::sign_hash(
-            key_bytes(BUYER_KEY),
-            payments_core::CancelSubscription { subscription_id: id.clone(), wallet: BUYER.parse().unwrap() }
-                .signing_hash(31_337)
-        ).iter().map(|b| format!("{b:02x}")).collect::<String>()),
-    })))
-    .await;
+    let cancel = setup.cancel_signed(&id).await;
     assert_eq!(cancel.status, 200, "{}", cancel.json);
     let canceled = setup.change(&id, &pro, BUYER_KEY).await;
 
@@ -295,11 +287,7 @@ async fn on_anvil_a_change_retried_under_its_idempotency_key_answers_the_first_a
     let Some(setup) = setup().await else { return };
     let pro = setup.weekly_plan("Pro box", 19.99).await;
     let (id, _, period_start) = setup.charged_buyer().await;
-    setup
-        .anvil
-        .cast(&["rpc", "evm_increaseTime", &(4 * 86_400).to_string()]);
-    setup.anvil.mine(1);
-    setup.set_clock(period_start + 4 * DAY_MS).await;
+    setup.four_days_into(period_start).await;
     let (data, signature) = setup.signed_change(&id, &pro, BUYER_KEY).await;
     let body = json!({
         "subscriptionId": id,

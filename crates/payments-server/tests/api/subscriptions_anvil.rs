@@ -153,6 +153,22 @@ impl Setup {
         self.anvil.balance(&self.token, owner)
     }
 
+    /// The customer (BUYER) cancels `id` with its EIP-712 CancelSubscription signature.
+    pub(crate) async fn cancel_signed(&self, id: &str) -> crate::helpers::Reply {
+        let hash = payments_core::CancelSubscription {
+            subscription_id: id.to_owned(),
+            wallet: BUYER.parse().unwrap(),
+        }
+        .signing_hash(31_337);
+        let signature = payments_server::testing::sign_hash(key_bytes(BUYER_KEY), hash);
+        send(self.api.anonymous(Method::POST, "/api/subscriptions/cancel").json(&json!({
+            "subscriptionId": id,
+            "wallet": BUYER,
+            "signature": format!("0x{}", signature.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+        })))
+        .await
+    }
+
     /// Moves the chain a week on, and the server's clock to the chain's time.
     async fn advance_a_week(&self) {
         self.advance(WEEK).await;
@@ -210,16 +226,7 @@ async fn on_anvil_a_subscription_is_charged_once_per_period_with_exact_amounts_u
     assert_eq!(setup.balance(BUYER), PRICE);
     assert_eq!(setup.balance(&merchant), 2 * NET);
 
-    let cancel = send(setup.api.anonymous(Method::POST, "/api/subscriptions/cancel").json(&json!({
-        "subscriptionId": id,
-        "wallet": BUYER,
-        "signature": format!("0x{}", payments_server::testing::sign_hash(
-            key_bytes(BUYER_KEY),
-            payments_core::CancelSubscription { subscription_id: id.clone(), wallet: BUYER.parse().unwrap() }
-                .signing_hash(31_337)
-        ).iter().map(|b| format!("{b:02x}")).collect::<String>()),
-    })))
-    .await;
+    let cancel = setup.cancel_signed(&id).await;
     setup.advance_a_week().await;
     let after = setup.batch().await;
 

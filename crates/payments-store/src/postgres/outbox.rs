@@ -75,8 +75,7 @@ const DEPTH: &str = "SELECT COUNT(*) AS pending, COUNT(*) FILTER (WHERE leased_u
     FROM webhook_deliveries WHERE state = 'pending'";
 const LIST_DELIVERIES: &str = "SELECT id, public_id, event, url, state, next_attempt_at, created_at
     FROM webhook_deliveries WHERE receipt_id = $1 ORDER BY id";
-pub(super) const LIST_ATTEMPTS: &str =
-    "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
+const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, finished_at, duration_ms
     FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
@@ -147,7 +146,7 @@ fn status_code(row: &Row) -> Result<Option<u16>, PgError> {
         .map_err(|error| PgError::corrupt("column status_code", error))
 }
 
-pub(super) fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
+fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
     Ok(AttemptLog {
         attempt: rows::get(row, "attempt")?,
         status_code: status_code(row)?,
@@ -243,28 +242,52 @@ async fn list(
         return Ok(None);
     };
     let deliveries = client.prepare_cached(LIST_DELIVERIES).await?;
+    let rows = client.query(&deliveries, &[&rowid]).await?;
+    let rows = rows
+        .iter()
+        .map(|row| delivery_from_row(row, None))
+        .collect::<Result<_, _>>()?;
+    with_attempts(&client, rows).await.map(Some)
+}
+
+/// A delivery of the log (its row `id`, and `public_id`, `event`, `url`, `state`, `next_attempt_at`,
+/// `created_at`) without its attempts yet.
+pub(super) fn delivery_from_row(
+    row: &Row,
+    subscription_id: Option<CustomerSubscriptionId>,
+) -> Result<(i64, DeliveryLog), PgError> {
+    Ok((
+        rows::get(row, "id")?,
+        DeliveryLog {
+            id: DeliveryId::from_stored(rows::get(row, "public_id")?),
+            subscription_id,
+            event: rows::get(row, "event")?,
+            url: rows::get(row, "url")?,
+            state: rows::get(row, "state")?,
+            next_attempt_at: rows::get(row, "next_attempt_at")?,
+            created_at: rows::get(row, "created_at")?,
+            attempts: Vec::new(),
+        },
+    ))
+}
+
+/// Each delivery with its attempts, oldest first.
+pub(super) async fn with_attempts(
+    client: &PgClient,
+    deliveries: Vec<(i64, DeliveryLog)>,
+) -> Result<Vec<DeliveryLog>, PgError> {
     let attempts = client.prepare_cached(LIST_ATTEMPTS).await?;
-    let mut logs = Vec::new();
-    for row in client.query(&deliveries, &[&rowid]).await? {
-        let delivery_rowid: i64 = rows::get(&row, "id")?;
-        let attempts = client
-            .query(&attempts, &[&delivery_rowid])
+    let mut logs = Vec::with_capacity(deliveries.len());
+    for (row_id, mut log) in deliveries {
+        log.attempts = client
+            .query(&attempts, &[&row_id])
             .await?
             .iter()
             .map(attempt_from_row)
             .collect::<Result<_, _>>()?;
-        logs.push(DeliveryLog {
-            id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
-            subscription_id: None,
-            event: rows::get(&row, "event")?,
-            url: rows::get(&row, "url")?,
-            state: rows::get(&row, "state")?,
-            next_attempt_at: rows::get(&row, "next_attempt_at")?,
-            created_at: rows::get(&row, "created_at")?,
-            attempts,
-        });
+        logs.push(log);
     }
-    Ok(Some(logs))
+    Ok(logs)
 }
 
 /// False when the merchant has no such receipt or the receipt no such delivery.

@@ -6,9 +6,8 @@ use payments_core::Wallet;
 use crate::DeliveryLog;
 use crate::postgres::connection::{PgClient, Queries};
 use crate::postgres::error::PgError;
-use crate::postgres::outbox::{LIST_ATTEMPTS, attempt_from_row, redeliver_round};
+use crate::postgres::outbox::{delivery_from_row, redeliver_round, with_attempts};
 use crate::postgres::rows;
-use payments_domain::receipt::DeliveryId;
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
 
 const PLAN_ROWID: &str = "SELECT id FROM subscription_plans WHERE public_id = $1 AND merchant = $2";
@@ -39,31 +38,15 @@ pub(super) async fn list(
         return Ok(None);
     };
     let deliveries = client.prepare_cached(LIST_DELIVERIES).await?;
-    let attempts = client.prepare_cached(LIST_ATTEMPTS).await?;
-    let mut logs = Vec::new();
-    for row in client.query(&deliveries, &[&plan_row]).await? {
-        let delivery_row: i64 = rows::get(&row, "id")?;
-        let attempts = client
-            .query(&attempts, &[&delivery_row])
-            .await?
-            .iter()
-            .map(attempt_from_row)
-            .collect::<Result<_, _>>()?;
-        logs.push(DeliveryLog {
-            id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
-            subscription_id: Some(CustomerSubscriptionId::from_stored(rows::get(
-                &row,
-                "subscription_public_id",
-            )?)),
-            event: rows::get(&row, "event")?,
-            url: rows::get(&row, "url")?,
-            state: rows::get(&row, "state")?,
-            next_attempt_at: rows::get(&row, "next_attempt_at")?,
-            created_at: rows::get(&row, "created_at")?,
-            attempts,
-        });
-    }
-    Ok(Some(logs))
+    let rows = client.query(&deliveries, &[&plan_row]).await?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let subscription = CustomerSubscriptionId::from_stored(rows::get(row, "subscription_public_id")?);
+            delivery_from_row(row, Some(subscription))
+        })
+        .collect::<Result<_, PgError>>()?;
+    with_attempts(&client, rows).await.map(Some)
 }
 
 /// False when the merchant has no such plan or the plan no such delivery.

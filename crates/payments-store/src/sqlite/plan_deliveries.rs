@@ -5,8 +5,7 @@ use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::DeliveryLog;
-use crate::sqlite::webhooks::{LIST_ATTEMPTS, attempt_from_row, redeliver_round};
-use payments_domain::receipt::DeliveryId;
+use crate::sqlite::webhooks::{delivery_from_row, redeliver_round, with_attempts};
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
 
 const PLAN_ROWID: &str = "SELECT id FROM subscription_plans WHERE public_id = ?1 AND merchant = ?2";
@@ -34,33 +33,14 @@ pub(super) fn list(
     let Some(plan_row) = plan_rowid(conn, merchant, plan_id)? else {
         return Ok(None);
     };
-    let mut attempts = conn.prepare_cached(LIST_ATTEMPTS)?;
-    let rows: Vec<(i64, DeliveryLog)> = conn
+    let rows = conn
         .prepare_cached(LIST_DELIVERIES)?
         .query_map([plan_row], |row| {
-            Ok((
-                row.get(0)?,
-                DeliveryLog {
-                    id: DeliveryId::from_stored(row.get(1)?),
-                    subscription_id: Some(CustomerSubscriptionId::from_stored(row.get(7)?)),
-                    event: row.get(2)?,
-                    url: row.get(3)?,
-                    state: row.get(4)?,
-                    next_attempt_at: row.get(5)?,
-                    created_at: row.get(6)?,
-                    attempts: Vec::new(),
-                },
-            ))
+            let subscription = CustomerSubscriptionId::from_stored(row.get(7)?);
+            delivery_from_row(row, Some(subscription))
         })?
         .collect::<rusqlite::Result<_>>()?;
-    let mut logs = Vec::with_capacity(rows.len());
-    for (delivery_row, mut log) in rows {
-        log.attempts = attempts
-            .query_map([delivery_row], attempt_from_row)?
-            .collect::<rusqlite::Result<_>>()?;
-        logs.push(log);
-    }
-    Ok(Some(logs))
+    with_attempts(conn, rows).map(Some)
 }
 
 /// False when the merchant has no such plan or the plan no such delivery.

@@ -94,17 +94,8 @@ impl RecurringService {
                 render,
             )
         });
-        if let Some((claim, _)) = &claim
-            && let Some(kept) = self
-                .recurring
-                .kept_response(claim)
-                .await
-                .map_err(RecurringError::from)?
-        {
-            if kept.request_hash != claim.request_hash {
-                return Err(RecurringError::IdempotencyConflict.into());
-            }
-            return Ok(Committed::Replayed(kept));
+        if let Some(replayed) = self.kept_replay(claim.as_ref().map(|(claim, _)| claim)).await? {
+            return Ok(replayed);
         }
         Ok(self.subscribe_parsed(parsed, hash, claim).await?)
     }
