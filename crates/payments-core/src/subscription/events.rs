@@ -263,7 +263,8 @@ mod tests {
                     "failureReason": null
                 },
                 "upcomingCharge": null,
-                "cancelReason": null
+                "cancelReason": null,
+                "planChange": null
             })
         );
         let back: SubscriptionWebhook = serde_json::from_value(json).unwrap();

@@ -52,9 +52,11 @@ pub enum ChangeAlignmentError {
 /// ```
 /// use payments_core::aligned_permission_start;
 /// // Next charge in 2.5 days on a weekly schedule: the current period began 4.5 days ago.
-/// let (day, week) = (86_400, 604_800);
+/// let (day, week) = (86_400_u64, 604_800_u64);
 /// let now = 10 * week;
-/// assert_eq!(aligned_permission_start(1000 * (now + 5 * day / 2), week, 1000 * now), now + 5 * day / 2 - week);
+/// let next_charge = now + 5 * day / 2;
+/// let ms = |secs: u64| i64::try_from(secs * 1000).unwrap();
+/// assert_eq!(aligned_permission_start(ms(next_charge), week, ms(now)), next_charge - week);
 /// ```
 pub fn aligned_permission_start(slot_ms: i64, period_secs: u64, now_ms: i64) -> u64 {
     let now = secs(now_ms);
