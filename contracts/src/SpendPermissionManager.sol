@@ -9,7 +9,8 @@ import {TokenTransfer} from "./TokenTransfer.sol";
 ///         enforced HERE, per period, so a spender (the platform's relayer) cannot take more than the
 ///         account signed, whatever its own software does. The account must also have approved this
 ///         contract on the token (`token.approve(manager, amount)`), which it can lower or withdraw at any
-///         time; `revoke` ends a permission for good.
+///         time; `revoke` ends a permission for good (and so does its spender's `revokeAsSpender`, which
+///         `changePermission` uses when a customer moves to another plan).
 /// @dev The signed struct and EIP-712 domain ({name "Spend Permission Manager", version "1", chainId,
 ///      verifyingContract = this}) are the ones wallets sign for Coinbase's manager, so the same signing
 ///      code works; the token path is different: tokens are pulled with the ERC-20 allowance, which works
@@ -39,6 +40,18 @@ contract SpendPermissionManager {
     ///         part (their sum is spent), and where the merchant's part goes.
     struct Charge {
         SpendPermission permission;
+        bytes signature;
+        uint256 fee;
+        uint256 net;
+        address merchant;
+    }
+
+    /// @notice A plan change: the account's `replacement` permission (and its signature) takes over from
+    ///         `old`; `fee + net` is charged on the replacement at once (an upgrade's prorated difference),
+    ///         nothing when both are zero.
+    struct Change {
+        SpendPermission old;
+        SpendPermission replacement;
         bytes signature;
         uint256 fee;
         uint256 net;
@@ -87,6 +100,7 @@ contract SpendPermissionManager {
     event BatchChargeFailed(uint256 indexed index, bytes32 indexed hash, bytes reason);
 
     error InvalidSender(address sender, address expected);
+    error AccountMismatch(address old, address replacement);
     error BatchOutOfGas(uint256 index);
     error InvalidStartEnd(uint48 start, uint48 end);
     error ZeroPeriod();
@@ -124,9 +138,34 @@ contract SpendPermissionManager {
     /// @notice The account ends a permission for good (approved or not yet).
     function revoke(SpendPermission calldata permission) external {
         _requireSender(permission.account);
-        bytes32 hash = getHash(permission);
-        _revoked[hash] = true;
-        emit SpendPermissionRevoked(hash, permission.account, permission);
+        _revoke(permission);
+    }
+
+    /// @notice The spender ends a permission for good: the platform gives up what the account allowed it
+    ///         (a plan change, a subscription it will not charge again). Emits `SpendPermissionRevoked`
+    ///         as the account's own `revoke` does.
+    function revokeAsSpender(SpendPermission calldata permission) external {
+        _requireSender(permission.spender);
+        _revoke(permission);
+    }
+
+    /// @notice A plan change in one transaction, all or nothing: the spender revokes `change.old`, approves
+    ///         `change.replacement` with `change.signature` (the account's, as for `approveWithSignature`)
+    ///         and, when `fee + net` is not zero, charges it on the replacement within its current period's
+    ///         allowance (`fee` to `feeRecipient`, `net` to `change.merchant`). Both permissions must be the
+    ///         caller's to spend and of one account, so the old one can never end without its successor.
+    function changePermission(Change calldata change, address feeRecipient) external {
+        _requireSender(change.old.spender);
+        _requireSender(change.replacement.spender);
+        if (change.old.account != change.replacement.account) {
+            revert AccountMismatch(change.old.account, change.replacement.account);
+        }
+        _revoke(change.old);
+        if (change.fee == 0 && change.net == 0) {
+            _approveSigned(getHash(change.replacement), change.replacement, change.signature);
+        } else {
+            _charge(change.replacement, change.signature, change.fee, feeRecipient, change.net, change.merchant);
+        }
     }
 
     // ---------------------------------------------------------------- spending
@@ -251,14 +290,25 @@ contract SpendPermissionManager {
         address merchant
     ) private {
         bytes32 hash = getHash(permission);
-        if (!_approved[hash]) {
-            if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
-            if (!_approve(hash, permission)) revert Revoked(hash);
-        }
+        _approveSigned(hash, permission, signature);
         _use(hash, permission, fee + net);
         // State is final before the token is called, so a re-entrant call sees the spend already counted.
         if (fee != 0) TokenTransfer.sendFrom(permission.token, permission.account, feeRecipient, fee);
         if (net != 0) TokenTransfer.sendFrom(permission.token, permission.account, merchant, net);
+    }
+
+    /// Approves `permission` with the account's `signature` unless approved already; reverts when the
+    /// signature is not the account's or the permission is revoked.
+    function _approveSigned(bytes32 hash, SpendPermission calldata permission, bytes calldata signature) private {
+        if (_approved[hash]) return;
+        if (!_isValidSignature(permission.account, hash, signature)) revert InvalidSignature();
+        if (!_approve(hash, permission)) revert Revoked(hash);
+    }
+
+    function _revoke(SpendPermission calldata permission) private {
+        bytes32 hash = getHash(permission);
+        _revoked[hash] = true;
+        emit SpendPermissionRevoked(hash, permission.account, permission);
     }
 
     /// Records an approval after checking the permission is usable at all; false when revoked.

@@ -4,8 +4,9 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use payments_core::{
-    BillingPeriod, Cents, StandardWebhooksSecret, SubscriptionChargeFacts, SubscriptionEventKind,
-    SubscriptionStatus, SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount, x_service_signature,
+    BillingPeriod, Cents, PlanChangeFacts, Proration, StandardWebhooksSecret, SubscriptionChargeFacts,
+    SubscriptionEventKind, SubscriptionStatus, SubscriptionWebhook, TokenAmount, UpcomingCharge, Wallet,
+    WebhookAmount, x_service_signature,
 };
 use webhook_verify::{ApiKey, Event, Verifier, WebhookSecret};
 
@@ -47,6 +48,15 @@ fn body(kind: SubscriptionEventKind) -> SubscriptionWebhook {
             allowance_sufficient: true,
         }),
         cancel_reason: (kind == SubscriptionEventKind::Canceled).then(|| "failed_periods".to_owned()),
+        plan_change: (kind == SubscriptionEventKind::Updated).then(|| PlanChangeFacts {
+            previous_plan_id: "plan_8".to_owned(),
+            previous_price: TokenAmount::from_base_units(9_990_000),
+            proration: Proration::Charge(TokenAmount::from_base_units(2_333_333)),
+            fee: TokenAmount::from_base_units(11_667),
+            net: TokenAmount::from_base_units(2_321_666),
+            credit_balance: TokenAmount::from_base_units(0),
+            transaction_hash: Some("0xdef".to_owned()),
+        }),
     }
 }
 
@@ -89,6 +99,7 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
             SubscriptionEventKind::Charged => matches!(event, Event::SubscriptionCharged(_)),
             SubscriptionEventKind::ChargeFailed => matches!(event, Event::SubscriptionChargeFailed(_)),
             SubscriptionEventKind::Canceled => matches!(event, Event::SubscriptionCanceled(_)),
+            SubscriptionEventKind::Updated => matches!(event, Event::SubscriptionUpdated(_)),
             _ => false,
         };
         assert!(variant_matches, "{kind}: {event:?}");
@@ -110,6 +121,21 @@ fn every_subscription_event_signed_by_the_core_verifies_and_parses_into_its_type
             assert_eq!(charge.net().and_then(|net| net.cents()), Some(994));
         }
         assert_eq!(parsed.cancel_reason, sent.cancel_reason, "{kind}");
+        let change = parsed.plan_change.as_ref();
+        assert_eq!(change.is_some(), sent.plan_change.is_some(), "{kind}");
+        if let Some(change) = change {
+            assert_eq!(change.previous_plan_id.as_deref(), Some("plan_8"));
+            assert_eq!(change.proration.as_deref(), Some("charge"));
+            assert_eq!(change.proration_base_units.as_deref(), Some("2333333"));
+            assert_eq!(
+                change.proration_usd.as_ref().map(ToString::to_string).as_deref(),
+                Some("2.333333")
+            );
+            assert_eq!(change.fee_base_units.as_deref(), Some("11667"));
+            assert_eq!(change.net_base_units.as_deref(), Some("2321666"));
+            assert_eq!(change.credit_balance_base_units.as_deref(), Some("0"));
+            assert_eq!(change.transaction_hash.as_deref(), Some("0xdef"));
+        }
         let upcoming = parsed.upcoming_charge.as_ref();
         assert_eq!(upcoming.is_some(), sent.upcoming_charge.is_some(), "{kind}");
         if let Some(upcoming) = upcoming {

@@ -36,6 +36,7 @@ mod simulate_payment;
 mod split_deploy;
 mod split_transactions;
 mod subscribe;
+mod subscription_change;
 mod subscriptions;
 mod test_mode;
 mod token_usd;

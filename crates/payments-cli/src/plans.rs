@@ -28,6 +28,28 @@ enum PlansCommand {
     Update(UpdateArgs),
     /// Deactivate a plan: no new subscribers, existing subscriptions unaffected.
     Deactivate(DeactivateArgs),
+    /// The plan's webhook deliveries (of every subscription on it) and their attempts.
+    Webhooks(WebhooksArgs),
+    /// Send a plan's webhook delivery again (same body, same delivery id).
+    Redeliver(RedeliverArgs),
+}
+
+#[derive(Debug, Args)]
+struct WebhooksArgs {
+    /// The plan's id.
+    plan_id: String,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
+#[derive(Debug, Args)]
+struct RedeliverArgs {
+    /// The plan's id.
+    plan_id: String,
+    /// The delivery's id (from `payments plans webhooks`).
+    delivery_id: String,
+    #[command(flatten)]
+    connection: ConnectionArgs,
 }
 
 #[derive(Debug, Args)]
@@ -113,8 +135,40 @@ pub(crate) fn run(args: PlansArgs) -> ExitCode {
         PlansCommand::Create(create) => block_on(run_create(create)),
         PlansCommand::Update(update) => block_on(run_update(update)),
         PlansCommand::Deactivate(deactivate) => block_on(run_deactivate(deactivate)),
+        PlansCommand::Webhooks(webhooks) => block_on(run_webhooks(webhooks)),
+        PlansCommand::Redeliver(redeliver) => block_on(run_redeliver(redeliver)),
     };
     exit_code(outcome.and_then(|result| result))
+}
+
+async fn run_webhooks(args: WebhooksArgs) -> anyhow::Result<ExitCode> {
+    let deliveries = args
+        .connection
+        .keyed_client()?
+        .plan_webhooks(&args.plan_id)
+        .await?;
+    if args.connection.json {
+        print_json(&deliveries)?;
+    } else {
+        print_text(&crate::receipts::deliveries_table(&deliveries, true))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn run_redeliver(args: RedeliverArgs) -> anyhow::Result<ExitCode> {
+    let (plan_id, delivery_id) = (args.plan_id, args.delivery_id);
+    args.connection
+        .keyed_client()?
+        .redeliver_plan_webhook(&plan_id, &delivery_id)
+        .await?;
+    if args.connection.json {
+        print_json(&serde_json::json!({"ok": true, "planId": plan_id, "deliveryId": delivery_id}))?;
+    } else {
+        print_text(&format!(
+            "delivery {delivery_id} of plan {plan_id} queued again (`payments plans webhooks {plan_id}` shows its attempts)\n"
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn run_list(args: ListArgs) -> anyhow::Result<ExitCode> {

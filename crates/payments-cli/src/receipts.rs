@@ -202,24 +202,7 @@ async fn receipts(args: ReceiptsArgs) -> anyhow::Result<ExitCode> {
             if json {
                 print_json(&deliveries)?;
             } else {
-                let mut table = Table::new(["DELIVERY", "STATE", "ATTEMPTS", "LAST STATUS", "URL"]);
-                for delivery in &deliveries {
-                    let last = delivery.attempts.last().map(|attempt| {
-                        match (&attempt.status_code, &attempt.error) {
-                            (Some(code), _) => code.to_string(),
-                            (None, Some(error)) => one_line(error),
-                            (None, None) => String::new(),
-                        }
-                    });
-                    table.row([
-                        delivery.delivery_id.clone(),
-                        delivery.state.to_string(),
-                        delivery.attempts.len().to_string(),
-                        last.unwrap_or_default(),
-                        delivery.url.clone(),
-                    ]);
-                }
-                print_text(&table.render())?;
+                print_text(&deliveries_table(&deliveries, false))?;
             }
         }
         ReceiptsCommand::Transfers { id } => {
@@ -321,4 +304,40 @@ fn parse_item(text: &str) -> anyhow::Result<OrderItem> {
         .parse()
         .with_context(|| format!("--item {text:?}: QTY must be a whole number"))?;
     Ok(OrderItem::sku(sku, qty))
+}
+
+/// The delivery log as a table: one row per delivery with its last attempt's answer (and its subscription,
+/// for a plan's).
+pub(crate) fn deliveries_table(
+    deliveries: &[payments_client::WebhookDelivery],
+    by_subscription: bool,
+) -> String {
+    let mut header = vec!["DELIVERY"];
+    if by_subscription {
+        header.push("SUBSCRIPTION");
+    }
+    header.extend(["STATE", "ATTEMPTS", "LAST STATUS", "URL"]);
+    let mut table = Table::new(header);
+    for delivery in deliveries {
+        let last = delivery
+            .attempts
+            .last()
+            .map(|attempt| match (&attempt.status_code, &attempt.error) {
+                (Some(code), _) => code.to_string(),
+                (None, Some(error)) => one_line(error),
+                (None, None) => String::new(),
+            });
+        let mut row = vec![delivery.delivery_id.clone()];
+        if by_subscription {
+            row.push(delivery.subscription_id.clone().unwrap_or_default());
+        }
+        row.extend([
+            delivery.state.to_string(),
+            delivery.attempts.len().to_string(),
+            last.unwrap_or_default(),
+            delivery.url.clone(),
+        ]);
+        table.row(row);
+    }
+    table.render()
 }

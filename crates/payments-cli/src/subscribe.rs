@@ -83,7 +83,7 @@ pub(crate) async fn run(args: SubscribeArgs) -> anyhow::Result<std::process::Exi
 
 /// Sends `token.approve(spender, amount)` from the key's wallet and waits for it to be mined; refuses a
 /// node of another chain than the permission's.
-async fn approve(
+pub(crate) async fn approve(
     rpc_url: &url::Url,
     key: &SigningKey,
     approval: &TokenApproval,

@@ -1,4 +1,4 @@
-//! `payments subscriptions show|cancel`: a subscription with its billing events, or a customer's or
+//! `payments subscriptions show|cancel` (and `subscribe`, `change`): a subscription with its billing events, or a customer's or
 //! merchant's subscriptions; cancel with the customer's signature or the signed-in admin session.
 
 use std::process::ExitCode;
@@ -27,6 +27,9 @@ enum SubscriptionsCommand {
     /// Subscribe a wallet to a plan with its own key: approve the token if needed (--rpc-url), sign the
     /// plan's spend permission, create the subscription.
     Subscribe(crate::subscribe::SubscribeArgs),
+    /// Move a subscription to another plan of its merchant with the customer's key: sign the change's
+    /// spend permission and post it (an upgrade is charged the prorated difference at once).
+    Change(crate::subscription_change::ChangeArgs),
     /// Cancel a subscription: with --signature (the customer's EIP-712 CancelSubscription signature), else
     /// with the signed-in admin session (the customer's or the merchant's wallet).
     Cancel(CancelArgs),
@@ -76,6 +79,7 @@ pub(crate) fn run(args: SubscriptionsArgs) -> ExitCode {
     let outcome = match args.command {
         SubscriptionsCommand::Show(show) => block_on(run_show(show)),
         SubscriptionsCommand::Subscribe(subscribe) => block_on(crate::subscribe::run(subscribe)),
+        SubscriptionsCommand::Change(change) => block_on(crate::subscription_change::run(change)),
         SubscriptionsCommand::Cancel(cancel) => block_on(run_cancel(cancel)),
         SubscriptionsCommand::ChargeDue(charge) => block_on(run_charge_due(charge)),
     };

@@ -61,6 +61,7 @@ mod item;
 mod ledger;
 mod or_unknown;
 mod paging;
+mod plan_webhooks;
 mod query;
 mod receipt;
 mod receipt_transfers;
@@ -75,6 +76,7 @@ mod signing;
 mod simulate;
 mod split_transactions;
 mod status;
+mod subscription_change;
 mod subscription_models;
 mod subscription_permission;
 mod subscriptions;
@@ -117,6 +119,7 @@ pub use split_transactions::{
     SplitTransaction, SplitTransactionStatus, SplitTransactionsPage, SplitTransactionsQuery,
 };
 pub use status::{DatastoreState, Health, HealthStatus, Ping};
+pub use subscription_change::{ChangeSubscription, ChangedSubscription};
 pub use subscription_models::{
     BatchReport, BillingEvent, BillingEventStatus, ChargeResult, ChargeStatus, CustomerSubscription,
     SubscriptionPlan, SubscriptionStatusReply,

@@ -32,11 +32,14 @@ pub enum BillingEventStatus {
     Charged,
     /// `charge_failed`: nothing moved; `failure` says why.
     ChargeFailed,
+    /// `prorated_charge`: a plan upgrade's prorated difference, charged at once with the change.
+    ProratedCharge,
 }
 
 wire_names!(BillingEventStatus {
     Charged => "charged",
     ChargeFailed => "charge_failed",
+    ProratedCharge => "prorated_charge",
 });
 
 /// A merchant's subscription plan.

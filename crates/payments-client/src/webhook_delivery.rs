@@ -53,13 +53,17 @@ wire_names!(DeliveryState {
     Failed => "failed",
 });
 
-/// One webhook delivery of a receipt with its attempts (`GET /api/receipts/{id}/webhooks`).
+/// One webhook delivery of a receipt or a plan with its attempts (`GET /api/receipts/{id}/webhooks`,
+/// `GET /api/subscriptions/plans/{planId}/webhooks`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct WebhookDelivery {
     /// Stable across attempts (`X-Service-Delivery`).
     pub delivery_id: String,
+    /// The subscription a plan's delivery is about (`None` for a receipt's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_id: Option<String>,
     /// The event delivered (`receipt.status_updated`).
     pub event: OrUnknown<WebhookEvent>,
     /// Target URL.

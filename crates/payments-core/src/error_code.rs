@@ -150,6 +150,23 @@ error_codes! {
     PermissionEndsBeforeTrialEnd = "permission_ends_before_trial_end", 400;
     /// Subscriptions: the permission already backs a subscription.
     PermissionReused = "permission_reused", 400;
+    /// Plan changes: the subscription is canceled; subscribe again instead.
+    SubscriptionCanceled = "subscription_canceled", 400;
+    /// Plan changes: the new plan is the subscription's plan already.
+    SamePlan = "same_plan", 400;
+    /// Plan changes: the new plan is another merchant's.
+    PlanOfAnotherMerchant = "plan_of_another_merchant", 400;
+    /// Plan changes: the new plan bills on another period than the subscription (cancel and subscribe).
+    PeriodChangeUnsupported = "period_change_unsupported", 400;
+    /// Plan changes: the new permission's periods do not begin at the subscription's charge slots.
+    PermissionMisaligned = "permission_misaligned", 400;
+    /// Plan changes: the next charge's period has begun; change the plan after it is charged.
+    ChargeDue = "charge_due", 409;
+    /// Plan changes: a charge or another change of the subscription is in flight; try again shortly.
+    ChangeInProgress = "change_in_progress", 409;
+    /// Plan changes: the spend permission manager refused the change (the customer's balance or token
+    /// approval short of the prorated charge, a signature it does not accept); nothing changed.
+    ChangeRefusedOnChain = "change_refused_on_chain", 400;
     /// Subscriptions: the server has no spend permission manager or spender configured.
     SubscriptionsNotConfigured = "subscriptions_not_configured", 503;
     /// Plans: a `webhookUrl` from a caller without an API key to sign its webhooks with.

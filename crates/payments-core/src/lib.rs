@@ -96,12 +96,14 @@ pub use spend_permission::{
 pub use split::{BPS_TOTAL, MAX_SPLIT_RECIPIENTS, Split, SplitError, SplitRecipient};
 pub use subscription::{
     BillingPeriod, CANCEL_DOMAIN_NAME, CANCEL_DOMAIN_VERSION, CancelError, CancelSubscription,
-    ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy, PERMISSION_START_SLACK_SECS, PlanFitError,
-    PlanTerms, Proration, ProrationError, ScheduleAfter, SpendingConfig, SubscriptionCharge,
-    SubscriptionChargeFacts, SubscriptionChargeUnits, SubscriptionEventKind, SubscriptionPermissionOffer,
-    SubscriptionStatus, SubscriptionWebhook, TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus,
-    UpcomingCharge, check_permission_fits_plan, due_slot, next_charge_at, plan_permission, prorate, slot_at,
-    subscription_fee_at, subscription_merchant_net, subscription_platform_fee,
+    ChangeAlignmentError, ChargeProgress, DEFAULT_SUBSCRIPTION_FEE_BPS, FailurePolicy,
+    PERMISSION_START_SLACK_SECS, PlanChangeFacts, PlanFitError, PlanTerms, Proration, ProrationError,
+    ScheduleAfter, SpendingConfig, SubscriptionCharge, SubscriptionChargeFacts, SubscriptionChargeUnits,
+    SubscriptionEventKind, SubscriptionPermissionOffer, SubscriptionStatus, SubscriptionWebhook,
+    TokenApproval, UnknownBillingPeriod, UnknownSubscriptionStatus, UpcomingCharge, aligned_permission_start,
+    check_change_alignment, check_permission_fits_plan, credited_charge, due_slot, next_charge_at,
+    plan_permission, prorate, slot_at, subscription_fee_at, subscription_merchant_net,
+    subscription_platform_fee,
 };
 pub use tax::{
     Jurisdiction, TaxComponent, TaxError, TaxSelection, find_jurisdiction, resolve_tax_rate,

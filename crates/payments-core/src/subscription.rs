@@ -9,6 +9,7 @@ mod fee;
 mod fit;
 mod lifecycle;
 mod offer;
+mod plan_change;
 mod proration;
 mod schedule;
 
@@ -27,6 +28,9 @@ pub use self::lifecycle::{
 };
 pub use self::offer::{
     PERMISSION_START_SLACK_SECS, SubscriptionPermissionOffer, TokenApproval, plan_permission,
+};
+pub use self::plan_change::{
+    ChangeAlignmentError, PlanChangeFacts, aligned_permission_start, check_change_alignment, credited_charge,
 };
 pub use self::proration::{Proration, ProrationError, prorate};
 pub use self::schedule::{due_slot, next_charge_at, slot_at};

@@ -271,6 +271,8 @@ pub struct AttemptRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeliveryLog {
     pub id: DeliveryId,
+    /// The subscription a plan's delivery is about; `None` for a receipt's.
+    pub subscription_id: Option<payments_domain::recurring::CustomerSubscriptionId>,
     pub event: String,
     pub url: String,
     pub state: String,

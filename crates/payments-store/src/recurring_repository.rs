@@ -13,9 +13,10 @@ use payments_core::Wallet;
 
 use crate::{Committed, IdempotencyClaim, IdempotentResponse, Render, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
-    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
-    SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
+    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
+    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    SubscriptionRefusal,
 };
 
 /// The most subscriptions a status listing returns (newest first).
@@ -107,6 +108,37 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
         now_ms: i64,
         until_ms: i64,
     ) -> Result<bool, StoreError>;
+    /// Records `change` `pending` until `lease_until`, before its chain transaction is sent, when the
+    /// subscription is not canceled, the new plan is active, no charge or other change of the subscription
+    /// is pending and the new permission backs no subscription; otherwise the refusal, and nothing written.
+    /// While pending, the batch does not claim the subscription.
+    async fn begin_change(
+        &self,
+        change: &SubscriptionChange,
+        lease_until: i64,
+    ) -> Result<(), TxError<ChangeRefusal>>;
+    /// Applies the pending change `id` in one transaction: the subscription's plan, price, permission and
+    /// credit, the prorated charge's billing event (`transaction_hash`, `None` when found on chain by a
+    /// reconciliation), the `subscription.updated` webhook, and `response` kept under its claim. `None` when
+    /// the change is not pending (another run finished it).
+    async fn apply_change(
+        &self,
+        id: &SubscriptionChangeId,
+        transaction_hash: Option<String>,
+        now_ms: i64,
+        response: Option<(IdempotencyClaim, IdempotentResponse)>,
+    ) -> Result<Option<CustomerSubscription>, StoreError>;
+    /// Marks the pending change `id` failed (the chain refused it, or it never happened): the subscription
+    /// keeps its plan. Nothing when it is not pending.
+    async fn fail_change(
+        &self,
+        id: &SubscriptionChangeId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// Up to `limit` pending changes whose lease ended at or before `now_ms`: a run crashed (or lost the
+    /// node) after recording them; a later run reconciles each with the chain.
+    async fn stale_changes(&self, now_ms: i64, limit: u32) -> Result<Vec<SubscriptionChange>, StoreError>;
     /// Gives the send lease back (nothing when `owner` no longer holds it).
     async fn release_send_lease(&self, relayer: Wallet, owner: &str) -> Result<(), StoreError>;
 }

@@ -24,6 +24,7 @@ use payments_domain::inventory::{
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
+use payments_domain::recurring::PlanId;
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
@@ -186,6 +187,21 @@ pub trait OutboxRepository: Send + Sync + fmt::Debug {
         &self,
         wallet: Wallet,
         receipt_id: &ReceiptId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
+    /// The deliveries of every subscription on the merchant's plan to the plan's webhook target, each naming
+    /// its subscription; `None` when the merchant has no such plan.
+    async fn list_plan_deliveries(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError>;
+    /// As [`OutboxRepository::redeliver`], for a delivery of a subscription on the merchant's plan.
+    async fn redeliver_plan_delivery(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
         delivery_id: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError>;

@@ -3,8 +3,8 @@
 //! same transaction, so a webhook exists exactly when its change committed.
 
 use payments_core::{
-    BillingPeriod, Cents, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
-    SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
+    BillingPeriod, Cents, PlanChangeFacts, SubscriptionChargeFacts, SubscriptionEventKind,
+    SubscriptionStatus, SubscriptionWebhook, UpcomingCharge, Wallet, WebhookAmount,
 };
 
 use crate::{MerchantEvent, NewDelivery};
@@ -36,6 +36,7 @@ struct Details {
     charge: Option<SubscriptionChargeFacts>,
     upcoming_charge: Option<UpcomingCharge>,
     cancel_reason: Option<String>,
+    plan_change: Option<PlanChangeFacts>,
 }
 
 /// What a subscription change records: the merchant event every matching endpoint receives, and the
@@ -91,6 +92,21 @@ impl SubscriptionHook {
             Some(self.status),
             Details {
                 upcoming_charge: Some(upcoming),
+                ..Details::default()
+            },
+            now_ms,
+        )
+    }
+
+    /// `subscription.updated`: the customer moved to another plan (this hook is read after the move, so it
+    /// names the new plan, its price and its webhook target); the status does not change.
+    pub(crate) fn updated(&self, facts: PlanChangeFacts, now_ms: i64) -> Option<SubscriptionDelivery> {
+        self.delivery(
+            SubscriptionEventKind::Updated,
+            self.status,
+            Some(self.status),
+            Details {
+                plan_change: Some(facts),
                 ..Details::default()
             },
             now_ms,
@@ -186,6 +202,7 @@ impl SubscriptionHook {
             charge: details.charge,
             upcoming_charge: details.upcoming_charge,
             cancel_reason: details.cancel_reason,
+            plan_change: details.plan_change,
         };
         // Serializing plain owned data cannot fail; an empty body would fail verification loudly.
         let body = serde_json::to_vec(&body).unwrap_or_default();

@@ -140,8 +140,9 @@ pub use receipt_event::{PaymentBlock, RECEIPT_STATUS_UPDATED, ReceiptStatusUpdat
 pub use status::{BillingPeriod, FailureCategory, ReceiptStatus, SubscriptionStatus};
 #[cfg(feature = "serde")]
 pub use subscription_event::{
-    SUBSCRIPTION_CANCELED, SUBSCRIPTION_CHARGE_FAILED, SUBSCRIPTION_CHARGE_UPCOMING, SUBSCRIPTION_CHARGED,
-    SUBSCRIPTION_CREATED, SubscriptionCharge, SubscriptionEvent, UpcomingCharge,
+    PlanChange, SUBSCRIPTION_CANCELED, SUBSCRIPTION_CHARGE_FAILED, SUBSCRIPTION_CHARGE_UPCOMING,
+    SUBSCRIPTION_CHARGED, SUBSCRIPTION_CREATED, SUBSCRIPTION_UPDATED, SubscriptionCharge, SubscriptionEvent,
+    UpcomingCharge,
 };
 pub use tolerance::Tolerance;
 pub use verifier::{Scheme, Verified, Verifier};

@@ -1,5 +1,5 @@
-//! The typed body of the subscription webhooks: `subscription.created`, `.charged`, `.charge_failed` and
-//! `.canceled`.
+//! The typed body of the subscription webhooks: `subscription.created`, `.charge_upcoming`, `.charged`,
+//! `.charge_failed`, `.canceled` and `.updated`.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +16,8 @@ pub const SUBSCRIPTION_CHARGED: &str = "subscription.charged";
 pub const SUBSCRIPTION_CHARGE_FAILED: &str = "subscription.charge_failed";
 /// The event type sent when a subscription ended.
 pub const SUBSCRIPTION_CANCELED: &str = "subscription.canceled";
+/// The event type sent when the customer moved a subscription to another plan of the merchant.
+pub const SUBSCRIPTION_UPDATED: &str = "subscription.updated";
 
 /// The body of a subscription webhook, sent to the plan's `webhookUrl` (or as an endpoint envelope's
 /// `data`) when a customer subscription is created, charged, fails a charge or ends.
@@ -76,6 +78,53 @@ pub struct SubscriptionEvent {
     /// Why the subscription ended, when no person ended it: the failure policy's last failure, or
     /// `revoked_on_chain` (the customer revoked its spend permission on chain).
     pub cancel_reason: Option<String>,
+    /// What a plan change did, in `subscription.updated` (the body's `planId` and `price` are then the new
+    /// plan's).
+    pub plan_change: Option<PlanChange>,
+}
+
+/// What a plan change did to money, in `subscription.updated`: each amount as `<name>Usd` (a JSON number,
+/// for people) and `<name>BaseUnits` (integer text in the token's base units, 1 USD = 1 000 000: exact, for
+/// arithmetic).
+///
+/// ```
+/// # let change: webhook_verify::PlanChange = serde_json::from_str(r#"{"previousPlanId": "plan_1",
+/// #     "proration": "charge", "prorationUsd": 2.333333, "prorationBaseUnits": "2333333"}"#)?;
+/// assert_eq!(change.proration.as_deref(), Some("charge"));
+/// assert_eq!(change.proration_base_units.as_deref(), Some("2333333"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PlanChange {
+    /// The plan the subscription left.
+    pub previous_plan_id: Option<String>,
+    /// `charge` (an upgrade: the prorated difference charged at once), `credit` (a downgrade: taken off the
+    /// next charges) or `none`.
+    pub proration: Option<String>,
+    /// The left plan's price per period.
+    pub previous_price_usd: Option<serde_json::Number>,
+    /// The same, exact.
+    pub previous_price_base_units: Option<String>,
+    /// The prorated difference charged or credited.
+    pub proration_usd: Option<serde_json::Number>,
+    /// The same, exact.
+    pub proration_base_units: Option<String>,
+    /// The platform fee of a prorated charge.
+    pub fee_usd: Option<serde_json::Number>,
+    /// The same, exact.
+    pub fee_base_units: Option<String>,
+    /// The merchant's part of a prorated charge.
+    pub net_usd: Option<serde_json::Number>,
+    /// The same, exact.
+    pub net_base_units: Option<String>,
+    /// The credit waiting for the next charges after the change.
+    pub credit_balance_usd: Option<serde_json::Number>,
+    /// The same, exact.
+    pub credit_balance_base_units: Option<String>,
+    /// The change's transaction (revoke, approve and charge in one).
+    pub transaction_hash: Option<String>,
 }
 
 /// What one charge attempt moved, in `subscription.charged` and `subscription.charge_failed`.

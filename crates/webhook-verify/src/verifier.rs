@@ -196,12 +196,12 @@ impl Verifier {
     /// use webhook_verify::{Event, Verifier, WebhookSecret, testing};
     ///
     /// let secret = WebhookSecret::new("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")?;
-    /// let body = br#"{"event":"subscription.updated","subscriptionId":"csub_1"}"#;
+    /// let body = br#"{"event":"subscription.paused","subscriptionId":"csub_1"}"#;
     /// let headers = testing::standard_webhooks_headers(&secret, "msg_1", body, SystemTime::now());
     ///
     /// let webhook = Verifier::standard_webhooks(secret).verify_and_parse(&headers, body)?;
     ///
-    /// assert!(matches!(webhook.event(), Event::Unknown { event_type, .. } if event_type == "subscription.updated"));
+    /// assert!(matches!(webhook.event(), Event::Unknown { event_type, .. } if event_type == "subscription.paused"));
     /// # Ok(())
     /// # }
     /// # #[cfg(not(feature = "test-helpers"))]

@@ -9,12 +9,12 @@ use crate::body_error::BodyError;
 use crate::receipt_event::{RECEIPT_STATUS_UPDATED, ReceiptStatusUpdated};
 use crate::subscription_event::{
     SUBSCRIPTION_CANCELED, SUBSCRIPTION_CHARGE_FAILED, SUBSCRIPTION_CHARGE_UPCOMING, SUBSCRIPTION_CHARGED,
-    SUBSCRIPTION_CREATED, SubscriptionEvent,
+    SUBSCRIPTION_CREATED, SUBSCRIPTION_UPDATED, SubscriptionEvent,
 };
 
 /// One event of the service, typed by its event type.
 ///
-/// New event types are added over time (`subscription.updated`, `receipt.underpaid`,
+/// New event types are added over time (`receipt.underpaid`,
 /// `endpoint.disabled`, ...). A correctly signed body of a type this version does not know is never an
 /// error: it arrives as [`Event::Unknown`] with its type and its JSON, so you can acknowledge it (answer 2xx)
 /// and handle it later. Match with a `_` arm: the enum is `#[non_exhaustive]`.
@@ -51,6 +51,9 @@ pub enum Event {
     SubscriptionChargeFailed(SubscriptionEvent),
     /// `subscription.canceled`: the subscription ended.
     SubscriptionCanceled(SubscriptionEvent),
+    /// `subscription.updated`: the customer moved the subscription to another plan;
+    /// [`SubscriptionEvent::plan_change`] says what it charged or credited.
+    SubscriptionUpdated(SubscriptionEvent),
     /// An event type this version of the crate does not know, kept as sent.
     Unknown {
         /// The event type, e.g. `subscription.charge_upcoming`.
@@ -70,6 +73,7 @@ impl Event {
             Self::SubscriptionCharged(_) => SUBSCRIPTION_CHARGED,
             Self::SubscriptionChargeFailed(_) => SUBSCRIPTION_CHARGE_FAILED,
             Self::SubscriptionCanceled(_) => SUBSCRIPTION_CANCELED,
+            Self::SubscriptionUpdated(_) => SUBSCRIPTION_UPDATED,
             Self::Unknown { event_type, .. } => event_type,
         }
     }
@@ -81,7 +85,8 @@ impl Event {
             | Self::SubscriptionChargeUpcoming(event)
             | Self::SubscriptionCharged(event)
             | Self::SubscriptionChargeFailed(event)
-            | Self::SubscriptionCanceled(event) => Some(event),
+            | Self::SubscriptionCanceled(event)
+            | Self::SubscriptionUpdated(event) => Some(event),
             Self::ReceiptStatusUpdated(_) | Self::Unknown { .. } => None,
         }
     }
@@ -95,6 +100,7 @@ impl Event {
             SUBSCRIPTION_CHARGED => Self::SubscriptionCharged,
             SUBSCRIPTION_CHARGE_FAILED => Self::SubscriptionChargeFailed,
             SUBSCRIPTION_CANCELED => Self::SubscriptionCanceled,
+            SUBSCRIPTION_UPDATED => Self::SubscriptionUpdated,
             _ => {
                 return Ok(Self::Unknown {
                     event_type: event_type.to_owned(),

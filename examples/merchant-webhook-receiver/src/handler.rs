@@ -81,6 +81,16 @@ fn subscription_lines(
                 lines.push(format!("  canceled: {reason}"));
             }
         }
+        Event::SubscriptionUpdated(_) => {
+            if let Some(change) = &subscription.plan_change {
+                let from = change.previous_plan_id.as_deref().unwrap_or("?");
+                let kind = change.proration.as_deref().unwrap_or("none");
+                let units = change.proration_base_units.as_deref().unwrap_or("0");
+                lines.push(format!(
+                    "  plan changed from {from}: {kind} of {units} base units"
+                ));
+            }
+        }
         _ => {}
     }
 }

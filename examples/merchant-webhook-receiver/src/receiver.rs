@@ -186,22 +186,22 @@ mod tests {
         const CREATED: &[u8] = br#"{"event":"subscription.created","subscriptionId":"csub_1","planId":"plan_1","status":"active","previousStatus":null,"period":"MONTHLY","priceUsd":2.50,"priceBaseUnits":"2500000","charge":null,"cancelReason":null}"#;
         const CREATED_SIGNATURE: &str =
             "sha256=836ba8ed1c59314c1a87d2d7d8bf85e2b908175dcc8d0997f7945f97f4dd03e9";
-        const UPCOMING: &[u8] =
-            br#"{"event":"subscription.updated","subscriptionId":"csub_1","balanceSufficient":false}"#;
-        const UPCOMING_SIGNATURE: &str =
-            "sha256=1bb99858acb4f2ac686e9158328366f0b9a23727d3c5c949992dc2fa9d81ec96";
+        const UNKNOWN: &[u8] =
+            br#"{"event":"subscription.paused","subscriptionId":"csub_1","balanceSufficient":false}"#;
+        const UNKNOWN_SIGNATURE: &str =
+            "sha256=0527a674c7f9024028eec5eff9d1f39cc07c01326667faaf320bdb520c8f5a03";
         let (receiver, mut queue) = receiver(4);
 
         let created = receiver.accept(&signed(CREATED_SIGNATURE, "d-1"), CREATED);
-        let upcoming = receiver.accept(&signed(UPCOMING_SIGNATURE, "d-2"), UPCOMING);
+        let unknown = receiver.accept(&signed(UNKNOWN_SIGNATURE, "d-2"), UNKNOWN);
 
         assert_eq!(created.status(), StatusCode::OK);
-        assert_eq!(upcoming.status(), StatusCode::OK);
+        assert_eq!(unknown.status(), StatusCode::OK);
         assert!(matches!(
             queue.try_recv().unwrap().into_event(),
             Event::SubscriptionCreated(event) if event.subscription_id == "csub_1"
         ));
-        assert_eq!(queue.try_recv().unwrap().event_type(), "subscription.updated");
+        assert_eq!(queue.try_recv().unwrap().event_type(), "subscription.paused");
     }
 
     #[test]

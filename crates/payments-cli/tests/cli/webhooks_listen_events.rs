@@ -93,7 +93,7 @@ async fn an_endpoint_envelope_and_unknown_event_types_are_answered_200_and_print
     let secret = WebhookSecret::new(ENDPOINT_SECRET).unwrap();
     let listener = Listener::start(&["--secret", ENDPOINT_SECRET], &[]);
     let charged = br#"{"id":"msg_env_1","type":"subscription.charged","createdAt":1767600000123,"test":true,"data":{"event":"subscription.charged","subscriptionId":"csub_5","status":"active","charge":{"periodIndex":0,"grossUsd":9.99,"grossBaseUnits":"9990000","feeUsd":0.04995,"feeBaseUnits":"49950","netUsd":9.94005,"netBaseUnits":"9940050","transactionHash":"0xabc"}}}"#;
-    let upcoming = br#"{"event":"subscription.updated","subscriptionId":"csub_5","balanceSufficient":false}"#;
+    let upcoming = br#"{"event":"subscription.paused","subscriptionId":"csub_5","balanceSufficient":false}"#;
     let disabled = br#"{"id":"msg_env_3","type":"endpoint.disabled","createdAt":1767600000999,"data":{"endpointId":"we_1"}}"#;
 
     let mut answers = Vec::new();
@@ -116,7 +116,7 @@ async fn an_endpoint_envelope_and_unknown_event_types_are_answered_200_and_print
         [
             "msg_env_1  subscription.charged  subscriptionId=csub_5 status=active periodIndex=0 grossUsd=9.99 \
              feeUsd=0.04995 netUsd=9.94005 transactionHash=0xabc (test event)",
-            "msg_env_2  subscription.updated  (not handled by this version)",
+            "msg_env_2  subscription.paused  (not handled by this version)",
             "msg_env_3  endpoint.disabled  (not handled by this version)",
         ]
     );

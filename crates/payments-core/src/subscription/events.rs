@@ -1,5 +1,6 @@
 //! The subscription webhooks: `subscription.created`, `subscription.charge_upcoming`,
-//! `subscription.charged`, `subscription.charge_failed` and `subscription.canceled`, and their body. They travel through the same outbox, with the same headers
+//! `subscription.charged`, `subscription.charge_failed`, `subscription.canceled` and `subscription.updated`,
+//! and their body. They travel through the same outbox, with the same headers
 //! and signatures, as `receipt.status_updated` ([`crate::x_service_signature`],
 //! [`crate::StandardWebhooksSecret`]).
 //!
@@ -33,16 +34,21 @@ pub enum SubscriptionEventKind {
     /// (`subscription.canceled`).
     #[serde(rename = "subscription.canceled")]
     Canceled,
+    /// The customer moved the subscription to another plan of the merchant (`subscription.updated`);
+    /// `planChange` says what it charged or credited.
+    #[serde(rename = "subscription.updated")]
+    Updated,
 }
 
 impl SubscriptionEventKind {
     /// Every kind, in lifecycle order.
-    pub const ALL: [SubscriptionEventKind; 5] = [
+    pub const ALL: [SubscriptionEventKind; 6] = [
         SubscriptionEventKind::Created,
         SubscriptionEventKind::ChargeUpcoming,
         SubscriptionEventKind::Charged,
         SubscriptionEventKind::ChargeFailed,
         SubscriptionEventKind::Canceled,
+        SubscriptionEventKind::Updated,
     ];
 
     /// The event name, as in the body's `event` and the `X-Service-Event` header.
@@ -53,6 +59,7 @@ impl SubscriptionEventKind {
             SubscriptionEventKind::Charged => "subscription.charged",
             SubscriptionEventKind::ChargeFailed => "subscription.charge_failed",
             SubscriptionEventKind::Canceled => "subscription.canceled",
+            SubscriptionEventKind::Updated => "subscription.updated",
         }
     }
 }
@@ -137,6 +144,8 @@ pub struct SubscriptionWebhook {
     /// Why the subscription ended when no person ended it: the failure policy's last failure, or
     /// `revoked_on_chain`; `null` otherwise.
     pub cancel_reason: Option<String>,
+    /// What a plan change did (`subscription.updated`); `null` for every other event.
+    pub plan_change: Option<super::PlanChangeFacts>,
 }
 
 #[cfg(test)]
@@ -186,6 +195,7 @@ mod tests {
             }),
             upcoming_charge: None,
             cancel_reason: None,
+            plan_change: None,
         };
 
         let json = serde_json::to_value(&body).unwrap();
@@ -217,7 +227,8 @@ mod tests {
                     "failureReason": null
                 },
                 "upcomingCharge": null,
-                "cancelReason": null
+                "cancelReason": null,
+                "planChange": null
             })
         );
         let back: SubscriptionWebhook = serde_json::from_value(json).unwrap();

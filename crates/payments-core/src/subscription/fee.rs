@@ -128,14 +128,18 @@ impl SubscriptionChargeUnits {
     /// # Errors
     /// [`MoneyError`] for a negative price.
     pub fn with_fee_bps(price: Cents, fee_bps: u32) -> Result<SubscriptionChargeUnits, MoneyError> {
-        let price = price.to_token_amount()?;
+        Ok(Self::of_units(price.to_token_amount()?, fee_bps))
+    }
+
+    /// The charge of `price` base units at `fee_bps` (a prorated difference, a price less a credit).
+    pub fn of_units(price: TokenAmount, fee_bps: u32) -> SubscriptionChargeUnits {
         let scaled = price.base_units().saturating_mul(u128::from(fee_bps.min(10_000)));
         let fee = scaled / 10_000 + u128::from((scaled % 10_000) * 2 >= 10_000);
-        Ok(SubscriptionChargeUnits {
+        SubscriptionChargeUnits {
             price,
             platform_fee: TokenAmount::from_base_units(fee),
             merchant_net: TokenAmount::from_base_units(price.base_units().saturating_sub(fee)),
-        })
+        }
     }
 }
 

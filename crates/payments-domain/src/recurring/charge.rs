@@ -53,11 +53,13 @@ pub struct ChargeSettlement {
     pub period_index: u64,
     pub owner: String,
     pub outcome: ChargeOutcome,
-    /// The price, exact in cents.
+    /// The price, exact in cents (what the customer's credit did not cover is `fee + net`).
     pub gross: Cents,
     /// The platform fee and the merchant's part, in token base units (exact; `fee + net` = the price).
     pub fee: TokenAmount,
     pub net: TokenAmount,
+    /// The subscription's credit this charge used (taken off the price before `fee` and `net`).
+    pub credit_used: TokenAmount,
     pub schedule: ScheduleAfter,
     pub now_ms: i64,
 }
@@ -70,7 +72,7 @@ pub enum SettleOutcome {
     LeaseLost,
 }
 
-/// One recorded charge attempt (`charged` or `charge_failed`).
+/// One recorded charge attempt (`charged` or `charge_failed`), or a plan change's `prorated_charge`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BillingEvent {
@@ -101,6 +103,18 @@ pub struct BillingEvent {
 impl BillingEvent {
     pub const CHARGED: &'static str = "charged";
     pub const CHARGE_FAILED: &'static str = "charge_failed";
+    /// An upgrade's prorated difference, charged at once with the plan change (not a period's charge: the
+    /// period keeps its one `charged` event).
+    pub const PRORATED_CHARGE: &'static str = "prorated_charge";
+
+    /// The stored status as one of the constants (an unknown one reads as a failure, which moved nothing).
+    pub fn status_of(stored: &str) -> &'static str {
+        match stored {
+            Self::CHARGED => Self::CHARGED,
+            Self::PRORATED_CHARGE => Self::PRORATED_CHARGE,
+            _ => Self::CHARGE_FAILED,
+        }
+    }
 
     /// The event a settlement records.
     pub fn of(settlement: &ChargeSettlement) -> Self {

@@ -4,6 +4,7 @@
 //! Named `recurring` because `Subscription` in this crate is a gateway key record
 //! ([`crate::subscription`]); on the wire these are the spec's "subscriptions".
 
+mod change;
 mod charge;
 mod ids;
 mod notice;
@@ -11,6 +12,7 @@ mod plan;
 mod plan_request;
 mod subscribe;
 
+pub use change::{ChangeRefusal, ChangeSubscriptionRequest, SubscriptionChange, SubscriptionChangeId};
 pub use charge::{
     BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeResultStatus,
     ChargeSettlement, ClaimRequest, SettleOutcome,

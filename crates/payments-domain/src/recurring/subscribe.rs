@@ -1,7 +1,8 @@
 //! A customer's subscription to a plan: the create, status and cancel bodies, and the stored record.
 
 use payments_core::{
-    BillingPeriod, Cents, SpendPermission, SpendPermissionData, SubscriptionStatus, Wallet, due_slot,
+    BillingPeriod, Cents, SpendPermission, SpendPermissionData, SubscriptionStatus, TokenAmount, Wallet,
+    due_slot, slot_at,
 };
 use serde::Deserialize;
 
@@ -127,7 +128,8 @@ pub struct CustomerSubscription {
     pub plan_id: PlanId,
     pub merchant: Wallet,
     pub customer: Wallet,
-    /// The price and period signed for (a later plan change does not touch them).
+    /// The price and period signed for (a later change of the plan itself does not touch them; the
+    /// customer's move to another plan does).
     pub price: Cents,
     pub period: BillingPeriod,
     pub permission: SpendPermission,
@@ -146,6 +148,8 @@ pub struct CustomerSubscription {
     pub canceled_at: Option<i64>,
     /// Why the platform ended it (`revoked_on_chain`); `None` when a person or the failure policy did.
     pub cancel_reason: Option<String>,
+    /// What a downgrade credited and no charge has used yet: taken off the next charges first.
+    pub credit: TokenAmount,
 }
 
 impl CustomerSubscription {
@@ -159,6 +163,23 @@ impl CustomerSubscription {
         } else {
             (self.next_period_index, self.attempts)
         }
+    }
+}
+
+impl CustomerSubscription {
+    /// The billing period `(index, start_ms, end_ms)` the customer has paid for and is in at `now_ms`: the
+    /// one before `next_period_index`, when it was charged (`active`, no attempt of the next one made yet)
+    /// and the next charge is still ahead. `None` in a trial, while a charge is due or retried, and once
+    /// past due or canceled: nothing of the current period was paid, so a plan change prorates nothing.
+    pub fn paid_period(&self, now_ms: i64) -> Option<(u64, i64, i64)> {
+        let paid =
+            self.status == SubscriptionStatus::Active && self.attempts == 0 && self.next_charge_at > now_ms;
+        let index = self.next_period_index.checked_sub(1).filter(|_| paid)?;
+        Some((
+            index,
+            slot_at(self.anchor_ms, self.period, index),
+            slot_at(self.anchor_ms, self.period, self.next_period_index),
+        ))
     }
 }
 
@@ -193,6 +214,7 @@ impl NewCustomerSubscription {
             updated_at: now_ms,
             canceled_at: None,
             cancel_reason: None,
+            credit: TokenAmount::default(),
         }
     }
 }

@@ -18,7 +18,8 @@ use crate::api::handlers::receipts::{
 };
 use crate::api::handlers::split::transactions as split_transactions;
 use crate::api::handlers::subscriptions::{
-    cron as subscription_cron, permission as subscription_permission, plans as subscription_plans,
+    change as subscription_change, cron as subscription_cron, permission as subscription_permission,
+    plan_webhooks as subscription_plan_webhooks, plans as subscription_plans,
 };
 use crate::api::handlers::{
     admin_auth, billing, exports, graphql, health, images, inventory, metrics, openapi as openapi_handler,
@@ -150,9 +151,12 @@ pub(crate) static ROUTES: &[Route] = &[
     route!(PUT "/api/subscriptions/plans", |ctx, _| subscription_plans::update(ctx), subscription_plans::__path_update),
     route!(DELETE "/api/subscriptions/plans", |ctx, _| subscription_plans::delete(ctx), subscription_plans::__path_delete),
     route!(GET "/api/subscriptions/plans/{planId}/permission", |ctx, p| subscription_permission::permission(ctx, p.at(0)), subscription_permission::__path_permission),
+    route!(GET "/api/subscriptions/plans/{planId}/webhooks", |ctx, p| subscription_plan_webhooks::list(ctx, p.at(0)), subscription_plan_webhooks::__path_list),
+    route!(POST "/api/subscriptions/plans/{planId}/webhooks/{delivery}/redeliver", |ctx, p| subscription_plan_webhooks::redeliver(ctx, p.at(0), p.at(1)), subscription_plan_webhooks::__path_redeliver),
     route!(POST "/api/subscriptions/create", |ctx, _| subscriptions::create(ctx), subscriptions::__path_create),
     route!(GET "/api/subscriptions/status", |ctx, _| subscriptions::status(ctx), subscriptions::__path_status),
     route!(POST "/api/subscriptions/cancel", |ctx, _| subscriptions::cancel(ctx), subscriptions::__path_cancel),
+    route!(POST "/api/subscriptions/change", |ctx, _| subscription_change::change(ctx), subscription_change::__path_change),
     route!(POST "/api/subscriptions/charge", |ctx, _| subscription_cron::charge_alias(ctx), subscription_cron::__path_charge_alias),
     route!(POST "/api/cron/charge-subscriptions", |ctx, _| subscription_cron::charge(ctx), subscription_cron::__path_charge),
     route!(POST "/api/test-clock/advance", |ctx, _| subscription_cron::advance_clock(ctx), subscription_cron::__path_advance_clock),

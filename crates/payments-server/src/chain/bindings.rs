@@ -81,6 +81,18 @@ sol! {
         error ExceededAllowance(uint256 total, uint160 allowance);
         error ZeroValue();
         error TransferFailed(address token, address to, uint256 amount);
+        /// A plan change (`changePermission`).
+        struct Change {
+            SpendPermission old;
+            SpendPermission replacement;
+            bytes signature;
+            uint256 fee;
+            uint256 net;
+            address merchant;
+        }
+        error AccountMismatch(address old, address replacement);
+        function revokeAsSpender(SpendPermission calldata permission) external;
+        function changePermission(Change calldata change, address feeRecipient) external;
         function chargeBatch(Charge[] calldata charges, address feeRecipient) external returns (uint256 charged);
         function getHash(SpendPermission calldata permission) external view returns (bytes32);
         function isRevoked(SpendPermission calldata permission) external view returns (bool);

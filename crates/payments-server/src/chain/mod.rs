@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet};
 use thiserror::Error;
 
-use self::spend::{BatchChargeOutcome, PermissionPeriod, SpendCharge};
+use self::spend::{BatchChargeOutcome, PermissionChange, PermissionPeriod, SpendCharge};
 
 /// A block by number and hash (the hash tells a reorganised block from the one the watcher saw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +237,11 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         }
         Ok(outcomes)
     }
+
+    /// The relayer replaces a subscription's permission in one transaction (see [`PermissionChange`]);
+    /// returns the mined transaction. [`ChainError::Reverted`] when the manager refuses (a bad signature,
+    /// the customer's balance or token allowance short of the prorated charge): nothing changed.
+    async fn change_permission(&self, change: &PermissionChange) -> Result<B256, ChainError>;
 
     /// The manager's current period of `permission` (see [`PermissionPeriod`]).
     async fn permission_period(

@@ -26,7 +26,7 @@ use async_trait::async_trait;
 use payments_core::{ReceiptSalt, SPLIT_RUNTIME_CODE, Split, SplitRecipient, TokenAmount, Wallet};
 
 use crate::chain::bindings::{IDepositFactory, IPaymentToken, ISplit, ISplitFactory};
-use crate::chain::spend::{BatchChargeOutcome, PermissionPeriod, SpendCharge};
+use crate::chain::spend::{BatchChargeOutcome, PermissionChange, PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 
 /// How long a read may take before the node counts as unavailable.
@@ -355,6 +355,10 @@ impl Chain for RpcChain {
 
     async fn charge_batch(&self, charges: &[SpendCharge]) -> Result<Vec<BatchChargeOutcome>, ChainError> {
         self.send_charge_batch(charges).await
+    }
+
+    async fn change_permission(&self, change: &PermissionChange) -> Result<B256, ChainError> {
+        self.send_permission_change(change).await
     }
 
     async fn permission_period(

@@ -19,7 +19,7 @@ use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, sp
 
 use self::sent::sent_as_transfer;
 use self::spend::{SpendState, Undo};
-use crate::chain::spend::{PermissionPeriod, SpendCharge};
+use crate::chain::spend::{PermissionChange, PermissionPeriod, SpendCharge};
 use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 use crate::runtime::clock::Clock;
 
@@ -39,6 +39,9 @@ pub(crate) const SIMULATED_RELAYER: Wallet = Wallet::from_address(alloy_primitiv
 pub(crate) struct SimulatedChain {
     chain_id: u64,
     state: Mutex<State>,
+    /// Tests lose the answer to a plan change: mined, but reported as never answered (a crash or a node
+    /// gone between sending and recording).
+    change_answers_lost: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug)]
@@ -103,6 +106,7 @@ impl SimulatedChain {
         SimulatedChain {
             chain_id,
             state: Mutex::new(state),
+            change_answers_lost: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -143,6 +147,13 @@ impl SimulatedChain {
     #[cfg(any(test, feature = "testing"))]
     pub(crate) fn set_writes_failing(&self, failing: bool) {
         self.lock().writes_fail = failing;
+    }
+
+    /// Makes plan changes go through on chain while their answer is lost (or answered again).
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn set_change_answers_lost(&self, lost: bool) {
+        self.change_answers_lost
+            .store(lost, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The state, for one of the relayer's writes.
@@ -509,6 +520,16 @@ impl Chain for SimulatedChain {
 
     async fn charge_subscription(&self, charge: &SpendCharge) -> Result<B256, ChainError> {
         self.writer()?.charge(self.chain_id, charge)
+    }
+
+    async fn change_permission(&self, change: &PermissionChange) -> Result<B256, ChainError> {
+        let hash = self.writer()?.change_permission(self.chain_id, change)?;
+        if self.change_answers_lost.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ChainError::Unavailable(format!(
+                "the answer to {hash} was lost (simulated)"
+            )));
+        }
+        Ok(hash)
     }
 
     async fn permission_period(

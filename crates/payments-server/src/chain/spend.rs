@@ -53,3 +53,22 @@ pub(crate) enum BatchChargeOutcome {
     /// The node did not tell (no answer, no receipt in time): the charge may or may not have happened.
     Unknown { reason: String },
 }
+
+/// A plan change on chain ([`crate::chain::Chain::change_permission`]), one transaction of the platform's
+/// spender at the manager's `changePermission`: `old` is revoked, `replacement` approved with the customer's
+/// `signature`, and `fee + net` (an upgrade's prorated difference; zero for none) charged on the
+/// replacement. All of it happens or none of it, so the old permission never ends without its successor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PermissionChange {
+    pub(crate) manager: Wallet,
+    /// The permission the subscription ran on until now.
+    pub(crate) old: SpendPermission,
+    /// The permission the customer signed for the new plan.
+    pub(crate) replacement: SpendPermission,
+    pub(crate) signature: Vec<u8>,
+    /// Where the merchant's part of the charge goes (the merchant's split).
+    pub(crate) merchant: Wallet,
+    pub(crate) net: TokenAmount,
+    pub(crate) fee_recipient: Wallet,
+    pub(crate) fee: TokenAmount,
+}

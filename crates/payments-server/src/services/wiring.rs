@@ -251,6 +251,7 @@ fn recurring(
         master_key,
         outbox_wakeup: Arc::clone(outbox_wakeup),
         recurring: Arc::clone(&repos.recurring),
+        outbox: Arc::clone(&repos.outbox),
         shops: Arc::clone(&repos.shops),
         chain: Arc::clone(chain),
         clock: Arc::clone(clock),

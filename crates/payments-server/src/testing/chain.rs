@@ -64,6 +64,12 @@ impl TestChain {
         self.chain.set_writes_failing(failing);
     }
 
+    /// Makes plan changes happen on chain while the server never hears back (as if it crashed after
+    /// sending), or answered again.
+    pub fn lose_change_answers(&self, lost: bool) {
+        self.chain.set_change_answers_lost(lost);
+    }
+
     /// Mines `count` empty blocks.
     pub fn mine(&self, count: u64) {
         self.chain.mine(count);

@@ -17,12 +17,12 @@ const FEE_BASE: &str = "SELECT COUNT(*) AS paid_receipts, COALESCE(SUM(paid_cent
                 AND receipt_history.to_status = 'completed')) AS settled
         FROM receipts WHERE wallet = $1 AND paid_cents > 0) AS paid_receipts";
 
-/// Every `charged` billing event of the merchant's subscriptions.
+/// Every `charged` (and plan-change `prorated_charge`) billing event of the merchant's subscriptions.
 const SUBSCRIPTION_FEE_BASE: &str =
     "SELECT COUNT(*) AS charges, COALESCE(SUM(e.gross_cents), 0)::BIGINT AS charged,
     COALESCE(SUM(e.fee_units), 0)::BIGINT AS fees
     FROM billing_events e JOIN customer_subscriptions s ON s.id = e.subscription_id
-    WHERE s.merchant = $1 AND e.status = 'charged'";
+    WHERE s.merchant = $1 AND e.status IN ('charged', 'prorated_charge')";
 
 pub(super) async fn subscription_fee_base(
     client: PgClient,

@@ -29,11 +29,13 @@ mod onramp_sessions;
 mod outbox;
 #[cfg(any(test, feature = "testing"))]
 mod pgbouncer;
+mod plan_deliveries;
 #[cfg(test)]
 mod pooler_tests;
 mod receipts;
 mod reconcile;
 mod recurring;
+mod recurring_changes;
 mod recurring_charges;
 mod recurring_create;
 mod recurring_notices;
@@ -58,6 +60,7 @@ mod schema_v19;
 mod schema_v2;
 mod schema_v20;
 mod schema_v21;
+mod schema_v22;
 mod schema_v3;
 mod schema_v4;
 mod schema_v5;

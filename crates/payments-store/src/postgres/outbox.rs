@@ -7,7 +7,7 @@ use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{PgStore, endpoints, rows};
+use crate::postgres::{PgStore, endpoints, plan_deliveries, rows};
 use crate::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
     OutboxDepth, OutboxRepository, OwnerRow, PreviousKey, StoreError,
@@ -79,12 +79,19 @@ const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, fin
     FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET
+/// The start of a redelivery's update; the caller names the delivery (`$1` its owner, `$2` its public id).
+macro_rules! redeliver_round {
+    () => {
+        "UPDATE webhook_deliveries SET
     redeliver_queued = CASE WHEN leased_until > $3::bigint THEN 1 ELSE 0 END,
     state = CASE WHEN leased_until > $3::bigint THEN state ELSE 'pending' END,
     round_attempts = CASE WHEN leased_until > $3::bigint THEN round_attempts ELSE 0 END,
     next_attempt_at = CASE WHEN leased_until > $3::bigint THEN next_attempt_at ELSE $3::bigint END,
-    updated_at = $3 WHERE receipt_id = $1 AND public_id = $2";
+    updated_at = $3 WHERE "
+    };
+}
+pub(super) use redeliver_round;
+const REDELIVER: &str = concat!(redeliver_round!(), "receipt_id = $1 AND public_id = $2");
 
 fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
     let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
@@ -235,27 +242,52 @@ async fn list(
         return Ok(None);
     };
     let deliveries = client.prepare_cached(LIST_DELIVERIES).await?;
+    let rows = client.query(&deliveries, &[&rowid]).await?;
+    let rows = rows
+        .iter()
+        .map(|row| delivery_from_row(row, None))
+        .collect::<Result<_, _>>()?;
+    with_attempts(&client, rows).await.map(Some)
+}
+
+/// A delivery of the log (its row `id`, and `public_id`, `event`, `url`, `state`, `next_attempt_at`,
+/// `created_at`) without its attempts yet.
+pub(super) fn delivery_from_row(
+    row: &Row,
+    subscription_id: Option<CustomerSubscriptionId>,
+) -> Result<(i64, DeliveryLog), PgError> {
+    Ok((
+        rows::get(row, "id")?,
+        DeliveryLog {
+            id: DeliveryId::from_stored(rows::get(row, "public_id")?),
+            subscription_id,
+            event: rows::get(row, "event")?,
+            url: rows::get(row, "url")?,
+            state: rows::get(row, "state")?,
+            next_attempt_at: rows::get(row, "next_attempt_at")?,
+            created_at: rows::get(row, "created_at")?,
+            attempts: Vec::new(),
+        },
+    ))
+}
+
+/// Each delivery with its attempts, oldest first.
+pub(super) async fn with_attempts(
+    client: &PgClient,
+    deliveries: Vec<(i64, DeliveryLog)>,
+) -> Result<Vec<DeliveryLog>, PgError> {
     let attempts = client.prepare_cached(LIST_ATTEMPTS).await?;
-    let mut logs = Vec::new();
-    for row in client.query(&deliveries, &[&rowid]).await? {
-        let delivery_rowid: i64 = rows::get(&row, "id")?;
-        let attempts = client
-            .query(&attempts, &[&delivery_rowid])
+    let mut logs = Vec::with_capacity(deliveries.len());
+    for (row_id, mut log) in deliveries {
+        log.attempts = client
+            .query(&attempts, &[&row_id])
             .await?
             .iter()
             .map(attempt_from_row)
             .collect::<Result<_, _>>()?;
-        logs.push(DeliveryLog {
-            id: DeliveryId::from_stored(rows::get(&row, "public_id")?),
-            event: rows::get(&row, "event")?,
-            url: rows::get(&row, "url")?,
-            state: rows::get(&row, "state")?,
-            next_attempt_at: rows::get(&row, "next_attempt_at")?,
-            created_at: rows::get(&row, "created_at")?,
-            attempts,
-        });
+        logs.push(log);
     }
-    Ok(Some(logs))
+    Ok(logs)
 }
 
 /// False when the merchant has no such receipt or the receipt no such delivery.
@@ -313,6 +345,34 @@ impl OutboxRepository for PgStore {
     ) -> Result<bool, StoreError> {
         self.run(|client| Box::pin(redeliver(client, wallet, receipt_id, delivery_id, now_ms)))
             .await
+    }
+
+    async fn list_plan_deliveries(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        self.run(|client| Box::pin(plan_deliveries::list(client, merchant, plan_id)))
+            .await
+    }
+
+    async fn redeliver_plan_delivery(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| {
+            Box::pin(plan_deliveries::redeliver(
+                client,
+                merchant,
+                plan_id,
+                delivery_id,
+                now_ms,
+            ))
+        })
+        .await
     }
 
     async fn depth(&self, now_ms: i64) -> Result<OutboxDepth, StoreError> {

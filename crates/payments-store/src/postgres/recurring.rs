@@ -1,7 +1,7 @@
 //! Plans and customer subscriptions over PostgreSQL (the charge ledger is in `recurring_charges`).
 
 use crate::postgres::connection::{PgClient, Queries};
-use payments_core::{Cents, SpendPermissionData, Wallet, stored_signature_fits};
+use payments_core::{Cents, SpendPermissionData, TokenAmount, Wallet, stored_signature_fits};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
@@ -24,7 +24,8 @@ macro_rules! subscription_columns {
     () => {
         "s.id AS row_id, s.public_id, p.public_id AS plan_public_id, s.merchant, s.customer, s.price_cents,
         s.period, s.permission_json, s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at,
-        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
+        s.attempts, s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason,
+        s.credit_units"
     };
 }
 pub(super) use subscription_columns;
@@ -132,6 +133,7 @@ pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, P
         updated_at: rows::get(row, "updated_at")?,
         canceled_at: rows::get(row, "canceled_at")?,
         cancel_reason: rows::get(row, "cancel_reason")?,
+        credit: TokenAmount::from_base_units(u128::from(rows::non_negative(rows::get(row, "credit_units")?))),
     })
 }
 

@@ -23,6 +23,8 @@ const DUE: &str = concat!(
     WHERE s.status IN ('trialing', 'active', 'past_due') AND s.next_charge_at <= $1
         AND NOT EXISTS (SELECT 1 FROM subscription_charges c
             WHERE c.subscription_id = s.id AND c.state = 'pending' AND c.lease_until > $1)
+        AND NOT EXISTS (SELECT 1 FROM subscription_changes x
+            WHERE x.subscription_id = s.id AND x.state = 'pending')
     ORDER BY s.next_charge_at LIMIT $2
     FOR UPDATE OF s SKIP LOCKED"
 );
@@ -43,7 +45,8 @@ const SETTLE_CHARGE: &str = "UPDATE subscription_charges SET state = $4, tx_hash
 const ADVANCE: &str = "UPDATE customer_subscriptions SET
     status = CASE WHEN status = 'canceled' THEN 'canceled' ELSE $2 END,
     canceled_at = CASE WHEN status <> 'canceled' AND $2 = 'canceled' THEN $7 ELSE canceled_at END,
-    next_period_index = $3, next_charge_at = $4, attempts = $5, failed_periods = $6, updated_at = $7
+    next_period_index = $3, next_charge_at = $4, attempts = $5, failed_periods = $6, updated_at = $7,
+    credit_units = GREATEST(credit_units - $8, 0)
     WHERE id = $1";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
     fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
@@ -211,6 +214,7 @@ async fn settle(
                 &i64::from(schedule.attempts),
                 &i64::from(schedule.failed_periods),
                 &settlement.now_ms,
+                &units_column(settlement.credit_used),
             ],
         )
         .await?;
@@ -252,11 +256,7 @@ pub(super) async fn billing_events(
             Ok(BillingEvent::with_units(
                 id.clone(),
                 rows::non_negative(rows::get(row, "period_index")?),
-                if status == BillingEvent::CHARGED {
-                    BillingEvent::CHARGED
-                } else {
-                    BillingEvent::CHARGE_FAILED
-                },
+                BillingEvent::status_of(&status),
                 Cents::new(rows::get(row, "gross_cents")?),
                 (
                     units_of(rows::get(row, "fee_units")?),

@@ -6,15 +6,17 @@ use async_trait::async_trait;
 use payments_core::Wallet;
 
 use crate::postgres::{
-    PgStore, idempotency, recurring, recurring_charges, recurring_create, recurring_notices, relayer_lease,
+    PgStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_create,
+    recurring_notices, relayer_lease,
 };
 use crate::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
-    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
-    SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
+    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
+    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    SubscriptionRefusal,
 };
 
 #[async_trait]
@@ -122,6 +124,57 @@ impl RecurringRepository for PgStore {
     ) -> Result<bool, StoreError> {
         let relayer = relayer.to_string();
         self.run(|client| Box::pin(relayer_lease::acquire(client, &relayer, owner, now_ms, until_ms)))
+            .await
+    }
+
+    async fn begin_change(
+        &self,
+        change: &SubscriptionChange,
+        lease_until: i64,
+    ) -> Result<(), TxError<ChangeRefusal>> {
+        match self
+            .run(|client| Box::pin(recurring_changes::begin(client, change, lease_until)))
+            .await
+        {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(refusal)) => Err(TxError::Refused(refusal)),
+            Err(error) => Err(TxError::Store(error)),
+        }
+    }
+
+    async fn apply_change(
+        &self,
+        id: &SubscriptionChangeId,
+        transaction_hash: Option<String>,
+        now_ms: i64,
+        response: Option<(IdempotencyClaim, IdempotentResponse)>,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        let response = response.as_ref();
+        let hash = transaction_hash.as_ref();
+        self.run(|client| {
+            Box::pin(recurring_changes::apply(
+                client,
+                id,
+                hash.cloned(),
+                now_ms,
+                response,
+            ))
+        })
+        .await
+    }
+
+    async fn fail_change(
+        &self,
+        id: &SubscriptionChangeId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.run(|client| Box::pin(recurring_changes::fail(client, id, reason, now_ms)))
+            .await
+    }
+
+    async fn stale_changes(&self, now_ms: i64, limit: u32) -> Result<Vec<SubscriptionChange>, StoreError> {
+        self.run(|client| Box::pin(recurring_changes::stale(client, now_ms, limit)))
             .await
     }
 

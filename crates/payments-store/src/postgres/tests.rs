@@ -65,6 +65,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
         "shops",
         "split_history",
         "splits",
+        "subscription_changes",
         "subscription_charges",
         "subscription_notices",
         "subscription_plans",
@@ -108,7 +109,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (18, T0),
             (19, T0),
             (20, T0),
-            (21, T0)
+            (21, T0),
+            (22, T0)
         ]
     );
     drop(first);

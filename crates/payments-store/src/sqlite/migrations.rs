@@ -22,6 +22,7 @@ use super::schema_v18;
 use super::schema_v19;
 use super::schema_v20;
 use super::schema_v21;
+use super::schema_v22;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -105,6 +106,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (19, schema_v19::SQL),
     (20, schema_v20::SQL),
     (21, schema_v21::SQL),
+    (22, schema_v22::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -1,6 +1,6 @@
 //! Plans and customer subscriptions over SQLite (the charge ledger is in `recurring_charges`).
 
-use payments_core::{Cents, SpendPermissionData, Wallet, stored_signature_fits};
+use payments_core::{Cents, SpendPermissionData, TokenAmount, Wallet, stored_signature_fits};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::sqlite::{rows, subscription_hooks};
@@ -22,12 +22,12 @@ macro_rules! subscription_columns {
     () => {
         "s.public_id, p.public_id, s.merchant, s.customer, s.price_cents, s.period, s.permission_json,
         s.signature, s.status, s.anchor_ms, s.next_period_index, s.next_charge_at, s.attempts,
-        s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason"
+        s.failed_periods, s.created_at, s.updated_at, s.canceled_at, s.cancel_reason, s.credit_units"
     };
 }
 pub(super) use subscription_columns;
 /// How many columns [`subscription_columns`] selects.
-pub(super) const SUBSCRIPTION_COLUMNS: usize = 18;
+pub(super) const SUBSCRIPTION_COLUMNS: usize = 19;
 
 const INSERT_PLAN: &str = "INSERT INTO subscription_plans (public_id, merchant, name, description,
     price_cents, period, active, created_at, updated_at, webhook_url, signing_key, trial_days)
@@ -127,6 +127,7 @@ pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerS
         updated_at: row.get(15)?,
         canceled_at: row.get(16)?,
         cancel_reason: row.get(17)?,
+        credit: TokenAmount::from_base_units(u128::try_from(row.get::<_, i64>(18)?).unwrap_or_default()),
     })
 }
 

@@ -21,6 +21,8 @@ const DUE: &str = concat!(
     WHERE s.status IN ('trialing', 'active', 'past_due') AND s.next_charge_at <= ?1
         AND NOT EXISTS (SELECT 1 FROM subscription_charges c
             WHERE c.subscription_id = s.id AND c.state = 'pending' AND c.lease_until > ?1)
+        AND NOT EXISTS (SELECT 1 FROM subscription_changes x
+            WHERE x.subscription_id = s.id AND x.state = 'pending')
     ORDER BY s.next_charge_at LIMIT ?2"
 );
 const CHARGE_ROW: &str = "SELECT state, attempts, lease_until FROM subscription_charges
@@ -39,7 +41,8 @@ const SETTLE_CHARGE: &str = "UPDATE subscription_charges SET state = ?4, tx_hash
 const ADVANCE: &str = "UPDATE customer_subscriptions SET
     status = CASE WHEN status = 'canceled' THEN 'canceled' ELSE ?2 END,
     canceled_at = CASE WHEN status <> 'canceled' AND ?2 = 'canceled' THEN ?7 ELSE canceled_at END,
-    next_period_index = ?3, next_charge_at = ?4, attempts = ?5, failed_periods = ?6, updated_at = ?7
+    next_period_index = ?3, next_charge_at = ?4, attempts = ?5, failed_periods = ?6, updated_at = ?7,
+    credit_units = MAX(credit_units - ?8, 0)
     WHERE id = ?1";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
     fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
@@ -174,7 +177,8 @@ fn settle(
         schedule.next_charge_at,
         schedule.attempts,
         schedule.failed_periods,
-        settlement.now_ms
+        settlement.now_ms,
+        units_column(settlement.credit_used)
     ])?;
     conn.prepare_cached(INSERT_EVENT)?.execute(params![
         row_id,
@@ -206,11 +210,7 @@ pub(super) fn billing_events(
             Ok(BillingEvent::with_units(
                 id.clone(),
                 u64::try_from(row.get::<_, i64>(0)?).unwrap_or_default(),
-                if status == BillingEvent::CHARGED {
-                    BillingEvent::CHARGED
-                } else {
-                    BillingEvent::CHARGE_FAILED
-                },
+                BillingEvent::status_of(&status),
                 Cents::new(row.get(2)?),
                 (units_of(row.get(3)?), units_of(row.get(4)?)),
                 row.get(5)?,

@@ -8,15 +8,17 @@ use async_trait::async_trait;
 use payments_core::Wallet;
 
 use crate::sqlite::{
-    SqliteStore, idempotency, recurring, recurring_charges, recurring_notices, relayer_lease, use_cases,
+    SqliteStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_notices,
+    relayer_lease, use_cases,
 };
 use crate::{
     Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
 };
 use payments_domain::recurring::{
-    BillingEvent, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest, CustomerSubscription,
-    CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate, PlatformCancelReason,
-    SettleOutcome, StatusQuery, SubscriptionRefusal,
+    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
+    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
+    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    SubscriptionRefusal,
 };
 
 #[async_trait]
@@ -134,6 +136,50 @@ impl RecurringRepository for SqliteStore {
     ) -> Result<bool, StoreError> {
         let owner = owner.to_owned();
         self.write(move |conn| relayer_lease::acquire(conn, &relayer.to_string(), &owner, now_ms, until_ms))
+            .await
+    }
+
+    async fn begin_change(
+        &self,
+        change: &SubscriptionChange,
+        lease_until: i64,
+    ) -> Result<(), TxError<ChangeRefusal>> {
+        let change = change.clone();
+        match self
+            .write(move |conn| recurring_changes::begin(conn, &change, lease_until))
+            .await
+        {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(refusal)) => Err(TxError::Refused(refusal)),
+            Err(error) => Err(TxError::Store(error)),
+        }
+    }
+
+    async fn apply_change(
+        &self,
+        id: &SubscriptionChangeId,
+        transaction_hash: Option<String>,
+        now_ms: i64,
+        response: Option<(IdempotencyClaim, IdempotentResponse)>,
+    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        let id = id.clone();
+        self.write(move |conn| recurring_changes::apply(conn, &id, transaction_hash, now_ms, response))
+            .await
+    }
+
+    async fn fail_change(
+        &self,
+        id: &SubscriptionChangeId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let (id, reason) = (id.clone(), reason.to_owned());
+        self.write(move |conn| recurring_changes::fail(conn, &id, &reason, now_ms))
+            .await
+    }
+
+    async fn stale_changes(&self, now_ms: i64, limit: u32) -> Result<Vec<SubscriptionChange>, StoreError> {
+        self.read(move |conn| recurring_changes::stale(conn, now_ms, limit))
             .await
     }
 

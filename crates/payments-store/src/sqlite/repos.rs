@@ -8,7 +8,7 @@ use payments_core::{FeePct, Wallet};
 
 use crate::sqlite::{
     HEALTH_CHECK, SqliteStore, admin_sessions, inventory, inventory_images, inventory_list, onramp_sessions,
-    receipts, refunds, shops, splits, subscriptions, use_cases, webhooks,
+    plan_deliveries, receipts, refunds, shops, splits, subscriptions, use_cases, webhooks,
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, Committed, DeliveryLog, DueDelivery, HealthRepository,
@@ -23,6 +23,7 @@ use payments_domain::inventory::{
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{OnrampSession, Receipt, ReceiptId};
+use payments_domain::recurring::PlanId;
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
 use payments_domain::subscription::{NewSubscription, Subscription};
@@ -281,6 +282,28 @@ impl OutboxRepository for SqliteStore {
     ) -> Result<bool, StoreError> {
         let (receipt_id, delivery_id) = (receipt_id.clone(), delivery_id.to_owned());
         self.write(move |conn| webhooks::redeliver(conn, wallet, &receipt_id, &delivery_id, now_ms))
+            .await
+    }
+
+    async fn list_plan_deliveries(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+    ) -> Result<Option<Vec<DeliveryLog>>, StoreError> {
+        let plan_id = plan_id.clone();
+        self.read(move |conn| plan_deliveries::list(conn, merchant, &plan_id))
+            .await
+    }
+
+    async fn redeliver_plan_delivery(
+        &self,
+        merchant: Wallet,
+        plan_id: &PlanId,
+        delivery_id: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let (plan_id, delivery_id) = (plan_id.clone(), delivery_id.to_owned());
+        self.write(move |conn| plan_deliveries::redeliver(conn, merchant, &plan_id, &delivery_id, now_ms))
             .await
     }
 

@@ -56,12 +56,19 @@ const LIST_ATTEMPTS: &str = "SELECT attempt, status_code, error, started_at, fin
     FROM webhook_attempts WHERE delivery_id = ?1 ORDER BY id";
 /// Redelivery starts a new round: the same body and delivery id, the full retry schedule again. While an
 /// attempt is in flight (leased) it is queued instead, and the attempt's end starts the round.
-const REDELIVER: &str = "UPDATE webhook_deliveries SET
+/// The start of a redelivery's update; the caller names the delivery (`?1` its owner, `?2` its public id).
+macro_rules! redeliver_round {
+    () => {
+        "UPDATE webhook_deliveries SET
     redeliver_queued = CASE WHEN leased_until > ?3 THEN 1 ELSE 0 END,
     state = CASE WHEN leased_until > ?3 THEN state ELSE 'pending' END,
     round_attempts = CASE WHEN leased_until > ?3 THEN round_attempts ELSE 0 END,
     next_attempt_at = CASE WHEN leased_until > ?3 THEN next_attempt_at ELSE ?3 END,
-    updated_at = ?3 WHERE receipt_id = ?1 AND public_id = ?2";
+    updated_at = ?3 WHERE "
+    };
+}
+pub(super) use redeliver_round;
+const REDELIVER: &str = concat!(redeliver_round!(), "receipt_id = ?1 AND public_id = ?2");
 
 /// Pending deliveries, and those leased (in flight) at `?1`; served by the `(state, next_attempt_at)` index.
 const DEPTH: &str = "SELECT COUNT(*), COALESCE(SUM(leased_until > ?1), 0) FROM webhook_deliveries
@@ -195,31 +202,49 @@ pub(super) fn list(
     let Some(rowid) = receipt_rowid(conn, wallet, receipt_id)? else {
         return Ok(None);
     };
-    let mut deliveries = conn.prepare_cached(LIST_DELIVERIES)?;
+    let rows = conn
+        .prepare_cached(LIST_DELIVERIES)?
+        .query_map([rowid], |row| delivery_from_row(row, None))?
+        .collect::<rusqlite::Result<_>>()?;
+    with_attempts(conn, rows).map(Some)
+}
+
+/// A delivery of the log (its row id, and its columns `id, public_id, event, url, state, next_attempt_at,
+/// created_at` in that order) without its attempts yet.
+pub(super) fn delivery_from_row(
+    row: &Row<'_>,
+    subscription_id: Option<CustomerSubscriptionId>,
+) -> rusqlite::Result<(i64, DeliveryLog)> {
+    Ok((
+        row.get(0)?,
+        DeliveryLog {
+            id: DeliveryId::from_stored(row.get(1)?),
+            subscription_id,
+            event: row.get(2)?,
+            url: row.get(3)?,
+            state: row.get(4)?,
+            next_attempt_at: row.get(5)?,
+            created_at: row.get(6)?,
+            attempts: Vec::new(),
+        },
+    ))
+}
+
+/// Each delivery with its attempts, oldest first.
+pub(super) fn with_attempts(
+    conn: &Connection,
+    deliveries: Vec<(i64, DeliveryLog)>,
+) -> rusqlite::Result<Vec<DeliveryLog>> {
     let mut attempts = conn.prepare_cached(LIST_ATTEMPTS)?;
-    let rows = deliveries.query_map([rowid], |row| {
-        Ok((
-            row.get::<_, i64>(0)?,
-            DeliveryLog {
-                id: DeliveryId::from_stored(row.get(1)?),
-                event: row.get(2)?,
-                url: row.get(3)?,
-                state: row.get(4)?,
-                next_attempt_at: row.get(5)?,
-                created_at: row.get(6)?,
-                attempts: Vec::new(),
-            },
-        ))
-    })?;
-    let mut logs = Vec::new();
-    for row in rows {
-        let (delivery_rowid, mut log) = row?;
-        log.attempts = attempts
-            .query_map([delivery_rowid], attempt_from_row)?
-            .collect::<rusqlite::Result<_>>()?;
-        logs.push(log);
-    }
-    Ok(Some(logs))
+    deliveries
+        .into_iter()
+        .map(|(row_id, mut log)| {
+            log.attempts = attempts
+                .query_map([row_id], attempt_from_row)?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(log)
+        })
+        .collect()
 }
 
 /// False when the merchant has no such receipt or the receipt no such delivery.

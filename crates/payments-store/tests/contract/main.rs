@@ -27,6 +27,7 @@ mod pgbouncer;
 mod postgres;
 pub(crate) mod reconcile;
 pub(crate) mod recurring;
+pub(crate) mod recurring_changes;
 pub(crate) mod recurring_charges;
 pub(crate) mod recurring_idempotency;
 pub(crate) mod recurring_notices;
@@ -148,6 +149,10 @@ macro_rules! contract_suite {
             recurring_idempotency::a_subscription_key_reused_with_another_body_conflicts,
             recurring_idempotency::a_refused_subscription_keeps_no_response,
             recurring_idempotency::kept_responses_belong_to_one_wallet_and_one_scope,
+            recurring_changes::an_applied_upgrade_switches_the_plan_and_records_its_prorated_charge_once,
+            recurring_changes::one_of_two_raced_changes_is_recorded_and_a_failed_one_changes_nothing,
+            recurring_changes::a_change_whose_lease_ran_out_is_handed_out_for_reconciliation,
+            recurring_changes::a_downgrades_credit_comes_off_in_the_settlement_that_uses_it,
             recurring_charges::parallel_claims_lease_each_due_period_once,
             recurring_charges::only_the_lease_owner_settles_and_the_schedule_advances,
             recurring_charges::an_expired_lease_comes_back_for_reconciliation,

@@ -107,6 +107,7 @@ pub(crate) fn charged(claim: &ChargeClaim, owner: &str, now_ms: i64) -> ChargeSe
         gross: Cents::new(999),
         fee: payments_core::TokenAmount::from_base_units(49_950),
         net: payments_core::TokenAmount::from_base_units(9_940_050),
+        credit_used: payments_core::TokenAmount::default(),
         schedule: FailurePolicy::DEFAULT.after_success(
             payments_core::ChargeProgress {
                 period_index: claim.period_index,

@@ -5,7 +5,7 @@ use webhook_verify::{Event, ReceiptStatus, SubscriptionStatus, Webhook};
 
 /// The event types announced as coming next: each must parse, never fail.
 const UPCOMING_TYPES: [&str; 4] = [
-    "subscription.updated",
+    "subscription.paused",
     "receipt.underpaid",
     "receipt.overpaid",
     "endpoint.disabled",

@@ -116,6 +116,7 @@ pub(crate) fn describe_revert(reason: &[u8]) -> String {
         ManagerError::InvalidSender(_) => "the relayer is not the permission's spender".to_owned(),
         ManagerError::ZeroValue(_) => "the charge amount is zero".to_owned(),
         ManagerError::BatchOutOfGas(_) => "the batch ran out of gas".to_owned(),
+        ManagerError::AccountMismatch(_) => "the replacement permission is another account's".to_owned(),
     }
 }
 

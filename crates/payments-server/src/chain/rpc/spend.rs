@@ -14,7 +14,7 @@ use payments_core::{
 use crate::chain::ChainError;
 use crate::chain::bindings::{IERC1271, IPaymentToken, ISpendPermissionManager};
 use crate::chain::rpc::{READ_DEADLINE, RpcChain, contract_error, rpc_error, within};
-use crate::chain::spend::{PermissionPeriod, SpendCharge};
+use crate::chain::spend::{PermissionChange, PermissionPeriod, SpendCharge};
 
 /// What `isValidSignature` answers to accept: its own selector.
 const ERC1271_MAGIC: FixedBytes<4> = FixedBytes([0x16, 0x26, 0xba, 0x7e]);
@@ -47,6 +47,26 @@ impl RpcChain {
             charge.fee_recipient.address(),
             U256::from(charge.net.base_units()),
             charge.merchant.address(),
+        );
+        self.mined(call.into_transaction_request()).await
+    }
+
+    /// `manager.changePermission(...)` from the relayer: the old permission revoked, the replacement approved
+    /// and charged `fee + net`, in one transaction; a refusal reverts (at gas estimation or mined) and
+    /// nothing changes.
+    pub(super) async fn send_permission_change(&self, change: &PermissionChange) -> Result<B256, ChainError> {
+        self.writer()?;
+        let manager = ISpendPermissionManager::new(change.manager.address(), &self.provider);
+        let call = manager.changePermission(
+            ISpendPermissionManager::Change {
+                old: abi_permission(&change.old),
+                replacement: abi_permission(&change.replacement),
+                signature: Bytes::copy_from_slice(&change.signature),
+                fee: U256::from(change.fee.base_units()),
+                net: U256::from(change.net.base_units()),
+                merchant: change.merchant.address(),
+            },
+            change.fee_recipient.address(),
         );
         self.mined(call.into_transaction_request()).await
     }

@@ -360,6 +360,9 @@ impl super::SimulatedChain {
     }
 }
 
+#[path = "change.rs"]
+mod change;
+
 #[cfg(test)]
 #[path = "spend_tests.rs"]
 mod tests;

@@ -4,8 +4,7 @@
 
 use futures_util::{StreamExt, stream};
 use payments_core::{
-    ChargeProgress, CounterfactualSignature, ScheduleAfter, SubscriptionChargeUnits, SubscriptionStatus,
-    Wallet, slot_at,
+    ChargeProgress, CounterfactualSignature, ScheduleAfter, SubscriptionStatus, Wallet, slot_at,
 };
 
 use crate::chain::ChainError;
@@ -209,10 +208,18 @@ impl RecurringService {
                 }
             }
         }
-        let Ok(amounts) = SubscriptionChargeUnits::with_fee_bps(subscription.price, self.terms.fee_bps)
-        else {
-            return Prepared::Decided(self.failed(claim, "the charge amounts are negative".to_owned()));
-        };
+        let (amounts, _) = self.charge_amounts(subscription);
+        if amounts.price.base_units() == 0 {
+            // A credit (from a downgrade) covers the whole period: charged without a transaction (the
+            // manager refuses a zero spend), the credit used when it settles.
+            return Prepared::Decided(Attempt::Known {
+                outcome: ChargeOutcome::Charged { tx_hash: None },
+                schedule: self
+                    .terms
+                    .policy
+                    .after_success(Self::progress(claim), Self::next_slot(claim)),
+            });
+        }
         let (net, fee) = (amounts.merchant_net, amounts.platform_fee);
         let signature = match self.charge_signature(claim).await {
             Ok(signature) => signature,

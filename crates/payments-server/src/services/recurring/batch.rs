@@ -16,11 +16,11 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use payments_core::{ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet};
+use payments_core::{Cents, ScheduleAfter, SubscriptionChargeUnits, TokenAmount, Wallet, credited_charge};
 
 use crate::domain::recurring::{
     BatchReport, ChargeClaim, ChargeOutcome, ChargeResult, ChargeResultStatus, ChargeSettlement,
-    ClaimRequest, SettleOutcome,
+    ClaimRequest, CustomerSubscription, SettleOutcome,
 };
 use crate::services::recurring::{RecurringError, RecurringService};
 
@@ -61,6 +61,17 @@ pub(super) struct Targets {
 }
 
 impl RecurringService {
+    /// What charging `subscription` takes now: its price less its credit (from a downgrade), with the fee
+    /// at the platform's rate, and how much of the credit that uses. A negative price never passes plan
+    /// validation; it would charge nothing.
+    pub(super) fn charge_amounts(
+        &self,
+        subscription: &CustomerSubscription,
+    ) -> (SubscriptionChargeUnits, TokenAmount) {
+        let price = subscription.price.to_token_amount().unwrap_or_default();
+        credited_charge(price, subscription.credit, self.terms.fee_bps)
+    }
+
     /// Charges every due subscription once (see the module docs).
     ///
     /// # Errors
@@ -93,6 +104,8 @@ impl RecurringService {
         let notices = self.send_notices(targets.manager).await?;
         report.notices_sent = notices.noticed;
         report.revoked_on_chain = notices.revoked;
+        // Plan changes a crashed run left pending keep their subscriptions out of the claims until settled.
+        self.reconcile_changes().await?;
         loop {
             let now_ms = self.now_ms();
             let claims = self
@@ -157,20 +170,21 @@ impl RecurringService {
                     continue;
                 }
             };
-            // A negative price never passes plan validation; it would record zero amounts.
-            let (fee, net) =
-                SubscriptionChargeUnits::with_fee_bps(claim.subscription.price, self.terms.fee_bps)
-                    .map_or((TokenAmount::default(), TokenAmount::default()), |amounts| {
-                        (amounts.platform_fee, amounts.merchant_net)
-                    });
+            let (amounts, credit_used) = self.charge_amounts(&claim.subscription);
+            // Only a charge that happened uses the credit; a failed attempt leaves it for the next.
+            let credit_used = match outcome {
+                ChargeOutcome::Charged { .. } => credit_used,
+                ChargeOutcome::Failed { .. } => TokenAmount::default(),
+            };
             settlements.push(ChargeSettlement {
                 subscription_id: claim.subscription.id.clone(),
                 period_index: claim.period_index,
                 owner: owner.to_owned(),
                 outcome,
-                gross: claim.subscription.price,
-                fee,
-                net,
+                gross: amounts.price.to_cents_half_up().unwrap_or(Cents::ZERO),
+                fee: amounts.platform_fee,
+                net: amounts.merchant_net,
+                credit_used,
                 schedule,
                 now_ms,
             });

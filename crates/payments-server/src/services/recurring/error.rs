@@ -26,6 +26,8 @@ pub(crate) enum RecurringError {
     PlanInactive(PlanId),
     #[error("subscription {} not found", .0.as_str())]
     SubscriptionNotFound(CustomerSubscriptionId),
+    #[error("plan {} has no webhook delivery {delivery}", .plan.as_str())]
+    DeliveryNotFound { plan: PlanId, delivery: String },
     /// `permissionData` does not parse.
     #[error("permissionData.{0}")]
     InvalidPermission(PermissionError),
@@ -71,6 +73,34 @@ pub(crate) enum RecurringError {
     /// A test-mode funding amount out of range.
     #[error("usd: {0} is not between 0.01 and 1000000 (test-mode funding)")]
     InvalidFunding(payments_core::Cents),
+    /// A plan change signed by a wallet that is not the subscription's customer.
+    #[error(
+        "only the subscription's customer can change its plan (permissionData.account is another wallet)"
+    )]
+    NotSubscriptionCustomer,
+    #[error("subscription {} is canceled: subscribe to the new plan instead", .0.as_str())]
+    SubscriptionCanceled(CustomerSubscriptionId),
+    #[error("the subscription is on plan {} already", .0.as_str())]
+    SamePlan(PlanId),
+    #[error("plan {} is another merchant's: a subscription moves only between its merchant's plans", .0.as_str())]
+    PlanOfAnotherMerchant(PlanId),
+    #[error(
+        "plan {} bills {to}, the subscription {from}: a plan change keeps the billing period (cancel and subscribe to change it)",
+        .plan.as_str()
+    )]
+    PeriodChange {
+        plan: PlanId,
+        from: payments_core::BillingPeriod,
+        to: payments_core::BillingPeriod,
+    },
+    /// The replacement permission does not fit the subscription's schedule.
+    #[error("{0}")]
+    ChangeMisaligned(payments_core::ChangeAlignmentError),
+    #[error("a charge or another plan change of this subscription is in progress: try again shortly")]
+    ChangeInProgress,
+    /// The spend permission manager refused the change's transaction; nothing changed.
+    #[error("the spend permission manager refused the change, nothing changed: {0}")]
+    ChangeRefusedOnChain(String),
     #[error(transparent)]
     Chain(#[from] ChainError),
     #[error(transparent)]

@@ -4,9 +4,12 @@
 mod attempt;
 mod batch;
 mod cancel;
+mod change;
+mod change_send;
 mod error;
 mod notice;
 mod permission;
+mod plan_deliveries;
 mod plan_webhook;
 mod revoke;
 mod scheduler;
@@ -27,9 +30,12 @@ use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::receipts::IdempotencyRequest;
-use crate::store::{Committed, RecurringRepository, Render, ShopRepository};
+use crate::store::{
+    Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, Render, ShopRepository,
+};
 
 pub(crate) use cancel::CancelAuthority;
+pub(crate) use change::ChangedSubscription;
 pub(crate) use error::RecurringError;
 pub(crate) use scheduler::start_scheduler;
 pub(crate) use subscribe::SubscribeError;
@@ -69,6 +75,8 @@ pub(crate) struct RecurringTerms {
 #[derive(Debug, Clone)]
 pub(crate) struct RecurringService {
     pub(crate) recurring: Arc<dyn RecurringRepository>,
+    /// The plans' webhook deliveries (their log and redelivery).
+    pub(crate) outbox: Arc<dyn OutboxRepository>,
     pub(crate) shops: Arc<dyn ShopRepository>,
     pub(crate) chain: Arc<dyn Chain>,
     pub(crate) clock: Arc<dyn Clock>,
@@ -99,6 +107,23 @@ impl RecurringService {
             .spender
             .or_else(|| self.chain.relayer())
             .ok_or(RecurringError::NotConfigured)
+    }
+
+    /// The response already kept under `claim`'s key for its wallet and scope: `Some` replays it (same
+    /// body), [`RecurringError::IdempotencyConflict`] for another body, `None` when the key is fresh. A read
+    /// before the use case's checks, so a retry of a success is answered as it was whatever changed since.
+    async fn kept_replay<T>(
+        &self,
+        claim: Option<&IdempotencyClaim>,
+    ) -> Result<Option<Committed<T>>, RecurringError> {
+        let Some(claim) = claim else {
+            return Ok(None);
+        };
+        match self.recurring.kept_response(claim).await? {
+            Some(kept) if kept.request_hash != claim.request_hash => Err(RecurringError::IdempotencyConflict),
+            Some(kept) => Ok(Some(Committed::Replayed(kept))),
+            None => Ok(None),
+        }
     }
 
     pub(crate) async fn active_plans(&self, merchant: Wallet) -> Result<Vec<Plan>, RecurringError> {

@@ -77,7 +77,8 @@ impl RecurringService {
     }
 
     async fn inspect(&self, subscription: CustomerSubscription, manager: Wallet, now_ms: i64) -> Finding {
-        let amount = subscription.price.to_token_amount().unwrap_or_default();
+        // What the charge will take: the price less any credit a downgrade left.
+        let amount = self.charge_amounts(&subscription).0.price;
         let token = self.terms.token;
         let customer = subscription.customer;
         let read = async {

@@ -3,12 +3,13 @@
 //! for the spend permission manager, read on chain.
 
 use alloy_primitives::U256;
+use alloy_primitives::aliases::U48;
 use payments_core::{
     SpendPermissionTypedData, SpendingConfig, SubscriptionPermissionOffer, TokenApproval, Wallet,
-    plan_permission,
+    aligned_permission_start, plan_permission, slot_at,
 };
 
-use crate::domain::recurring::{Plan, PlanId};
+use crate::domain::recurring::{CustomerSubscriptionId, Plan, PlanId};
 use crate::services::recurring::{RecurringError, RecurringService};
 
 impl RecurringService {
@@ -22,6 +23,41 @@ impl RecurringService {
         &self,
         plan_id: &PlanId,
         customer: Wallet,
+    ) -> Result<SubscriptionPermissionOffer, RecurringError> {
+        self.offer(plan_id, customer, None).await
+    }
+
+    /// The permission the customer of `subscription_id` signs to move it to `plan_id`: as a subscribe
+    /// offer, but starting at the subscription's latest charge slot not after now, so its on-chain periods
+    /// are the subscription's billing periods (`POST /api/subscriptions/change` requires it).
+    ///
+    /// # Errors
+    /// As [`RecurringService::permission_offer`], and [`RecurringError::SubscriptionNotFound`].
+    pub(crate) async fn change_permission_offer(
+        &self,
+        plan_id: &PlanId,
+        subscription_id: &CustomerSubscriptionId,
+    ) -> Result<SubscriptionPermissionOffer, RecurringError> {
+        let subscription = self
+            .recurring
+            .fetch_subscription(subscription_id)
+            .await?
+            .ok_or_else(|| RecurringError::SubscriptionNotFound(subscription_id.clone()))?;
+        let slot = slot_at(
+            subscription.anchor_ms,
+            subscription.period,
+            subscription.next_period_index,
+        );
+        let start = aligned_permission_start(slot, subscription.period.seconds(), self.now_ms());
+        self.offer(plan_id, subscription.customer, Some(start)).await
+    }
+
+    /// The offer for `customer`, its permission starting at `start` (seconds) or now less the slack.
+    async fn offer(
+        &self,
+        plan_id: &PlanId,
+        customer: Wallet,
+        start: Option<u64>,
     ) -> Result<SubscriptionPermissionOffer, RecurringError> {
         let domain = self.permission_domain()?;
         let spender = self.spender()?;
@@ -38,7 +74,7 @@ impl RecurringService {
             spender: spender.address(),
         };
         let now_secs = u64::try_from(self.now_ms() / 1000).unwrap_or_default();
-        let permission = plan_permission(
+        let mut permission = plan_permission(
             customer.address(),
             &plan.terms(),
             &config,
@@ -46,6 +82,9 @@ impl RecurringService {
             U256::from(rand::random::<u128>()),
         )
         .map_err(RecurringError::PermissionDoesNotFit)?;
+        if let Some(start) = start {
+            permission.start = U48::saturating_from(start);
+        }
         let manager = Wallet::from_address(domain.verifying_contract);
         let current = self
             .chain

@@ -4,7 +4,7 @@
 
 use payments_core::{
     CounterfactualSignature, MAX_SIGNATURE_BYTES, PlanFitError, RecoverableSignature, SpendPermission,
-    SpendingConfig, Wallet, check_permission_fits_plan,
+    SpendPermissionData, SpendingConfig, Wallet, check_permission_fits_plan,
 };
 
 use crate::chain::ChainError;
@@ -30,15 +30,28 @@ fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, Recurring
     let plan_id = PlanId::parse("planId", request.plan_id.as_deref().unwrap_or(""))?;
     let customer = Wallet::parse(request.customer_wallet.as_deref().unwrap_or(""))
         .map_err(|_| FieldError::new("customerWallet", "must be a 0x address"))?;
-    let signature_hex = request
-        .permission_signature
-        .as_deref()
+    Ok(parse_signed_permission(
+        request.permission_signature.as_deref(),
+        request.permission_data.as_ref(),
+    )?
+    .map(|(signature, permission)| Parsed {
+        plan_id,
+        customer,
+        signature,
+        permission,
+    }))
+}
+
+/// `permissionSignature` (hex) and `permissionData` of a create or change request: a missing field is a
+/// [`FieldError`]; a signature that is too long or not hex, or data that does not parse, a refusal.
+pub(super) fn parse_signed_permission(
+    signature_hex: Option<&str>,
+    data: Option<&SpendPermissionData>,
+) -> Result<Result<(Vec<u8>, SpendPermission), RecurringError>, FieldError> {
+    let signature_hex = signature_hex
         .filter(|text| !text.is_empty())
         .ok_or_else(|| FieldError::new("permissionSignature", "is required"))?;
-    let data = request
-        .permission_data
-        .as_ref()
-        .ok_or_else(|| FieldError::new("permissionData", "is required"))?;
+    let data = data.ok_or_else(|| FieldError::new("permissionData", "is required"))?;
     let digits = signature_hex.strip_prefix("0x").unwrap_or(signature_hex);
     // Bounded before decoding: the signature is stored and replayed in every charge.
     if digits.len() > 2 * MAX_SIGNATURE_BYTES {
@@ -53,12 +66,7 @@ fn parse(request: &CreateSubscriptionRequest) -> Result<Result<Parsed, Recurring
     Ok(data
         .parse()
         .map_err(RecurringError::InvalidPermission)
-        .map(|permission| Parsed {
-            plan_id,
-            customer,
-            signature,
-            permission,
-        }))
+        .map(|permission| (signature, permission)))
 }
 
 impl RecurringService {
@@ -86,17 +94,8 @@ impl RecurringService {
                 render,
             )
         });
-        if let Some((claim, _)) = &claim
-            && let Some(kept) = self
-                .recurring
-                .kept_response(claim)
-                .await
-                .map_err(RecurringError::from)?
-        {
-            if kept.request_hash != claim.request_hash {
-                return Err(RecurringError::IdempotencyConflict.into());
-            }
-            return Ok(Committed::Replayed(kept));
+        if let Some(replayed) = self.kept_replay(claim.as_ref().map(|(claim, _)| claim)).await? {
+            return Ok(replayed);
         }
         Ok(self.subscribe_parsed(parsed, hash, claim).await?)
     }
@@ -182,7 +181,7 @@ impl RecurringService {
     /// key) is asked of the customer's contract through ERC-1271 when the customer has code. An ERC-6492
     /// signature (a smart wallet not deployed yet) is never an EOA's: it goes to the chain, which simulates
     /// the wallet's deployment and asks it (or asks the deployed wallet the inner signature).
-    async fn check_signer(
+    pub(super) async fn check_signer(
         &self,
         permission: &SpendPermission,
         signature: &[u8],

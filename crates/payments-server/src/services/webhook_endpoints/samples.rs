@@ -2,18 +2,19 @@
 //! with made-up ids and amounts, so a receiver can be built and checked before any real sale.
 
 use payments_core::{
-    BillingPeriod, Cents, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus, ReceiptStatusUpdated,
-    SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus, SubscriptionWebhook, TokenAmount,
-    UpcomingCharge, WEBHOOK_ENDPOINT_DISABLED, Wallet, WebhookAmount,
+    BillingPeriod, Cents, PlanChangeFacts, Proration, RECEIPT_STATUS_UPDATED, ReceiptBalance, ReceiptStatus,
+    ReceiptStatusUpdated, SubscriptionChargeFacts, SubscriptionEventKind, SubscriptionStatus,
+    SubscriptionWebhook, TokenAmount, UpcomingCharge, WEBHOOK_ENDPOINT_DISABLED, Wallet, WebhookAmount,
 };
 
 /// The event types `trigger` can send.
-pub(crate) const SAMPLE_EVENT_TYPES: [&str; 6] = [
+pub(crate) const SAMPLE_EVENT_TYPES: [&str; 7] = [
     RECEIPT_STATUS_UPDATED,
     "subscription.created",
     "subscription.charged",
     "subscription.charge_failed",
     "subscription.canceled",
+    "subscription.updated",
     WEBHOOK_ENDPOINT_DISABLED,
 ];
 
@@ -121,6 +122,15 @@ fn subscription(kind: SubscriptionEventKind, merchant: Wallet, now_ms: i64) -> S
             allowance_sufficient: true,
         }),
         cancel_reason,
+        plan_change: (kind == SubscriptionEventKind::Updated).then(|| PlanChangeFacts {
+            previous_plan_id: "plan_test_previous_000000000000000".to_owned(),
+            previous_price: TokenAmount::from_base_units(4_990_000),
+            proration: Proration::Charge(TokenAmount::from_base_units(2_500_000)),
+            fee: TokenAmount::from_base_units(12_500),
+            net: TokenAmount::from_base_units(2_487_500),
+            credit_balance: TokenAmount::default(),
+            transaction_hash: Some(format!("0x{}", "ef".repeat(32))),
+        }),
     }
 }
 

@@ -18,10 +18,14 @@ struct DeliveriesResponse {
     deliveries: Vec<DeliveryView>,
 }
 
+/// One delivery of a receipt's or a plan's webhooks, with its attempts.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct DeliveryView {
+pub(crate) struct DeliveryView {
     delivery_id: String,
+    /// The subscription a plan's delivery is about (absent for a receipt's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subscription_id: Option<String>,
     event: String,
     url: String,
     /// `pending`, `delivered` or `failed`.
@@ -33,7 +37,7 @@ struct DeliveryView {
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct AttemptView {
+pub(crate) struct AttemptView {
     attempt: i64,
     status_code: Option<u16>,
     error: Option<String>,
@@ -44,15 +48,16 @@ struct AttemptView {
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct RedeliverResponse<'a> {
-    ok: bool,
-    delivery_id: &'a str,
+pub(crate) struct RedeliverResponse<'a> {
+    pub(crate) ok: bool,
+    pub(crate) delivery_id: &'a str,
 }
 
 impl From<DeliveryLog> for DeliveryView {
     fn from(log: DeliveryLog) -> Self {
         DeliveryView {
             delivery_id: log.id.as_str().to_owned(),
+            subscription_id: log.subscription_id.map(|id| id.as_str().to_owned()),
             event: log.event,
             url: log.url,
             state: log.state,

@@ -2,8 +2,10 @@
 //! the spend permission is the proof. Cancel needs the customer (signed-in session of the wallet, or its
 //! EIP-712 `CancelSubscription` signature) or the merchant's own session.
 
+pub(crate) mod change;
 pub(crate) mod cron;
 pub(crate) mod permission;
+pub(crate) mod plan_webhooks;
 pub(crate) mod plans;
 pub(crate) mod view;
 

@@ -1,0 +1,233 @@
+//! Plan changes over SQLite: a change is recorded `pending` under a lease before its chain transaction is
+//! sent, then applied (the subscription's new plan, price and permission, the credit, the prorated charge's
+//! billing event and the `subscription.updated` webhook, in one writer transaction) or failed. A pending
+//! change whose lease ran out is handed to a later run to reconcile with the chain.
+
+use payments_core::{Cents, Proration, SpendPermissionData, TokenAmount, Wallet};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::sqlite::idempotency::{self, Claimed};
+use crate::sqlite::{recurring, rows, subscription_hooks};
+use crate::{IdempotencyClaim, IdempotentResponse};
+use payments_domain::recurring::{
+    ChangeRefusal, CustomerSubscription, CustomerSubscriptionId, PlanId, SubscriptionChange,
+    SubscriptionChangeId,
+};
+
+const SUBSCRIPTION_STATE: &str = "SELECT id, status FROM customer_subscriptions WHERE public_id = ?1";
+const ACTIVE_PLAN: &str = "SELECT id FROM subscription_plans WHERE public_id = ?1 AND active = 1";
+/// A change or a charge of the subscription in flight (a pending charge row, leased or left by a crash).
+const BUSY: &str = "SELECT EXISTS (SELECT 1 FROM subscription_changes WHERE subscription_id = ?1
+        AND state = 'pending')
+    OR EXISTS (SELECT 1 FROM subscription_charges WHERE subscription_id = ?1 AND state = 'pending')";
+const HASH_USED: &str = "SELECT EXISTS (SELECT 1 FROM customer_subscriptions WHERE permission_hash = ?1)";
+const INSERT_CHANGE: &str = "INSERT INTO subscription_changes (public_id, subscription_id, plan_id,
+    price_cents, permission_json, signature, permission_hash, period_index, proration, proration_units,
+    fee_units, net_units, state, lease_until, created_at, updated_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'pending', ?13, ?14, ?14)";
+/// A pending change with what its subscription holds now (its plan, price and permission are the old
+/// ones until the change is applied), in [`change_from_row`]'s order.
+macro_rules! pending_change {
+    () => {
+        "SELECT c.public_id, s.public_id, s.merchant, op.public_id, s.price_cents, s.permission_json,
+        np.public_id, c.price_cents, c.permission_json, c.signature, c.permission_hash, c.period_index,
+        c.proration, c.proration_units, c.fee_units, c.net_units, c.created_at, s.id, np.id, s.credit_units
+        FROM subscription_changes c JOIN customer_subscriptions s ON s.id = c.subscription_id
+        JOIN subscription_plans op ON op.id = s.plan_id JOIN subscription_plans np ON np.id = c.plan_id
+        WHERE c.state = 'pending'"
+    };
+}
+const PENDING_BY_ID: &str = concat!(pending_change!(), " AND c.public_id = ?1");
+const STALE: &str = concat!(
+    pending_change!(),
+    " AND c.lease_until <= ?1 ORDER BY c.id LIMIT ?2"
+);
+const SWITCH: &str = "UPDATE customer_subscriptions SET plan_id = ?2, price_cents = ?3,
+    permission_json = ?4, signature = ?5, permission_hash = ?6, credit_units = credit_units + ?7,
+    updated_at = ?8 WHERE id = ?1";
+const APPLIED: &str = "UPDATE subscription_changes SET state = 'applied', tx_hash = ?2, lease_until = NULL,
+    updated_at = ?3 WHERE public_id = ?1 AND state = 'pending'";
+const FAILED: &str = "UPDATE subscription_changes SET state = 'failed', failure = ?2, lease_until = NULL,
+    updated_at = ?3 WHERE public_id = ?1 AND state = 'pending'";
+const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
+    fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// A pending change and the rows it touches: (change, subscription row, new plan row, credit before).
+struct PendingRow(SubscriptionChange, i64, i64, TokenAmount);
+
+fn units_of(row: &Row<'_>, index: usize) -> rusqlite::Result<TokenAmount> {
+    Ok(TokenAmount::from_base_units(
+        u128::try_from(row.get::<_, i64>(index)?).unwrap_or_default(),
+    ))
+}
+
+fn change_from_row(row: &Row<'_>) -> rusqlite::Result<PendingRow> {
+    let old: SpendPermissionData = rows::json(row, 5)?;
+    let new: SpendPermissionData = rows::json(row, 8)?;
+    let amount = units_of(row, 13)?;
+    let proration = match row.get::<_, String>(12)?.as_str() {
+        "charge" => Proration::Charge(amount),
+        "credit" => Proration::Credit(amount),
+        _ => Proration::Nothing,
+    };
+    let change = SubscriptionChange {
+        id: SubscriptionChangeId::from_stored(row.get(0)?),
+        subscription_id: CustomerSubscriptionId::from_stored(row.get(1)?),
+        merchant: rows::parsed(row, 2, Wallet::parse)?,
+        previous_plan_id: PlanId::from_stored(row.get(3)?),
+        previous_price: Cents::new(row.get(4)?),
+        old_permission: old.parse().map_err(|error| rows::corrupt(5, error))?,
+        plan_id: PlanId::from_stored(row.get(6)?),
+        price: Cents::new(row.get(7)?),
+        permission: new.parse().map_err(|error| rows::corrupt(8, error))?,
+        signature: row.get(9)?,
+        permission_hash: row.get(10)?,
+        period_index: u64::try_from(row.get::<_, i64>(11)?).unwrap_or_default(),
+        proration,
+        fee: units_of(row, 14)?,
+        net: units_of(row, 15)?,
+        created_at: row.get(16)?,
+    };
+    Ok(PendingRow(change, row.get(17)?, row.get(18)?, units_of(row, 19)?))
+}
+
+/// A stored amount of base units (far below 2^63).
+fn units_column(amount: TokenAmount) -> i64 {
+    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
+}
+
+fn proration_columns(proration: Proration) -> (&'static str, i64) {
+    match proration {
+        Proration::Charge(amount) => ("charge", units_column(amount)),
+        Proration::Credit(amount) => ("credit", units_column(amount)),
+        Proration::Nothing => ("none", 0),
+    }
+}
+
+pub(super) fn begin(
+    conn: &Connection,
+    change: &SubscriptionChange,
+    lease_until: i64,
+) -> rusqlite::Result<Result<(), ChangeRefusal>> {
+    let subscription: Option<(i64, String)> = conn
+        .prepare_cached(SUBSCRIPTION_STATE)?
+        .query_row([change.subscription_id.as_str()], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?;
+    let Some((row_id, _)) = subscription.filter(|(_, status)| status != "canceled") else {
+        return Ok(Err(ChangeRefusal::Canceled));
+    };
+    let Some(plan_row) = conn
+        .prepare_cached(ACTIVE_PLAN)?
+        .query_row([change.plan_id.as_str()], |row| row.get::<_, i64>(0))
+        .optional()?
+    else {
+        return Ok(Err(ChangeRefusal::PlanUnavailable));
+    };
+    if conn
+        .prepare_cached(BUSY)?
+        .query_row([row_id], |row| row.get::<_, bool>(0))?
+    {
+        return Ok(Err(ChangeRefusal::Busy));
+    }
+    if conn
+        .prepare_cached(HASH_USED)?
+        .query_row([&change.permission_hash], |row| row.get::<_, bool>(0))?
+    {
+        return Ok(Err(ChangeRefusal::PermissionReused));
+    }
+    let (proration, proration_units) = proration_columns(change.proration);
+    conn.prepare_cached(INSERT_CHANGE)?.execute(params![
+        change.id.as_str(),
+        row_id,
+        plan_row,
+        change.price.as_i64(),
+        rows::to_json(&SpendPermissionData::from(&change.permission))?,
+        change.signature,
+        change.permission_hash,
+        i64::try_from(change.period_index).unwrap_or(i64::MAX),
+        proration,
+        proration_units,
+        units_column(change.fee),
+        units_column(change.net),
+        lease_until,
+        change.created_at,
+    ])?;
+    Ok(Ok(()))
+}
+
+/// Applies the pending change `id` and keeps `response` under its claim (unless the key answered another
+/// request already: the change happened on chain, so it is applied whatever the key says); `None` when the
+/// change is not pending (finished by another run).
+pub(super) fn apply(
+    conn: &Connection,
+    id: &SubscriptionChangeId,
+    transaction_hash: Option<String>,
+    now_ms: i64,
+    response: Option<(IdempotencyClaim, IdempotentResponse)>,
+) -> rusqlite::Result<Option<CustomerSubscription>> {
+    let Some(PendingRow(change, row_id, plan_row, credit_before)) = conn
+        .prepare_cached(PENDING_BY_ID)?
+        .query_row([id.as_str()], change_from_row)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    conn.prepare_cached(SWITCH)?.execute(params![
+        row_id,
+        plan_row,
+        change.price.as_i64(),
+        rows::to_json(&SpendPermissionData::from(&change.permission))?,
+        change.signature,
+        change.permission_hash,
+        units_column(change.credit()),
+        now_ms,
+    ])?;
+    conn.prepare_cached(APPLIED)?
+        .execute(params![id.as_str(), transaction_hash, now_ms])?;
+    if let Some(event) = change.prorated_charge_event(transaction_hash.clone(), now_ms) {
+        conn.prepare_cached(INSERT_EVENT)?.execute(params![
+            row_id,
+            i64::try_from(event.period_index).unwrap_or(i64::MAX),
+            event.status,
+            event.gross_usd.as_i64(),
+            event.fee_usd.as_i64(),
+            event.net_usd.as_i64(),
+            event.transaction_hash,
+            event.failure,
+            event.created_at,
+            units_column(event.fee_base_units),
+            units_column(event.net_base_units),
+        ])?;
+    }
+    // Read after the switch: the webhook names the new plan and goes to its target.
+    let facts = change.facts(credit_before, transaction_hash);
+    let hook = subscription_hooks::hook_at(conn, row_id)?;
+    subscription_hooks::enqueue(conn, hook.and_then(|hook| hook.updated(facts, now_ms)), now_ms)?;
+    if let Some((claim, response)) = response
+        && matches!(idempotency::claim(conn, &claim)?, Claimed::Fresh)
+    {
+        idempotency::keep(conn, &claim, &response)?;
+    }
+    recurring::fetch_subscription(conn, &change.subscription_id)
+}
+
+pub(super) fn fail(
+    conn: &Connection,
+    id: &SubscriptionChangeId,
+    reason: &str,
+    now_ms: i64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(FAILED)?
+        .execute(params![id.as_str(), reason, now_ms])?;
+    Ok(())
+}
+
+pub(super) fn stale(conn: &Connection, now_ms: i64, limit: u32) -> rusqlite::Result<Vec<SubscriptionChange>> {
+    conn.prepare_cached(STALE)?
+        .query_map(params![now_ms, limit], change_from_row)?
+        .map(|row| row.map(|PendingRow(change, ..)| change))
+        .collect()
+}
