@@ -69,13 +69,8 @@ impl ReconcileService {
         };
         let from_block = self.first_block_at(from_ms, report.confirmed_head).await?;
         let mut after = 0;
-        loop {
-            let page = self
-                .records
-                .deposits_page(&window, after, RECONCILE_PAGE_ROWS)
-                .await?;
-            let Some(last) = page.last() else { break };
-            after = last.row_id;
+        let read = |after| self.records.deposits_page(&window, after, RECONCILE_PAGE_ROWS);
+        while let Some(page) = next_page(&mut after, read, |deposit| deposit.row_id).await? {
             report.receipts += page.len();
             self.compare_deposits(&page, from_block, report.confirmed_head, &mut report.differences)
                 .await?;
@@ -142,13 +137,8 @@ impl ReconcileService {
         report: &mut ReconcileReport,
     ) -> Result<(), ReconcileError> {
         let mut after = 0;
-        loop {
-            let page = self
-                .records
-                .refunds_page(window, after, RECONCILE_PAGE_ROWS)
-                .await?;
-            let Some(last) = page.last() else { break };
-            after = last.row_id;
+        let read = |after| self.records.refunds_page(window, after, RECONCILE_PAGE_ROWS);
+        while let Some(page) = next_page(&mut after, read, |refund| refund.row_id).await? {
             report.refunds += page.len();
             for refund in page {
                 let expected = refund
@@ -178,13 +168,8 @@ impl ReconcileService {
         report: &mut ReconcileReport,
     ) -> Result<(), ReconcileError> {
         let mut after = 0;
-        loop {
-            let page = self
-                .records
-                .charges_page(window, after, RECONCILE_PAGE_ROWS)
-                .await?;
-            let Some(last) = page.last() else { break };
-            after = last.row_id;
+        let read = |after| self.records.charges_page(window, after, RECONCILE_PAGE_ROWS);
+        while let Some(page) = next_page(&mut after, read, |charge| charge.row_id).await? {
             report.charges += page.len();
             let mut by_payer: BTreeMap<(String, Wallet), Vec<&ChargeRecord>> = BTreeMap::new();
             for charge in &page {
@@ -285,6 +270,23 @@ impl ReconcileService {
         }
         Ok(low)
     }
+}
+
+/// The page after `after` (keyset on row id), moving `after` to its last row; `None` when none is left.
+async fn next_page<T, Fut>(
+    after: &mut i64,
+    read: impl Fn(i64) -> Fut,
+    row_id: impl Fn(&T) -> i64,
+) -> Result<Option<Vec<T>>, ReconcileError>
+where
+    Fut: Future<Output = Result<Vec<T>, StoreError>>,
+{
+    let page = read(*after).await?;
+    let Some(last) = page.last() else {
+        return Ok(None);
+    };
+    *after = row_id(last);
+    Ok(Some(page))
 }
 
 fn seen(transfer: &TokenTransfer) -> Option<LoggedTransfer> {
