@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::admin_helpers::admin;
 use crate::chain_anvil::{Shop, shop_with};
 use crate::helpers::send;
+use crate::webhook_receiver::Receiver;
 
 const JWT_SECRET: &str = "a-reconcile-test-jwt-secret-of-enough-length";
 const MASTER_KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
@@ -31,21 +32,6 @@ async fn shop() -> Option<Shop> {
 }
 
 impl Shop {
-    /// A receipt of 10.00 USD; returns its deposit address.
-    async fn ten_dollar_receipt(&self, id: &str) -> String {
-        let body = json!({"id": id, "lineItems": [{"label": "Tea", "priceUsd": 10.0}], "totalUsd": 10.0});
-        let created = send(
-            self.api
-                .dev_as(&self.key.key, Method::POST, "/api/receipts")
-                .json(&body),
-        )
-        .await;
-        assert_eq!(created.status, 201, "{}", created.json);
-        let path = format!("/api/receipts/{id}");
-        let receipt = send(self.api.dev_as(&self.key.key, Method::GET, &path)).await;
-        receipt.json["payment"]["to"].as_str().unwrap().to_owned()
-    }
-
     async fn reconcile(&self) -> Value {
         let reply = send(admin(&self.api, &self.admin, Method::GET, "/api/admin/reconcile")).await;
         assert_eq!(reply.status, 200, "{}", reply.json);
@@ -100,9 +86,10 @@ fn differences(report: &Value) -> Vec<(String, String, String, String)> {
 #[tokio::test]
 async fn reconcile_agrees_with_an_honest_database_and_names_every_row_changed_behind_the_servers_back() {
     let Some(shop) = shop().await else { return };
-    let paid = shop.ten_dollar_receipt("rec-paid").await;
-    let part = shop.ten_dollar_receipt("rec-part").await;
-    let refunded = shop.ten_dollar_receipt("rec-refunded").await;
+    let hooks = Receiver::start(&[]).await;
+    let (paid, _) = shop.receipt_with_hook("rec-paid", &hooks.url).await;
+    let (part, _) = shop.receipt_with_hook("rec-part", &hooks.url).await;
+    let (refunded, _) = shop.receipt_with_hook("rec-refunded", &hooks.url).await;
     shop.pay(&paid, 10_000_000);
     let partial = shop.pay(&part, 3_000_000);
     shop.pay(&refunded, 10_000_000);
