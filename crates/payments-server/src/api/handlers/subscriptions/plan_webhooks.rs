@@ -32,6 +32,7 @@ struct PlanDeliveriesResponse {
     ),
     responses(
         (status = 200, description = "The deliveries, oldest first, each naming its subscription.", body = PlanDeliveriesResponse),
+        (status = 400, description = "planId is not a plan id (invalid_input, naming the field).", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No plan with this id of this merchant.", body = crate::http::error::Envelope<'static>)
     )
 )]
@@ -66,6 +67,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>, plan_id: &str) -> Result<HttpResponse, A
     ),
     responses(
         (status = 200, description = "Queued again.", body = RedeliverResponse<'static>),
+        (status = 400, description = "planId is not a plan id (invalid_input, naming the field).", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No plan or delivery with these ids of this merchant.", body = crate::http::error::Envelope<'static>)
     )
 )]
