@@ -4,6 +4,7 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
+use futures_util::future::try_join;
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
@@ -28,17 +29,6 @@ const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, curr
     expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
     received_units
     FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
-/// [`FETCH`] with the merchant's split joined: a merchant's GET (and the payment page's lookup) is one
-/// statement, one round trip, one plan on the server.
-const FETCH_WITH_SPLIT: &str = "SELECT r.id, r.public_id, r.wallet, r.source, r.status, r.version, r.currency,
-    r.subtotal_cents, r.tax_cents, r.fee_cents, r.total_cents, r.paid_cents, r.refunded_cents, r.line_items_json,
-    r.brand_name, r.jurisdiction_code, r.tax_rate, r.tax_components_json, r.options_json, r.webhook_url,
-    r.transaction_hash, r.transaction_timestamp, r.buyer_wallet, r.failure_json, r.created_at, r.updated_at,
-    r.status_authority, r.pay_to, r.pay_split, r.expires_at, r.expired, r.paid_late, r.stock_short,
-    r.onramp_provider, r.onramp_session_id, r.onramp_url, r.onramp_created_at, r.received_units,
-    s.address AS split_address, s.recipients_json AS split_recipients_json
-    FROM receipts r LEFT JOIN splits s ON s.wallet = r.wallet
-    WHERE r.public_id = $1 AND ($2::text IS NULL OR r.wallet = $2) LIMIT 2";
 /// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
 /// run one after the other, each deciding on the previous one's result.
 pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
@@ -198,15 +188,21 @@ async fn fetch_with_split(
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> Result<Option<(Receipt, Option<StoredSplit>)>, PgError> {
-    let statement = client.prepare_cached(FETCH_WITH_SPLIT).await?;
-    let wallet = wallet.map(|wallet| wallet.to_string());
-    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
-    only_row(rows)
-        .map(|row| {
-            let (_, receipt) = receipt_from_row(&row)?;
-            Ok((receipt, splits::joined_split(&row)?))
-        })
-        .transpose()
+    let Some(merchant) = wallet else {
+        // The payment page's lookup by id alone: the split's merchant is known only from the receipt.
+        let Some(receipt) = fetch_row(&client, None, id).await? else {
+            return Ok(None);
+        };
+        let split = splits::fetch(&client, receipt.wallet).await?;
+        return Ok(Some((receipt, split)));
+    };
+    // The merchant is known: both reads pipelined on the connection, one round trip.
+    let (receipt, split) = try_join(
+        fetch_row(&client, Some(merchant), id),
+        splits::fetch(&client, merchant),
+    )
+    .await?;
+    Ok(receipt.map(|receipt| (receipt, split)))
 }
 
 /// One page (one row more is read to learn whether another page follows).

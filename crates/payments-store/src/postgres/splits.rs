@@ -30,18 +30,6 @@ fn split_from_row(row: &Row) -> Result<StoredSplit, PgError> {
     })
 }
 
-/// The split a joined read carries as `split_address` and `split_recipients_json` (both NULL: the merchant
-/// has none).
-pub(super) fn joined_split(row: &Row) -> Result<Option<StoredSplit>, PgError> {
-    let Some(address) = rows::get::<Option<String>>(row, "split_address")? else {
-        return Ok(None);
-    };
-    Ok(Some(StoredSplit {
-        address: Wallet::parse(&address).map_err(|error| PgError::corrupt("column split_address", error))?,
-        split: rows::json::<Split>(row, "split_recipients_json")?,
-    }))
-}
-
 pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<StoredSplit>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;
