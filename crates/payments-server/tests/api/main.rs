@@ -62,6 +62,7 @@ mod receipt_status_posts;
 mod receipt_transfers;
 mod receipt_webhooks;
 mod receipts_create;
+mod reconcile_access;
 mod reconcile_anvil;
 mod refunds_anvil;
 mod refunds_on_chain;
