@@ -4,7 +4,6 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use futures_util::future::try_join;
 use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
 use tokio_postgres::Row;
 
@@ -20,43 +19,67 @@ use payments_domain::receipt::{
 };
 use payments_domain::split::StoredSplit;
 
-/// `$2` NULL: the payment page's lookup by id alone, which names a receipt only when exactly one merchant
-/// has that id (two rows at most are read to tell).
-const FETCH: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
-    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
+/// The columns [`receipt_from_row`] decodes, in every receipt read below.
+macro_rules! receipt_columns {
+    () => {
+        "id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents, fee_cents,
+    total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
     tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
-    received_units
-    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2";
-/// Like [`FETCH`], holding the row until the transaction ends so concurrent transitions of one receipt
-/// run one after the other, each deciding on the previous one's result.
-pub(super) const LOCK: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
-    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
-    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
-    received_units
-    FROM receipts WHERE public_id = $1 AND ($2::text IS NULL OR wallet = $2) LIMIT 2 FOR UPDATE";
+    failure_json, created_at, updated_at, status_authority, pay_to, pay_split, expires_at, expired, paid_late,
+    stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at, received_units"
+    };
+}
+
+// A lookup by id is two statements, one per case, rather than one with `($2 IS NULL OR wallet = $2)`:
+// PostgreSQL never settles on a generic plan for that one (its generic plan scans the `public_id` index and
+// filters, which costs more than the custom plan on the unique `(wallet, public_id)` index), so it planned
+// the statement again on every execution, about 40 µs of the database's CPU per `GET /api/receipts/{id}`
+// (docs/benchmarks.md). Each statement below keeps one generic plan per connection.
+
+/// A merchant's receipt by id.
+const FETCH_OF_MERCHANT: &str =
+    concat!("SELECT ", receipt_columns!(), " FROM receipts WHERE public_id = $1 AND wallet = $2");
+/// [`FETCH_OF_MERCHANT`] with the merchant's split (the payment link's address), one statement: fewer
+/// executor start-ups on the database than two pipelined reads.
+const FETCH_WITH_SPLIT_OF_MERCHANT: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    ", split.split_address, split.split_recipients_json FROM receipts
+    LEFT JOIN LATERAL (SELECT address AS split_address, recipients_json AS split_recipients_json
+        FROM splits WHERE splits.wallet = $2) split ON true
+    WHERE public_id = $1 AND wallet = $2"
+);
+/// The payment page's lookup by id alone, which names a receipt only when exactly one merchant has that id
+/// (two rows at most are read to tell).
+const FETCH_BY_ID: &str = concat!("SELECT ", receipt_columns!(), " FROM receipts WHERE public_id = $1 LIMIT 2");
+/// Like [`FETCH_OF_MERCHANT`], holding the row until the transaction ends so concurrent transitions of one
+/// receipt run one after the other, each deciding on the previous one's result.
+const LOCK_OF_MERCHANT: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE public_id = $1 AND wallet = $2 FOR UPDATE"
+);
+/// Like [`FETCH_BY_ID`], holding the rows until the transaction ends.
+const LOCK_BY_ID: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE public_id = $1 LIMIT 2 FOR UPDATE"
+);
 /// Newest first; the row id breaks ties between receipts created in the same millisecond.
-const LIST: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
-    fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
-    tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp, buyer_wallet,
-    failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
-    received_units
-    FROM receipts WHERE wallet = $1 AND ($3::boolean IS NULL OR paid_late = $3)
-    ORDER BY created_at DESC, id DESC LIMIT $2";
+const LIST: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE wallet = $1 AND ($3::boolean IS NULL OR paid_late = $3)
+    ORDER BY created_at DESC, id DESC LIMIT $2"
+);
 /// [`LIST`] after a cursor's `(created_at, id)`: a keyset page on the `(wallet, created_at, id)` index.
-const LIST_AFTER: &str = "SELECT id, public_id, wallet, source, status, version, currency, subtotal_cents,
-    tax_cents, fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code,
-    tax_rate, tax_components_json, options_json, webhook_url, transaction_hash, transaction_timestamp,
-    buyer_wallet, failure_json, created_at, updated_at, status_authority, pay_to, pay_split,
-    expires_at, expired, paid_late, stock_short, onramp_provider, onramp_session_id, onramp_url, onramp_created_at,
-    received_units
-    FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
+const LIST_AFTER: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE wallet = $1 AND (created_at, id) < ($3, $4)
         AND ($5::boolean IS NULL OR paid_late = $5)
-    ORDER BY created_at DESC, id DESC LIMIT $2";
+    ORDER BY created_at DESC, id DESC LIMIT $2"
+);
 /// Receipt ids are unique per merchant (schema v4): a taken id inserts nothing (and returns no row), also
 /// when the other insert is still uncommitted (this one waits for it).
 pub(super) const INSERT: &str = "INSERT INTO receipts (public_id, wallet, source, status, currency,
@@ -160,6 +183,35 @@ pub(super) async fn insert(client: &impl Queries, receipt: &NewReceipt) -> Resul
     row.map(|row| rows::get(&row, "id")).transpose()
 }
 
+/// Whether a lookup by id locks the row for the rest of the transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Hold {
+    Read,
+    Lock,
+}
+
+/// The rows a lookup by id finds: of `wallet`'s receipts, or of every merchant's when `wallet` is none (the
+/// payment page; see [`only_row`]).
+pub(super) async fn select_by_id(
+    client: &impl Queries,
+    wallet: Option<Wallet>,
+    id: &ReceiptId,
+    hold: Hold,
+) -> Result<Vec<Row>, tokio_postgres::Error> {
+    match wallet {
+        Some(wallet) => {
+            let sql = if hold == Hold::Lock { LOCK_OF_MERCHANT } else { FETCH_OF_MERCHANT };
+            let statement = client.prepare_cached(sql).await?;
+            client.query(&statement, &[&id.as_str(), &wallet.to_string()]).await
+        }
+        None => {
+            let sql = if hold == Hold::Lock { LOCK_BY_ID } else { FETCH_BY_ID };
+            let statement = client.prepare_cached(sql).await?;
+            client.query(&statement, &[&id.as_str()]).await
+        }
+    }
+}
+
 /// The one row of a lookup by id; none when there is none or (the payment page's lookup by id alone)
 /// several merchants have that id, which then names no receipt.
 pub(super) fn only_row(mut rows: Vec<Row>) -> Option<Row> {
@@ -175,9 +227,7 @@ async fn fetch_row(
     wallet: Option<Wallet>,
     id: &ReceiptId,
 ) -> Result<Option<Receipt>, PgError> {
-    let statement = client.prepare_cached(FETCH).await?;
-    let wallet = wallet.map(|wallet| wallet.to_string());
-    let rows = client.query(&statement, &[&id.as_str(), &wallet]).await?;
+    let rows = select_by_id(client, wallet, id, Hold::Read).await?;
     only_row(rows)
         .map(|row| receipt_from_row(&row).map(|(_, receipt)| receipt))
         .transpose()
@@ -196,13 +246,16 @@ async fn fetch_with_split(
         let split = splits::fetch(&client, receipt.wallet).await?;
         return Ok(Some((receipt, split)));
     };
-    // The merchant is known: both reads pipelined on the connection, one round trip.
-    let (receipt, split) = try_join(
-        fetch_row(&client, Some(merchant), id),
-        splits::fetch(&client, merchant),
-    )
-    .await?;
-    Ok(receipt.map(|receipt| (receipt, split)))
+    // The merchant is known: one statement reads both.
+    let statement = client.prepare_cached(FETCH_WITH_SPLIT_OF_MERCHANT).await?;
+    let row = client
+        .query_opt(&statement, &[&id.as_str(), &merchant.to_string()])
+        .await?;
+    row.map(|row| {
+        let (_, receipt) = receipt_from_row(&row)?;
+        Ok((receipt, splits::joined_split(&row)?))
+    })
+    .transpose()
 }
 
 /// One page (one row more is read to learn whether another page follows).

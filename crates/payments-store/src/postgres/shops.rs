@@ -45,6 +45,12 @@ fn shop_from_row(row: &Row) -> Result<ShopConfig, PgError> {
     })
 }
 
+/// The shop a merchant read joined in: none when its columns are NULL (no settings saved).
+pub(super) fn joined_shop(row: &Row) -> Result<Option<ShopConfig>, PgError> {
+    let saved: Option<&str> = rows::get(row, "wallet")?;
+    saved.map(|_| shop_from_row(row)).transpose()
+}
+
 pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<ShopConfig>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;

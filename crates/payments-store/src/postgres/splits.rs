@@ -30,6 +30,17 @@ fn split_from_row(row: &Row) -> Result<StoredSplit, PgError> {
     })
 }
 
+/// The split a receipt read joined in (`split_address`, `split_recipients_json`; both NULL without one).
+pub(super) fn joined_split(row: &Row) -> Result<Option<StoredSplit>, PgError> {
+    let Some(address) = rows::parsed_opt(row, "split_address", Wallet::parse)? else {
+        return Ok(None);
+    };
+    Ok(Some(StoredSplit {
+        address,
+        split: rows::json::<Split>(row, "split_recipients_json")?,
+    }))
+}
+
 pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<StoredSplit>, PgError> {
     let statement = client.prepare_cached(FETCH).await?;
     let row = client.query_opt(&statement, &[&wallet.to_string()]).await?;

@@ -80,9 +80,7 @@ async fn attempt_transition<T>(
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
     };
-    let lock = tx.prepare_cached(receipts::LOCK).await?;
-    let wallet_text = wallet.map(|wallet| wallet.to_string());
-    let rows = tx.query(&lock, &[&receipt_id.as_str(), &wallet_text]).await?;
+    let rows = receipts::select_by_id(&tx, wallet, receipt_id, receipts::Hold::Lock).await?;
     let Some(row) = receipts::only_row(rows) else {
         return Err(Failed::Refused(TransitionRefused::NotFound(receipt_id.clone())));
     };
