@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use payments_core::SpendPermissionData;
 use payments_core::AdminLogin;
+use payments_core::SpendPermissionData;
 use payments_server::testing::{
     PgTestDatabase, TEST_ADMIN_PRIVATE_KEY, TEST_ADMIN_WALLET, eventually, sign_login,
 };
@@ -237,7 +237,12 @@ async fn with_an_instance_killed_another_marks_an_on_chain_payment_paid_within_3
     let anvil = &cluster.chain.anvil;
     let token = cluster.chain.token.clone();
     anvil.send(BUYER_KEY, &token, "mint(address,uint256)", &[BUYER, &amount]);
-    let payment = anvil.send(BUYER_KEY, &token, "transfer(address,uint256)", &[&deposit, &amount]);
+    let payment = anvil.send(
+        BUYER_KEY,
+        &token,
+        "transfer(address,uint256)",
+        &[&deposit, &amount],
+    );
     anvil.mine(1);
     let mined = Instant::now();
     let paid = eventually("another instance to mark the payment paid", TAKEOVER, || async {
@@ -249,7 +254,9 @@ async fn with_an_instance_killed_another_marks_an_on_chain_payment_paid_within_3
     .await;
     let took = mined.elapsed();
 
-    eprintln!("instances_kill_chain: watcher: paid {took:?} after the payment was confirmed, one instance killed");
+    eprintln!(
+        "instances_kill_chain: watcher: paid {took:?} after the payment was confirmed, one instance killed"
+    );
     assert_eq!(paid["transactionHash"], payment.as_str(), "{paid} {payment}");
     assert!(took < TAKEOVER, "{took:?}");
 }
@@ -258,7 +265,10 @@ async fn with_an_instance_killed_another_marks_an_on_chain_payment_paid_within_3
 async fn billing_counts(cluster: &Cluster, instance: &DevServerProcess, id: &str) -> (usize, usize) {
     let path = format!("/api/subscriptions/status?subscriptionId={id}");
     let status = send(cluster.request(instance, Method::GET, &path)).await;
-    let events = status.json["billingEvents"].as_array().cloned().unwrap_or_default();
+    let events = status.json["billingEvents"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let with = |wanted: &str| events.iter().filter(|event| event["status"] == wanted).count();
     (with("charged"), with("charge_failed"))
 }
@@ -305,12 +315,16 @@ async fn a_batch_killed_with_charges_in_flight_is_finished_by_another_instance_c
     let killed = Instant::now();
     doomed.abort();
     // One transaction is lost with the instance (the node forgets it), the other is still to be mined.
-    cluster.rpc("anvil_dropTransaction", json!([in_flight[1].1])).await;
+    cluster
+        .rpc("anvil_dropTransaction", json!([in_flight[1].1]))
+        .await;
 
     tokio::time::sleep(LEASE + Duration::from_millis(500)).await;
     let early = tokio::time::timeout(Duration::from_secs(10), cluster.batch(&cluster.instances[0]))
         .await
-        .unwrap_or_else(|_| panic!("the run after the lease sent charges again while the dead run's were in flight"))
+        .unwrap_or_else(|_| {
+            panic!("the run after the lease sent charges again while the dead run's were in flight")
+        })
         .unwrap();
     let unmined_after = unmined(&cluster.chain.anvil.rpc_url).await;
     cluster.rpc("anvil_mine", json!(["0x1"])).await;
@@ -320,7 +334,11 @@ async fn a_batch_killed_with_charges_in_flight_is_finished_by_another_instance_c
     let took = killed.elapsed();
 
     assert_eq!(early["succeeded"], 0, "{early}");
-    assert_eq!(unmined_after, in_flight[..1].to_vec(), "nothing more sent while a charge was in flight");
+    assert_eq!(
+        unmined_after,
+        in_flight[..1].to_vec(),
+        "nothing more sent while a charge was in flight"
+    );
     assert_eq!(
         (&takeover["succeeded"], &takeover["failed"]),
         (&json!(SUBSCRIPTIONS), &json!(0)),

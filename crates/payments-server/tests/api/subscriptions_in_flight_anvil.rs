@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::subscriptions_batch_anvil::{
-    Chain, PRICE, batch, create_plan, customer, server, subscribe,
-};
+use crate::subscriptions_batch_anvil::{Chain, PRICE, batch, create_plan, customer, server, subscribe};
 
 /// The server's default `--subscription-lease-secs`, and a second more.
 const PAST_LEASE: Duration = Duration::from_secs(301);
@@ -33,7 +31,11 @@ pub(crate) async fn rpc(rpc_url: &str, method: &str, params: Value) -> Value {
 pub(crate) async fn unmined(rpc_url: &str) -> Vec<(u64, String)> {
     let pool = rpc(rpc_url, "txpool_content", json!([])).await;
     let mut unmined = Vec::new();
-    for by_nonce in pool["pending"].as_object().into_iter().flat_map(|senders| senders.values()) {
+    for by_nonce in pool["pending"]
+        .as_object()
+        .into_iter()
+        .flat_map(|senders| senders.values())
+    {
         for (nonce, transaction) in by_nonce.as_object().into_iter().flatten() {
             let hash = transaction["hash"].as_str().unwrap_or_default().to_owned();
             unmined.push((nonce.parse().unwrap(), hash));
@@ -99,6 +101,11 @@ async fn on_anvil_a_charge_still_unmined_after_its_lease_is_recorded_from_the_ch
     assert_eq!(last["succeeded"], 3, "{last}");
     for (customer, permission) in customers.iter().zip(&permissions) {
         assert_eq!(chain.spent(permission), PRICE, "{}", customer.address);
-        assert_eq!(chain.balance(&customer.address), 2 * PRICE, "{}", customer.address);
+        assert_eq!(
+            chain.balance(&customer.address),
+            2 * PRICE,
+            "{}",
+            customer.address
+        );
     }
 }
