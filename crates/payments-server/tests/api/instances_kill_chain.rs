@@ -22,7 +22,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::anvil::{BUYER, BUYER_KEY, DEPLOYER_KEY};
-use crate::dev_master_key_shared::DevServerProcess;
+use crate::dev_master_key_shared::{DevServerProcess, key_with_scopes};
 use crate::helpers::{KEY_HEADER, send};
 use crate::receipts_create::receipt_body;
 use crate::subscriptions_batch_anvil::{Chain, PRICE, customer, subscription_request};
@@ -77,7 +77,11 @@ impl Cluster {
             let instance = cluster.start_instance().await;
             cluster.instances.push(instance);
         }
-        cluster.key = merchant_key(&cluster.database);
+        cluster.key = key_with_scopes(
+            &cluster.database,
+            MERCHANT,
+            "receipts:read,receipts:write,subscriptions:read,subscriptions:write",
+        );
         Some(cluster)
     }
 
@@ -190,28 +194,6 @@ impl Cluster {
         }
         counts
     }
-}
-
-/// A key of [`MERCHANT`] for receipts and subscriptions, made by the binary's `keys create`.
-fn merchant_key(database: &PgTestDatabase) -> String {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_payments-server"))
-        .args(["keys", "--db", database.url(), "create", "--wallet", MERCHANT])
-        .args([
-            "--scopes",
-            "receipts:read,receipts:write,subscriptions:read,subscriptions:write",
-        ])
-        .env_remove("PAYMENTS_DB")
-        .env_remove("PAYMENTS_CHAIN_RPC_URL")
-        .env_remove("PAYMENTS_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let created: Value = serde_json::from_slice(&output.stdout).unwrap();
-    created["key"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
