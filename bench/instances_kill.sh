@@ -11,13 +11,22 @@
 # It prints one `instances_kill:` line with the counts and times. Loopback only; bounded by the count and
 # the test's waits (45 s for the deliveries after the load).
 #
-# Needs: cargo, a PostgreSQL server (PAYMENTS_TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+# Then the API tests `instances_kill_chain` (the same size as in CI): three instances on one database and one
+# anvil chain; one is killed and a buyer pays on chain (another instance marks it paid), and one is killed
+# with a charge batch's transactions in flight (another finishes the batch, charging each of 55
+# subscriptions once, counted from the manager's SpendPermissionUsed events). They print
+# `instances_kill_chain:` lines with the measured takeover times.
+#
+# Needs: cargo, a PostgreSQL server (PAYMENTS_TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres),
+# anvil and cast (installed here by contracts/install-chain-tools.sh, from npm).
 # Knobs (environment): INSTANCES_KILL_CREATES (3000).
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root"
 export PAYMENTS_INSTANCES_KILL_CREATES="${INSTANCES_KILL_CREATES:-3000}"
-export CI=true # a missing PostgreSQL is a failure here, not a skip
-cargo test -p payments-server --all-features --test api instances_kill_pg -- --nocapture 2>&1 \
-    | grep -E '^instances_kill:|^test |test result|panicked' 
+export CI=true # a missing PostgreSQL or anvil is a failure here, not a skip
+bash contracts/install-chain-tools.sh >/dev/null
+# One filter runs both files' tests: instances_kill_pg and instances_kill_chain.
+cargo test -p payments-server --all-features --test api instances_kill -- --nocapture 2>&1 \
+    | grep -E '^instances_kill(_chain)?:|^test |test result|panicked' 

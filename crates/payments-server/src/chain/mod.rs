@@ -250,6 +250,13 @@ pub(crate) trait Chain: Send + Sync + fmt::Debug {
         permission: &payments_core::SpendPermission,
     ) -> Result<PermissionPeriod, ChainError>;
 
+    /// Whether the relayer has transactions the node accepted but has not mined (its `pending` nonce is
+    /// ahead of its `latest` one): a charge a crashed run sent may still be among them, so its outcome cannot
+    /// be read from the chain yet. Always `false` on a chain without a mempool (the test-mode one).
+    async fn relayer_has_unmined(&self) -> Result<bool, ChainError> {
+        Ok(false)
+    }
+
     /// Whether this is the in-process test-mode chain (keys read `sk_test_`, the payment page says so).
     fn is_test_mode(&self) -> bool;
 }

@@ -369,6 +369,10 @@ impl Chain for RpcChain {
         self.current_period(manager, permission).await
     }
 
+    async fn relayer_has_unmined(&self) -> Result<bool, ChainError> {
+        self.unmined_sends().await
+    }
+
     fn is_test_mode(&self) -> bool {
         false
     }

@@ -136,9 +136,14 @@ impl Drop for DevServerProcess {
 
 /// A key of `wallet` with the receipt scopes, made by the binary's `keys create` on the shared database.
 pub(crate) fn receipts_key(database: &PgTestDatabase, wallet: &str) -> String {
+    key_with_scopes(database, wallet, "receipts:read,receipts:write")
+}
+
+/// A key of `wallet` with `scopes` (comma-separated), made by the binary's `keys create`.
+pub(crate) fn key_with_scopes(database: &PgTestDatabase, wallet: &str, scopes: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_payments-server"))
         .args(["keys", "--db", database.url(), "create", "--wallet", wallet])
-        .args(["--scopes", "receipts:read,receipts:write"])
+        .args(["--scopes", scopes])
         .env_remove("PAYMENTS_DB")
         .env_remove("PAYMENTS_CHAIN_RPC_URL")
         .env_remove("PAYMENTS_CONFIG")

@@ -131,7 +131,7 @@ impl Chain {
     }
 
     /// What the manager counts as spent in `permission`'s current period.
-    fn spent(&self, data: &SpendPermissionData) -> u128 {
+    pub(crate) fn spent(&self, data: &SpendPermissionData) -> u128 {
         let tuple = cast_tuple(data);
         let answer = self.anvil.cast(&[
             "call",
@@ -188,14 +188,14 @@ pub(crate) async fn create_plan(api: &Api, price_usd: f64) -> String {
     plan.json["plan"]["planId"].as_str().unwrap().to_owned()
 }
 
-/// `customer` subscribes to `plan_id` with a weekly permission of `allowance` base units.
-pub(crate) async fn subscribe(
-    api: &Api,
+/// The weekly permission of `allowance` base units `customer` signs for `plan_id`, and the body of
+/// `POST /api/subscriptions/create` that carries it.
+pub(crate) fn subscription_request(
     chain: &Chain,
     plan_id: &str,
     customer: &Customer,
     allowance: u128,
-) -> SpendPermissionData {
+) -> (SpendPermissionData, Value) {
     let start = chain.now() - 10;
     let data = SpendPermissionData {
         account: customer.address.clone(),
@@ -214,14 +214,27 @@ pub(crate) async fn subscribe(
         verifying_contract: chain.manager.parse().unwrap(),
     };
     let signature = sign_permission(customer.key, &permission, &domain);
+    let body = json!({
+        "planId": plan_id,
+        "customerWallet": customer.address,
+        "permissionSignature": format!("0x{}", hex::encode(signature)),
+        "permissionData": data,
+    });
+    (data, body)
+}
+
+/// `customer` subscribes to `plan_id` with a weekly permission of `allowance` base units.
+pub(crate) async fn subscribe(
+    api: &Api,
+    chain: &Chain,
+    plan_id: &str,
+    customer: &Customer,
+    allowance: u128,
+) -> SpendPermissionData {
+    let (data, body) = subscription_request(chain, plan_id, customer, allowance);
     let reply = send(
         api.anonymous(Method::POST, "/api/subscriptions/create")
-            .json(&json!({
-                "planId": plan_id,
-                "customerWallet": customer.address,
-                "permissionSignature": format!("0x{}", hex::encode(signature)),
-                "permissionData": data,
-            })),
+            .json(&body),
     )
     .await;
     assert_eq!(reply.status, 201, "{}", reply.json);
@@ -242,7 +255,7 @@ fn count(report: &Value, key: &str) -> u64 {
     report[key].as_u64().unwrap()
 }
 
-const PRICE: u128 = 9_990_000;
+pub(crate) const PRICE: u128 = 9_990_000;
 const FEE: u128 = 49_950;
 const NET: u128 = PRICE - FEE;
 

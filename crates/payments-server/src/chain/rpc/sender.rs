@@ -187,6 +187,20 @@ impl RpcChain {
         }
     }
 
+    /// Whether the relayer's `pending` nonce is ahead of its `latest` one: the node holds transactions of
+    /// the relayer (this process's or another instance's) that are not mined yet.
+    pub(super) async fn unmined_sends(&self) -> Result<bool, ChainError> {
+        let Some(relayer) = self.relayer else {
+            return Ok(false);
+        };
+        let count = |pending: bool| async move {
+            let count = self.provider.get_transaction_count(relayer);
+            let count = if pending { count.pending() } else { count.latest() };
+            within(READ_DEADLINE, async { count.await.map_err(rpc_error) }).await
+        };
+        Ok(count(true).await? > count(false).await?)
+    }
+
     /// Whether the node has forgotten `hash` (neither pending nor mined).
     async fn dropped(&self, hash: B256) -> bool {
         let known = within(READ_DEADLINE, async {

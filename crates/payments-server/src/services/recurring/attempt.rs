@@ -271,6 +271,14 @@ impl RecurringService {
     /// A claim an earlier run may have sent: `Some` when the chain settles the question, `None` when nothing
     /// was spent in the claimed period (safe to send).
     async fn reconcile(&self, claim: &ChargeClaim, manager: Wallet) -> Result<Option<Attempt>, ChainError> {
+        // The crashed run's charge may have been accepted by the node and not mined yet (a congested chain
+        // keeps it longer than a lease): the period then reads unspent, and sending again would charge twice
+        // once both are mined. Left pending until the relayer has nothing in flight.
+        if self.chain.relayer_has_unmined().await? {
+            return Ok(Some(Attempt::Unknown {
+                reason: "the relayer has transactions not mined yet; reconciled once they are".to_owned(),
+            }));
+        }
         let subscription = &claim.subscription;
         let period = self
             .chain

@@ -161,6 +161,12 @@ impl RecurringService {
         manager: Wallet,
         change: &SubscriptionChange,
     ) -> Result<bool, ChainError> {
+        // The change's transaction may be accepted and not mined yet: not done now, but not failed either.
+        if self.chain.relayer_has_unmined().await? {
+            return Err(ChainError::Unavailable(
+                "the relayer has transactions not mined yet".to_owned(),
+            ));
+        }
         let old = self
             .chain
             .permission_period(manager, &change.old_permission)
