@@ -10,11 +10,11 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::{PgError, contended_on_unique};
 use crate::postgres::{PgStore, inventory_images, inventory_list, rows};
-use crate::rows::ItemRow;
+use crate::rows::{Existing, ItemRow, unknown_image};
 use crate::{AttachOutcome, InventoryRepository, ItemColumns, ItemUpsert, StoreError, UpsertOutcome};
 use payments_domain::inventory::{
     ContentHash, ImageFetch, ImageKey, InventoryItem, InventoryPage, InventoryQuery, MAX_IMAGES, NewImage,
-    ProductId, Sku, StoredImage, first_unknown_kept,
+    ProductId, Sku, StoredImage,
 };
 
 /// The columns [`item_from_row`] reads. `images_meta` is each image's metadata as a JSON array (never the
@@ -82,14 +82,6 @@ pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
     .map_err(|error| PgError::corrupt("a product", error))
 }
 
-/// The few columns an upsert or image upload needs to decide.
-struct Existing {
-    rowid: i64,
-    id: ProductId,
-    sku: String,
-    image_count: usize,
-}
-
 async fn lock(tx: &impl Queries, sql: &str, wallet: &str, key: &str) -> Result<Option<Existing>, PgError> {
     let statement = tx.prepare_cached(sql).await?;
     let Some(row) = tx.query_opt(&statement, &[&wallet, &key]).await? else {
@@ -130,15 +122,8 @@ async fn upsert(mut client: PgClient, upsert: &ItemUpsert) -> Result<UpsertOutco
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
-    let kept = existing
-        .as_ref()
-        .map(|existing| (&existing.id, existing.image_count));
-    if let Some(index) = draft
-        .images
-        .as_deref()
-        .and_then(|images| first_unknown_kept(images, kept))
-    {
-        return Ok(UpsertOutcome::UnknownImage { index });
+    if let Some(refused) = unknown_image(draft, existing.as_ref()) {
+        return Ok(refused);
     }
     let columns = ItemColumns::of(fields).map_err(|error| PgError::corrupt("product to store", error))?;
     let (price, cost) = (fields.price_usd.as_i64(), fields.cost_usd.as_i64());

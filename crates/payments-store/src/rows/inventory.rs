@@ -1,9 +1,10 @@
 //! Products as stored (`inventory_items`); what a product's fields store as is [`crate::ItemColumns`].
 
 use payments_core::{Cents, Wallet};
-use payments_domain::inventory::{InventoryItem, ItemFields, ProductId, Sku};
+use payments_domain::inventory::{InventoryItem, ItemDraft, ItemFields, ProductId, Sku, first_unknown_kept};
 
 use super::{bad, json};
+use crate::UpsertOutcome;
 
 /// An `inventory_items` row as every product read selects it, with its images' metadata as JSON.
 pub(crate) struct ItemRow {
@@ -56,4 +57,22 @@ impl ItemRow {
             updated_at: self.updated_at,
         })
     }
+}
+
+/// The few columns an upsert or image upload needs to decide.
+pub(crate) struct Existing {
+    pub(crate) rowid: i64,
+    pub(crate) id: ProductId,
+    pub(crate) sku: String,
+    pub(crate) image_count: usize,
+}
+
+/// The image of `draft` an upsert refuses as unknown: one it keeps that the product found (if any) lacks.
+pub(crate) fn unknown_image(draft: &ItemDraft, existing: Option<&Existing>) -> Option<UpsertOutcome> {
+    let kept = existing.map(|existing| (&existing.id, existing.image_count));
+    draft
+        .images
+        .as_deref()
+        .and_then(|images| first_unknown_kept(images, kept))
+        .map(|index| UpsertOutcome::UnknownImage { index })
 }

@@ -24,7 +24,7 @@ pub(crate) use changes::{ChangeRow, PendingRow, proration_columns};
 pub(crate) use charges::{BillingEventRow, ChargeRow, ClaimStep, claim_step, units, units_column};
 pub(crate) use deliveries::{AttemptRow, DeliveryLogEntryRow, DueRow};
 pub(crate) use endpoints::{DeliveryLogRow, DisabledRow, EndpointRow};
-pub(crate) use inventory::ItemRow;
+pub(crate) use inventory::{Existing, ItemRow, unknown_image};
 pub(crate) use keys::{KeyRow, rotated};
 pub(crate) use receipts::ReceiptRow;
 pub(crate) use recurring::{HookRow, PlanRow, SubscriptionRow, plan_columns, webhook_columns};

@@ -3,10 +3,10 @@
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, named_params};
 
-use crate::rows::ItemRow;
+use crate::rows::{Existing, ItemRow, unknown_image};
 use crate::sqlite::{inventory_images, rows};
 use crate::{AttachOutcome, ItemColumns, ItemUpsert, UpsertOutcome};
-use payments_domain::inventory::{InventoryItem, MAX_IMAGES, NewImage, ProductId, Sku, first_unknown_kept};
+use payments_domain::inventory::{InventoryItem, MAX_IMAGES, NewImage, ProductId, Sku};
 
 /// The columns [`item_from_row`] reads, in its order. `images_meta` is each image's metadata as a JSON array
 /// (never the bytes); the statement must read `FROM inventory_items` unaliased.
@@ -78,14 +78,6 @@ pub(super) fn item_from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
     .map_err(|error| rows::corrupt(0, error))
 }
 
-/// The few columns an upsert or image upload needs to decide.
-struct Existing {
-    rowid: i64,
-    id: ProductId,
-    sku: String,
-    image_count: usize,
-}
-
 fn existing_from_row(row: &Row<'_>) -> rusqlite::Result<Existing> {
     Ok(Existing {
         rowid: row.get(0)?,
@@ -130,15 +122,8 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
-    let kept = existing
-        .as_ref()
-        .map(|existing| (&existing.id, existing.image_count));
-    if let Some(index) = draft
-        .images
-        .as_deref()
-        .and_then(|images| first_unknown_kept(images, kept))
-    {
-        return Ok(UpsertOutcome::UnknownImage { index });
+    if let Some(refused) = unknown_image(draft, existing.as_ref()) {
+        return Ok(refused);
     }
     let columns =
         ItemColumns::of(fields).map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
