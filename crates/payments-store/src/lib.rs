@@ -19,6 +19,8 @@ mod reconcile_repository;
 mod recurring_repository;
 mod repository;
 mod reserve_repository;
+mod rows;
+mod schema;
 mod sqlite;
 mod subscription_deliveries;
 #[cfg(any(test, feature = "testing"))]

@@ -9,6 +9,7 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{PgStore, finality, rows};
+use crate::rows::ChainTransferRow;
 use crate::{
     ChainCursor, ChainRepository, FundedDeposit, Recheck, RecordedTransfer, SettlementDue, SettlementFailure,
     SettlementState, StoreError, UnfinalizedTransfer,
@@ -73,16 +74,18 @@ pub(super) fn as_u64(row: &Row, name: &str) -> Result<u64, PgError> {
 }
 
 pub(super) fn transfer_from_row(row: &Row) -> Result<RecordedTransfer, PgError> {
-    Ok(RecordedTransfer {
+    ChainTransferRow {
         transaction_hash: rows::get(row, "transaction_hash")?,
-        log_index: as_u64(row, "log_index")?,
-        block_number: as_u64(row, "block_number")?,
+        log_index: rows::get(row, "log_index")?,
+        block_number: rows::get(row, "block_number")?,
         block_hash: rows::get(row, "block_hash")?,
-        token: rows::parsed(row, "token", Wallet::parse)?,
-        from: rows::parsed(row, "from_wallet", Wallet::parse)?,
-        to: rows::parsed(row, "to_wallet", Wallet::parse)?,
-        amount: rows::parsed_opt(row, "amount", str::parse::<u128>)?,
-    })
+        token: rows::get(row, "token")?,
+        from_wallet: rows::get(row, "from_wallet")?,
+        to_wallet: rows::get(row, "to_wallet")?,
+        amount: rows::get(row, "amount")?,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a chain transfer", error))
 }
 
 async fn fetch_cursor(client: PgClient, chain_id: u64) -> Result<Option<ChainCursor>, PgError> {

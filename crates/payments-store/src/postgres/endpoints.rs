@@ -2,18 +2,18 @@
 //! deliveries (in the transaction that records the event), their delivery log, redelivery and recovery.
 
 use crate::postgres::connection::{PgClient, Queries};
-use payments_core::{DISABLE_AFTER_FAILING_MS, WEBHOOK_ENDPOINT_DISABLED, Wallet};
+use payments_core::{DISABLE_AFTER_FAILING_MS, Wallet};
 use tokio_postgres::Row;
 
 use crate::endpoint_repository::{EndpointDelivery, FanoutTarget, fan_out};
 use crate::postgres::error::PgError;
 use crate::postgres::rows;
+use crate::rows::{DeliveryLogRow, DisabledRow, EndpointRow};
 use crate::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
     StoredEndpoint,
 };
-use payments_domain::receipt::DeliveryId;
-use payments_domain::webhook_endpoint::{EndpointId, EventId};
+use payments_domain::webhook_endpoint::EndpointId;
 
 const SELECT_ENDPOINT: &str = "SELECT id, public_id, wallet, url, events_json, description, enabled,
     failing_since, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints
@@ -64,21 +64,21 @@ const DISABLE_FAILING: &str = "UPDATE webhook_endpoints SET enabled = FALSE, upd
     AND failing_since <= $3 RETURNING public_id, wallet, url, failing_since";
 
 fn endpoint_from_row(row: &Row) -> Result<(i64, StoredEndpoint), PgError> {
-    Ok((
-        rows::get(row, "id")?,
-        StoredEndpoint {
-            id: EndpointId::from_stored(rows::get(row, "public_id")?),
-            wallet: rows::parsed(row, "wallet", Wallet::parse)?,
-            url: rows::get(row, "url")?,
-            events: rows::json(row, "events_json")?,
-            description: rows::get(row, "description")?,
-            enabled: rows::get(row, "enabled")?,
-            failing_since: rows::get(row, "failing_since")?,
-            previous_secret_expires_at: rows::get(row, "previous_secret_expires_at")?,
-            created_at: rows::get(row, "created_at")?,
-            updated_at: rows::get(row, "updated_at")?,
-        },
-    ))
+    EndpointRow {
+        row_id: rows::get(row, "id")?,
+        public_id: rows::get(row, "public_id")?,
+        wallet: rows::get(row, "wallet")?,
+        url: rows::get(row, "url")?,
+        events_json: rows::get(row, "events_json")?,
+        description: rows::get(row, "description")?,
+        enabled: rows::get(row, "enabled")?,
+        failing_since: rows::get(row, "failing_since")?,
+        previous_secret_expires_at: rows::get(row, "previous_secret_expires_at")?,
+        created_at: rows::get(row, "created_at")?,
+        updated_at: rows::get(row, "updated_at")?,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a webhook endpoint", error))
 }
 
 async fn find(
@@ -213,19 +213,19 @@ pub(super) async fn rotate(
 }
 
 fn delivery_from_row(row: &Row) -> Result<EndpointDeliveryLog, PgError> {
-    let status: Option<i32> = rows::get(row, "last_status_code")?;
-    Ok(EndpointDeliveryLog {
-        row: rows::get(row, "id")?,
-        id: DeliveryId::from_stored(rows::get(row, "public_id")?),
-        event_id: EventId::from_stored(rows::get(row, "event_id")?),
-        event_type: rows::get(row, "event")?,
+    Ok(DeliveryLogRow {
+        row_id: rows::get(row, "id")?,
+        public_id: rows::get(row, "public_id")?,
+        event_id: rows::get(row, "event_id")?,
+        event: rows::get(row, "event")?,
         state: rows::get(row, "state")?,
         attempts: rows::get(row, "attempts")?,
         next_attempt_at: rows::get(row, "next_attempt_at")?,
         created_at: rows::get(row, "created_at")?,
-        last_status_code: status.and_then(|code| u16::try_from(code).ok()),
+        last_status_code: rows::get::<Option<i32>>(row, "last_status_code")?.map(i64::from),
         last_error: rows::get(row, "last_error")?,
-    })
+    }
+    .into_record())
 }
 
 pub(super) async fn deliveries(
@@ -382,19 +382,14 @@ pub(super) async fn after_attempt(
     else {
         return Ok(None);
     };
-    let id: String = rows::get(&row, "public_id")?;
-    let wallet = rows::parsed(&row, "wallet", Wallet::parse)?;
-    let url: String = rows::get(&row, "url")?;
-    let failing_since: i64 = rows::get(&row, "failing_since")?;
-    let data = serde_json::json!({
-        "endpointId": id, "url": url, "failingSince": failing_since, "disabledAt": now_ms,
-    });
-    let event = MerchantEvent::new(
-        wallet,
-        WEBHOOK_ENDPOINT_DISABLED,
-        now_ms,
-        data.to_string().into_bytes(),
-    );
+    let (id, event) = DisabledRow {
+        public_id: rows::get(&row, "public_id")?,
+        wallet: rows::get(&row, "wallet")?,
+        url: rows::get(&row, "url")?,
+        failing_since: rows::get(&row, "failing_since")?,
+    }
+    .into_event(now_ms)
+    .map_err(|error| PgError::corrupt("a disabled webhook endpoint", error))?;
     record_event(tx, &event).await?;
-    Ok(Some(EndpointId::from_stored(id)))
+    Ok(Some(id))
 }

@@ -5,15 +5,16 @@ use std::time::Duration;
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use payments_core::{Cents, Wallet};
+use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::{PgError, contended_on_unique};
 use crate::postgres::{PgStore, inventory_images, inventory_list, rows};
+use crate::rows::{Existing, ItemRow, unknown_image};
 use crate::{AttachOutcome, InventoryRepository, ItemColumns, ItemUpsert, StoreError, UpsertOutcome};
 use payments_domain::inventory::{
-    ContentHash, ImageFetch, ImageKey, InventoryItem, InventoryPage, InventoryQuery, ItemFields, MAX_IMAGES,
-    NewImage, ProductId, Sku, StoredImage, first_unknown_kept,
+    ContentHash, ImageFetch, ImageKey, InventoryItem, InventoryPage, InventoryQuery, MAX_IMAGES, NewImage,
+    ProductId, Sku, StoredImage,
 };
 
 /// The columns [`item_from_row`] reads. `images_meta` is each image's metadata as a JSON array (never the
@@ -55,38 +56,30 @@ const DELETE: &str = "DELETE FROM inventory_items WHERE wallet = $1 AND public_i
 const TOUCH: &str = "UPDATE inventory_items SET updated_at = $2 WHERE id = $1";
 
 pub(super) fn item_from_row(row: &Row) -> Result<InventoryItem, PgError> {
-    Ok(InventoryItem {
-        id: ProductId::from_stored(rows::get(row, "public_id")?),
-        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
-        fields: ItemFields {
-            sku: Sku::from_stored(rows::get(row, "sku")?),
-            name: rows::get(row, "name")?,
-            price_usd: Cents::new(rows::get(row, "price_cents")?),
-            currency: rows::get(row, "currency")?,
-            stock_qty: rows::get(row, "stock_qty")?,
-            category: rows::get(row, "category")?,
-            description: rows::get(row, "description")?,
-            tags: rows::json(row, "tags_json")?,
-            attributes: rows::json(row, "attributes_json")?,
-            cost_usd: Cents::new(rows::get(row, "cost_cents")?),
-            taxable: rows::get(row, "taxable")?,
-            jurisdiction_code: rows::get(row, "jurisdiction_code")?,
-            industry_pack: rows::get(row, "industry_pack")?,
-            shipping_enabled: rows::get(row, "shipping_enabled")?,
-            shipping_config: rows::json(row, "shipping_config_json")?,
-        },
-        images: rows::json(row, "images_meta")?,
+    ItemRow {
+        public_id: rows::get(row, "public_id")?,
+        wallet: rows::get(row, "wallet")?,
+        sku: rows::get(row, "sku")?,
+        name: rows::get(row, "name")?,
+        price_cents: rows::get(row, "price_cents")?,
+        currency: rows::get(row, "currency")?,
+        stock_qty: rows::get(row, "stock_qty")?,
+        category: rows::get(row, "category")?,
+        description: rows::get(row, "description")?,
+        tags_json: rows::get(row, "tags_json")?,
+        images_meta: rows::get(row, "images_meta")?,
+        attributes_json: rows::get(row, "attributes_json")?,
+        cost_cents: rows::get(row, "cost_cents")?,
+        taxable: rows::get(row, "taxable")?,
+        jurisdiction_code: rows::get(row, "jurisdiction_code")?,
+        industry_pack: rows::get(row, "industry_pack")?,
+        shipping_enabled: rows::get(row, "shipping_enabled")?,
+        shipping_config_json: rows::get(row, "shipping_config_json")?,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
-    })
-}
-
-/// The few columns an upsert or image upload needs to decide.
-struct Existing {
-    rowid: i64,
-    id: ProductId,
-    sku: String,
-    image_count: usize,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a product", error))
 }
 
 async fn lock(tx: &impl Queries, sql: &str, wallet: &str, key: &str) -> Result<Option<Existing>, PgError> {
@@ -129,15 +122,8 @@ async fn upsert(mut client: PgClient, upsert: &ItemUpsert) -> Result<UpsertOutco
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
-    let kept = existing
-        .as_ref()
-        .map(|existing| (&existing.id, existing.image_count));
-    if let Some(index) = draft
-        .images
-        .as_deref()
-        .and_then(|images| first_unknown_kept(images, kept))
-    {
-        return Ok(UpsertOutcome::UnknownImage { index });
+    if let Some(refused) = unknown_image(draft, existing.as_ref()) {
+        return Ok(refused);
     }
     let columns = ItemColumns::of(fields).map_err(|error| PgError::corrupt("product to store", error))?;
     let (price, cost) = (fields.price_usd.as_i64(), fields.cost_usd.as_i64());

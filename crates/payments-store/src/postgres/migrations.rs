@@ -8,10 +8,11 @@ use deadpool_postgres::Object;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{
-    schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8, schema_v9,
-    schema_v10, schema_v11, schema_v12, schema_v13, schema_v14, schema_v15, schema_v16, schema_v17,
-    schema_v18, schema_v19, schema_v20, schema_v21, schema_v22,
+    schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v7, schema_v8, schema_v9, schema_v10,
+    schema_v11, schema_v12, schema_v13, schema_v14, schema_v15, schema_v16, schema_v17, schema_v18,
+    schema_v21, schema_v22,
 };
+use crate::schema;
 
 /// Arbitrary constant naming the migration lock (ASCII "paymigr1"); nothing else takes it.
 pub(super) const MIGRATION_LOCK: i64 = 0x7061_796d_6967_7231;
@@ -25,13 +26,13 @@ const IS_APPLIED: &str = "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE v
 const RECORD_VERSION: &str = "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)";
 
 /// In order; a version, once released, never changes (add a new one instead).
-pub(super) const MIGRATIONS: &[(i64, &str)] = &[
+pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (1, schema_v1::SQL),
     (2, schema_v2::SQL),
     (3, schema_v3::SQL),
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
-    (6, schema_v6::SQL),
+    (6, schema::v6::SQL),
     (7, schema_v7::SQL),
     (8, schema_v8::SQL),
     (9, schema_v9::SQL),
@@ -44,8 +45,8 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (16, schema_v16::SQL),
     (17, schema_v17::SQL),
     (18, schema_v18::SQL),
-    (19, schema_v19::SQL),
-    (20, schema_v20::SQL),
+    (19, schema::v19::SQL),
+    (20, schema::v20::SQL),
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
 ];

@@ -25,6 +25,8 @@ mod merchant;
 #[cfg(test)]
 mod migration_tests;
 mod migrations;
+#[cfg(test)]
+pub(crate) use migrations::MIGRATIONS;
 mod onramp_sessions;
 mod outbox;
 #[cfg(any(test, feature = "testing"))]
@@ -56,15 +58,12 @@ mod schema_v15;
 mod schema_v16;
 mod schema_v17;
 mod schema_v18;
-mod schema_v19;
 mod schema_v2;
-mod schema_v20;
 mod schema_v21;
 mod schema_v22;
 mod schema_v3;
 mod schema_v4;
 mod schema_v5;
-mod schema_v6;
 mod schema_v7;
 mod schema_v8;
 mod schema_v9;

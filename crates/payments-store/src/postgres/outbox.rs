@@ -8,13 +8,14 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{PgStore, endpoints, plan_deliveries, rows};
+use crate::rows::{AttemptRow, DeliveryLogEntryRow, DueRow};
 use crate::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
-    OutboxDepth, OutboxRepository, OwnerRow, PreviousKey, StoreError,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, NewDelivery, OutboxDepth,
+    OutboxRepository, OwnerRow, StoreError,
 };
-use payments_domain::receipt::{DeliveryId, ReceiptId};
+use payments_domain::receipt::ReceiptId;
 use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
-use payments_domain::webhook_endpoint::{EndpointId, EventId};
+use payments_domain::webhook_endpoint::EndpointId;
 
 /// The one insert of a new delivery, due at once, whichever row it belongs to.
 const INSERT_DELIVERY: &str =
@@ -93,68 +94,40 @@ macro_rules! redeliver_round {
 pub(super) use redeliver_round;
 const REDELIVER: &str = concat!(redeliver_round!(), "receipt_id = $1 AND public_id = $2");
 
-fn owner_from_row(row: &Row) -> Result<DeliveryOwner, PgError> {
-    let receipt: Option<String> = rows::get(row, "receipt_public_id")?;
-    let subscription: Option<String> = rows::get(row, "subscription_public_id")?;
-    let plan: Option<String> = rows::get(row, "plan_public_id")?;
-    let endpoint: Option<String> = rows::get(row, "endpoint_public_id")?;
-    let event: Option<String> = rows::get(row, "event_id")?;
-    match (receipt, subscription, plan, endpoint, event) {
-        (Some(receipt), None, _, None, _) => Ok(DeliveryOwner::Receipt(ReceiptId::from_stored(receipt))),
-        (None, Some(subscription), Some(plan), None, _) => Ok(DeliveryOwner::Subscription {
-            subscription: CustomerSubscriptionId::from_stored(subscription),
-            plan: PlanId::from_stored(plan),
-        }),
-        (None, None, _, Some(endpoint), Some(event)) => Ok(DeliveryOwner::Endpoint {
-            endpoint: EndpointId::from_stored(endpoint),
-            event: EventId::from_stored(event),
-        }),
-        _ => Err(PgError::corrupt(
-            "column receipt_id",
-            "a delivery must belong to one receipt, one subscription or one endpoint",
-        )),
-    }
-}
-
 fn due_from_row(row: &Row) -> Result<DueDelivery, PgError> {
-    let round: i64 = rows::get(row, "round_attempts")?;
-    Ok(DueDelivery {
-        rowid: rows::get(row, "id")?,
-        id: DeliveryId::from_stored(rows::get(row, "public_id")?),
-        owner: owner_from_row(row)?,
+    DueRow {
+        row_id: rows::get(row, "id")?,
+        public_id: rows::get(row, "public_id")?,
+        receipt_public_id: rows::get(row, "receipt_public_id")?,
         url: rows::get(row, "url")?,
         event: rows::get(row, "event")?,
         body: rows::get(row, "body")?,
-        sealed_signing_key: rows::get(row, "signing_key")?,
-        previous_signing_key: match (
-            rows::get::<Option<Vec<u8>>>(row, "previous_secret")?,
-            rows::get::<Option<i64>>(row, "previous_secret_expires_at")?,
-        ) {
-            (Some(sealed), Some(until_ms)) => Some(PreviousKey { sealed, until_ms }),
-            _ => None,
-        },
-        attempt: rows::get::<i64>(row, "attempts")? + 1,
-        round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
-        endpoint: rows::get(row, "origin")?,
-    })
-}
-
-fn status_code(row: &Row) -> Result<Option<u16>, PgError> {
-    let code: Option<i32> = rows::get(row, "status_code")?;
-    code.map(u16::try_from)
-        .transpose()
-        .map_err(|error| PgError::corrupt("column status_code", error))
+        signing_key: rows::get(row, "signing_key")?,
+        attempts: rows::get(row, "attempts")?,
+        round_attempts: rows::get(row, "round_attempts")?,
+        origin: rows::get(row, "origin")?,
+        subscription_public_id: rows::get(row, "subscription_public_id")?,
+        plan_public_id: rows::get(row, "plan_public_id")?,
+        endpoint_public_id: rows::get(row, "endpoint_public_id")?,
+        event_id: rows::get(row, "event_id")?,
+        previous_secret: rows::get(row, "previous_secret")?,
+        previous_secret_expires_at: rows::get(row, "previous_secret_expires_at")?,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a due delivery", error))
 }
 
 fn attempt_from_row(row: &Row) -> Result<AttemptLog, PgError> {
-    Ok(AttemptLog {
+    AttemptRow {
         attempt: rows::get(row, "attempt")?,
-        status_code: status_code(row)?,
+        status_code: rows::get::<Option<i32>>(row, "status_code")?.map(i64::from),
         error: rows::get(row, "error")?,
         started_at: rows::get(row, "started_at")?,
         finished_at: rows::get(row, "finished_at")?,
         duration_ms: rows::get(row, "duration_ms")?,
-    })
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a webhook attempt", error))
 }
 
 async fn claim_due(client: PgClient, claim: &Claim) -> Result<Vec<DueDelivery>, PgError> {
@@ -256,19 +229,16 @@ pub(super) fn delivery_from_row(
     row: &Row,
     subscription_id: Option<CustomerSubscriptionId>,
 ) -> Result<(i64, DeliveryLog), PgError> {
-    Ok((
-        rows::get(row, "id")?,
-        DeliveryLog {
-            id: DeliveryId::from_stored(rows::get(row, "public_id")?),
-            subscription_id,
-            event: rows::get(row, "event")?,
-            url: rows::get(row, "url")?,
-            state: rows::get(row, "state")?,
-            next_attempt_at: rows::get(row, "next_attempt_at")?,
-            created_at: rows::get(row, "created_at")?,
-            attempts: Vec::new(),
-        },
-    ))
+    Ok(DeliveryLogEntryRow {
+        row_id: rows::get(row, "id")?,
+        public_id: rows::get(row, "public_id")?,
+        event: rows::get(row, "event")?,
+        url: rows::get(row, "url")?,
+        state: rows::get(row, "state")?,
+        next_attempt_at: rows::get(row, "next_attempt_at")?,
+        created_at: rows::get(row, "created_at")?,
+    }
+    .into_record(subscription_id))
 }
 
 /// Each delivery with its attempts, oldest first.

@@ -4,19 +4,18 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
+use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{BACKEND, PgStore, onramp_sessions, refunds, rows, sale, splits, transition};
+use crate::rows::ReceiptRow;
 use crate::{
     Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx,
     StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
-use payments_domain::receipt::{
-    NewReceipt, OnrampSession, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
-};
+use payments_domain::receipt::{NewReceipt, OnrampSession, Receipt, ReceiptId};
 use payments_domain::split::StoredSplit;
 
 /// The columns [`receipt_from_row`] decodes, in every receipt read below.
@@ -95,57 +94,47 @@ const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
 
 /// The row id and the receipt.
 pub(super) fn receipt_from_row(row: &Row) -> Result<(i64, Receipt), PgError> {
-    let cents = |name: &str| rows::get::<i64>(row, name).map(Cents::new);
-    let receipt = Receipt {
-        id: ReceiptId::from_stored(rows::get(row, "public_id")?),
-        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
-        source: rows::parsed(row, "source", |text| {
-            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
-        })?,
-        status: rows::parsed(row, "status", str::parse::<ReceiptStatus>)?,
+    let receipt = ReceiptRow {
+        public_id: rows::get(row, "public_id")?,
+        wallet: rows::get(row, "wallet")?,
+        source: rows::get(row, "source")?,
+        status: rows::get(row, "status")?,
         version: rows::get(row, "version")?,
         currency: rows::get(row, "currency")?,
-        amounts: ReceiptAmounts {
-            subtotal: cents("subtotal_cents")?,
-            tax: cents("tax_cents")?,
-            fee: cents("fee_cents")?,
-            total: cents("total_cents")?,
-        },
-        paid: cents("paid_cents")?,
-        refunded: cents("refunded_cents")?,
-        line_items: rows::json(row, "line_items_json")?,
+        subtotal_cents: rows::get(row, "subtotal_cents")?,
+        tax_cents: rows::get(row, "tax_cents")?,
+        fee_cents: rows::get(row, "fee_cents")?,
+        total_cents: rows::get(row, "total_cents")?,
+        paid_cents: rows::get(row, "paid_cents")?,
+        refunded_cents: rows::get(row, "refunded_cents")?,
+        line_items_json: rows::get(row, "line_items_json")?,
         brand_name: rows::get(row, "brand_name")?,
-        tax: ReceiptTax {
-            jurisdiction_code: rows::get(row, "jurisdiction_code")?,
-            rate: rows::parsed(row, "tax_rate", TaxRate::parse)?,
-            components: rows::json(row, "tax_components_json")?,
-        },
-        options: rows::json(row, "options_json")?,
+        jurisdiction_code: rows::get(row, "jurisdiction_code")?,
+        tax_rate: rows::get(row, "tax_rate")?,
+        tax_components_json: rows::get(row, "tax_components_json")?,
+        options_json: rows::get(row, "options_json")?,
         webhook_url: rows::get(row, "webhook_url")?,
         transaction_hash: rows::get(row, "transaction_hash")?,
         transaction_timestamp: rows::get(row, "transaction_timestamp")?,
-        buyer_wallet: rows::parsed_opt(row, "buyer_wallet", Wallet::parse)?,
-        failure: rows::parsed_opt(row, "failure_json", |text| serde_json::from_str(text))?,
+        buyer_wallet: rows::get(row, "buyer_wallet")?,
+        failure_json: rows::get(row, "failure_json")?,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
-        status_authority: rows::parsed(row, "status_authority", str::parse::<Authority>)?,
-        payment: PaymentTarget::from_stored(
-            rows::get::<Option<String>>(row, "pay_to")?,
-            rows::get::<Option<String>>(row, "pay_split")?,
-        )
-        .map_err(|error| PgError::Corrupt(format!("receipt payment target: {error}")))?,
+        status_authority: rows::get(row, "status_authority")?,
+        pay_to: rows::get(row, "pay_to")?,
+        pay_split: rows::get(row, "pay_split")?,
         expires_at: rows::get(row, "expires_at")?,
         expired: rows::get(row, "expired")?,
         paid_late: rows::get(row, "paid_late")?,
         stock_short: rows::get(row, "stock_short")?,
-        onramp: OnrampSession::from_stored(
-            rows::get(row, "onramp_provider")?,
-            rows::get(row, "onramp_session_id")?,
-            rows::get(row, "onramp_url")?,
-            rows::get(row, "onramp_created_at")?,
-        ),
-        received: rows::parsed(row, "received_units", TokenAmount::parse_base_units)?,
-    };
+        onramp_provider: rows::get(row, "onramp_provider")?,
+        onramp_session_id: rows::get(row, "onramp_session_id")?,
+        onramp_url: rows::get(row, "onramp_url")?,
+        onramp_created_at: rows::get(row, "onramp_created_at")?,
+        received_units: rows::get(row, "received_units")?,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a receipt", error))?;
     Ok((rows::get(row, "id")?, receipt))
 }
 

@@ -1,23 +1,17 @@
 //! Plans and customer subscriptions over PostgreSQL (the charge ledger is in `recurring_charges`).
 
 use crate::postgres::connection::{PgClient, Queries};
-use payments_core::{Cents, SpendPermissionData, TokenAmount, Wallet, stored_signature_fits};
+use payments_core::{SpendPermissionData, Wallet};
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{rows, subscription_hooks};
+use crate::rows::{PlanRow, SubscriptionRow, plan_columns, webhook_columns};
 use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
 use payments_domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, PlanWebhook, PlatformCancelReason, StatusQuery, TrialDays,
+    PlanId, PlanUpdate, PlatformCancelReason, StatusQuery,
 };
-
-macro_rules! plan_columns {
-    () => {
-        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
-        webhook_url, signing_key, trial_days"
-    };
-}
 
 /// The columns every subscription read selects, read by name in [`subscription_from_row`].
 macro_rules! subscription_columns {
@@ -83,65 +77,48 @@ const CANCEL: &str =
     cancel_reason = $3 WHERE public_id = $1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row) -> Result<Plan, PgError> {
-    let webhook = match rows::get::<Option<String>>(row, "webhook_url")? {
-        Some(url) => Some(PlanWebhook {
-            url,
-            sealed_key: rows::get(row, "signing_key")?,
-        }),
-        None => None,
-    };
-    Ok(Plan {
-        id: PlanId::from_stored(rows::get(row, "public_id")?),
-        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
+    PlanRow {
+        public_id: rows::get(row, "public_id")?,
+        merchant: rows::get(row, "merchant")?,
         name: rows::get(row, "name")?,
         description: rows::get(row, "description")?,
-        price: Cents::new(rows::get(row, "price_cents")?),
-        period: rows::parsed(row, "period", str::parse)?,
+        price_cents: rows::get(row, "price_cents")?,
+        period: rows::get(row, "period")?,
         active: rows::get(row, "active")?,
-        trial_days: TrialDays::new(i64::from(rows::get::<i32>(row, "trial_days")?))
-            .ok_or_else(|| PgError::corrupt("column trial_days", "out of range"))?,
-        webhook,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
-    })
+        webhook_url: rows::get(row, "webhook_url")?,
+        signing_key: rows::get(row, "signing_key")?,
+        trial_days: i64::from(rows::get::<i32>(row, "trial_days")?),
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a plan", error))
 }
 
 pub(super) fn subscription_from_row(row: &Row) -> Result<CustomerSubscription, PgError> {
-    let permission: SpendPermissionData = rows::json(row, "permission_json")?;
-    let signature: Vec<u8> = rows::get(row, "signature")?;
-    stored_signature_fits(&signature).map_err(|error| PgError::corrupt("column signature", error))?;
-    let count =
-        |name: &str| rows::get::<i64>(row, name).map(|value| u32::try_from(value).unwrap_or(u32::MAX));
-    Ok(CustomerSubscription {
-        id: CustomerSubscriptionId::from_stored(rows::get(row, "public_id")?),
-        plan_id: PlanId::from_stored(rows::get(row, "plan_public_id")?),
-        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
-        customer: rows::parsed(row, "customer", Wallet::parse)?,
-        price: Cents::new(rows::get(row, "price_cents")?),
-        period: rows::parsed(row, "period", str::parse)?,
-        permission: permission
-            .parse()
-            .map_err(|error| PgError::corrupt("column permission_json", error))?,
-        signature,
-        status: rows::parsed(row, "status", str::parse)?,
+    SubscriptionRow {
+        public_id: rows::get(row, "public_id")?,
+        plan_public_id: rows::get(row, "plan_public_id")?,
+        merchant: rows::get(row, "merchant")?,
+        customer: rows::get(row, "customer")?,
+        price_cents: rows::get(row, "price_cents")?,
+        period: rows::get(row, "period")?,
+        permission_json: rows::get(row, "permission_json")?,
+        signature: rows::get(row, "signature")?,
+        status: rows::get(row, "status")?,
         anchor_ms: rows::get(row, "anchor_ms")?,
-        next_period_index: rows::non_negative(rows::get(row, "next_period_index")?),
+        next_period_index: rows::get(row, "next_period_index")?,
         next_charge_at: rows::get(row, "next_charge_at")?,
-        attempts: count("attempts")?,
-        failed_periods: count("failed_periods")?,
+        attempts: rows::get(row, "attempts")?,
+        failed_periods: rows::get(row, "failed_periods")?,
         created_at: rows::get(row, "created_at")?,
         updated_at: rows::get(row, "updated_at")?,
         canceled_at: rows::get(row, "canceled_at")?,
         cancel_reason: rows::get(row, "cancel_reason")?,
-        credit: TokenAmount::from_base_units(u128::from(rows::non_negative(rows::get(row, "credit_units")?))),
-    })
-}
-
-/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
-fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
-    plan.webhook.as_ref().map_or((None, None), |webhook| {
-        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
-    })
+        credit_units: rows::get(row, "credit_units")?,
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a customer subscription", error))
 }
 
 pub(super) async fn create_plan(client: &impl Queries, plan: &Plan) -> Result<(), PgError> {

@@ -3,17 +3,17 @@
 //! row is locked first, so a batch claim (`FOR UPDATE SKIP LOCKED`) and a change never interleave; the
 //! partial UNIQUE index keeps one pending change per subscription even between two instances.
 
-use payments_core::{Cents, Proration, SpendPermissionData, TokenAmount, Wallet};
+use payments_core::SpendPermissionData;
 use tokio_postgres::Row;
 
 use crate::postgres::connection::{PgClient, Queries};
 use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::{recurring, rows, subscription_hooks};
+use crate::rows::{ChangeRow, PendingRow, proration_columns, units_column};
 use crate::{IdempotencyClaim, IdempotentResponse};
 use payments_domain::recurring::{
-    ChangeRefusal, CustomerSubscription, CustomerSubscriptionId, PlanId, SubscriptionChange,
-    SubscriptionChangeId,
+    ChangeRefusal, CustomerSubscription, SubscriptionChange, SubscriptionChangeId,
 };
 
 const LOCK_SUBSCRIPTION: &str =
@@ -60,64 +60,31 @@ const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_
     fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
-/// A pending change and the rows it touches: (change, subscription row, new plan row, credit before).
-struct PendingRow(SubscriptionChange, i64, i64, TokenAmount);
-
-fn units_of(row: &Row, name: &str) -> Result<TokenAmount, PgError> {
-    Ok(TokenAmount::from_base_units(u128::from(rows::non_negative(
-        rows::get(row, name)?,
-    ))))
-}
-
 fn change_from_row(row: &Row) -> Result<PendingRow, PgError> {
-    let old: SpendPermissionData = rows::json(row, "old_permission_json")?;
-    let new: SpendPermissionData = rows::json(row, "permission_json")?;
-    let amount = units_of(row, "proration_units")?;
-    let proration = match rows::get::<String>(row, "proration")?.as_str() {
-        "charge" => Proration::Charge(amount),
-        "credit" => Proration::Credit(amount),
-        _ => Proration::Nothing,
-    };
-    let change = SubscriptionChange {
-        id: SubscriptionChangeId::from_stored(rows::get(row, "change_id")?),
-        subscription_id: CustomerSubscriptionId::from_stored(rows::get(row, "subscription_id")?),
-        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
-        previous_plan_id: PlanId::from_stored(rows::get(row, "previous_plan_id")?),
-        previous_price: Cents::new(rows::get(row, "previous_price_cents")?),
-        old_permission: old
-            .parse()
-            .map_err(|error| PgError::corrupt("column permission_json", error))?,
-        plan_id: PlanId::from_stored(rows::get(row, "plan_id")?),
-        price: Cents::new(rows::get(row, "price_cents")?),
-        permission: new
-            .parse()
-            .map_err(|error| PgError::corrupt("column permission_json", error))?,
+    ChangeRow {
+        change_id: rows::get(row, "change_id")?,
+        subscription_id: rows::get(row, "subscription_id")?,
+        merchant: rows::get(row, "merchant")?,
+        previous_plan_id: rows::get(row, "previous_plan_id")?,
+        previous_price_cents: rows::get(row, "previous_price_cents")?,
+        old_permission_json: rows::get(row, "old_permission_json")?,
+        plan_id: rows::get(row, "plan_id")?,
+        price_cents: rows::get(row, "price_cents")?,
+        permission_json: rows::get(row, "permission_json")?,
         signature: rows::get(row, "signature")?,
         permission_hash: rows::get(row, "permission_hash")?,
-        period_index: rows::non_negative(rows::get(row, "period_index")?),
-        proration,
-        fee: units_of(row, "fee_units")?,
-        net: units_of(row, "net_units")?,
+        period_index: rows::get(row, "period_index")?,
+        proration: rows::get(row, "proration")?,
+        proration_units: rows::get(row, "proration_units")?,
+        fee_units: rows::get(row, "fee_units")?,
+        net_units: rows::get(row, "net_units")?,
         created_at: rows::get(row, "created_at")?,
-    };
-    Ok(PendingRow(
-        change,
-        rows::get(row, "subscription_row")?,
-        rows::get(row, "plan_row")?,
-        units_of(row, "credit_units")?,
-    ))
-}
-
-fn units_column(amount: TokenAmount) -> i64 {
-    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
-}
-
-fn proration_columns(proration: Proration) -> (&'static str, i64) {
-    match proration {
-        Proration::Charge(amount) => ("charge", units_column(amount)),
-        Proration::Credit(amount) => ("credit", units_column(amount)),
-        Proration::Nothing => ("none", 0),
+        subscription_row: rows::get(row, "subscription_row")?,
+        plan_row: rows::get(row, "plan_row")?,
+        credit_units: rows::get(row, "credit_units")?,
     }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a pending plan change", error))
 }
 
 pub(super) async fn begin(

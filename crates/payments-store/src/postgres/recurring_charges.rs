@@ -5,11 +5,12 @@
 //! credit, in one transaction.
 
 use crate::postgres::connection::{PgClient, Queries};
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, Wallet};
 
 use crate::postgres::error::PgError;
 use crate::postgres::recurring::{subscription_columns, subscription_from_row};
 use crate::postgres::{rows, subscription_hooks};
+use crate::rows::{BillingEventRow, ChargeRow, ClaimStep, claim_step, units_column};
 use crate::subscription_credit;
 use payments_domain::recurring::{
     BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeSettlement, ClaimRequest,
@@ -73,17 +74,16 @@ pub(super) async fn claim_due(
         let period = i64::try_from(period_index).unwrap_or(i64::MAX);
         let existing = tx.query_opt(&charge_row, &[&row_id, &period]).await?;
         let existing = existing
-            .map(|row| -> Result<(String, i64, Option<i64>), PgError> {
-                Ok((
-                    rows::get(&row, "state")?,
-                    rows::get(&row, "attempts")?,
-                    rows::get(&row, "lease_until")?,
-                ))
+            .map(|row| -> Result<ChargeRow, PgError> {
+                Ok(ChargeRow {
+                    state: rows::get(&row, "state")?,
+                    attempts: rows::get(&row, "attempts")?,
+                    lease_until: rows::get(&row, "lease_until")?,
+                })
             })
             .transpose()?;
-        let (kind, attempt) = match existing {
-            None => {
-                let attempt = attempts_before.saturating_add(1);
+        let (kind, attempt) = match claim_step(existing, attempts_before, request.now_ms) {
+            ClaimStep::Insert(attempt) => {
                 let insert = tx.prepare_cached(INSERT_PENDING).await?;
                 let inserted = tx
                     .execute(
@@ -103,20 +103,11 @@ pub(super) async fn claim_due(
                 }
                 (ChargeClaimKind::Fresh, attempt)
             }
-            Some((state, attempts, _)) if state == "failed" => {
-                let attempt = u32::try_from(attempts).unwrap_or(u32::MAX).saturating_add(1);
+            ClaimStep::Release(kind, attempt) => {
                 release_to(&tx, row_id, period, attempt, request).await?;
-                (ChargeClaimKind::Fresh, attempt)
+                (kind, attempt)
             }
-            Some((state, attempts, lease_until))
-                if state == "pending" && lease_until.is_none_or(|until| until <= request.now_ms) =>
-            {
-                let attempt = u32::try_from(attempts).unwrap_or(u32::MAX);
-                release_to(&tx, row_id, period, attempt, request).await?;
-                (ChargeClaimKind::Reconcile, attempt)
-            }
-            // Charged already, or leased to a live run: nothing to do for this one.
-            Some(_) => continue,
+            ClaimStep::Skip => continue,
         };
         claims.push(ChargeClaim {
             subscription,
@@ -252,29 +243,17 @@ pub(super) async fn billing_events(
     let rows = client.query(&statement, &[&id.as_str()]).await?;
     rows.iter()
         .map(|row| {
-            let status: String = rows::get(row, "status")?;
-            Ok(BillingEvent::with_units(
-                id.clone(),
-                rows::non_negative(rows::get(row, "period_index")?),
-                BillingEvent::status_of(&status),
-                Cents::new(rows::get(row, "gross_cents")?),
-                (
-                    units_of(rows::get(row, "fee_units")?),
-                    units_of(rows::get(row, "net_units")?),
-                ),
-                rows::get(row, "tx_hash")?,
-                rows::get(row, "failure")?,
-                rows::get(row, "created_at")?,
-            ))
+            Ok(BillingEventRow {
+                period_index: rows::get(row, "period_index")?,
+                status: rows::get(row, "status")?,
+                gross_cents: rows::get(row, "gross_cents")?,
+                fee_units: rows::get(row, "fee_units")?,
+                net_units: rows::get(row, "net_units")?,
+                tx_hash: rows::get(row, "tx_hash")?,
+                failure: rows::get(row, "failure")?,
+                created_at: rows::get(row, "created_at")?,
+            }
+            .into_record(id))
         })
         .collect()
-}
-
-/// Base units in a BIGINT column (a charge is far below 2^63 base units, 9.2 trillion USD).
-fn units_column(amount: TokenAmount) -> i64 {
-    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
-}
-
-fn units_of(column: i64) -> TokenAmount {
-    TokenAmount::from_base_units(u128::try_from(column).unwrap_or_default())
 }

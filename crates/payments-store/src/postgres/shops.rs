@@ -8,6 +8,7 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{PgStore, rows, splits};
+use crate::rows::ShopRow;
 use crate::{ShopRepository, StoreError};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::{ArchivedSplit, SplitSaved, StoredSplit};
@@ -32,17 +33,19 @@ const SAVE_FEE: &str = "INSERT INTO shops (wallet, processing_fee_pct, created_a
 
 /// The fee percentage is stored as decimal text so it reads back exactly.
 fn shop_from_row(row: &Row) -> Result<ShopConfig, PgError> {
-    Ok(ShopConfig {
-        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
+    ShopRow {
+        wallet: rows::get(row, "wallet")?,
         brand_name: rows::get(row, "brand_name")?,
-        processing_fee_pct: rows::parsed(row, "processing_fee_pct", FeePct::parse_merchant_add_on)?,
+        processing_fee_pct: rows::get(row, "processing_fee_pct")?,
         brand_key: rows::get(row, "brand_key")?,
         support_email: rows::get(row, "support_email")?,
         logo_url: rows::get(row, "logo_url")?,
         redirect_url: rows::get(row, "redirect_url")?,
-        jurisdictions: rows::json(row, "jurisdictions_json")?,
+        jurisdictions_json: rows::get(row, "jurisdictions_json")?,
         default_jurisdiction: rows::get(row, "default_jurisdiction")?,
-    })
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a shop", error))
 }
 
 /// The shop a merchant read joined in: none when its columns are NULL (no settings saved).

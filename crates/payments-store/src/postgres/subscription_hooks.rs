@@ -8,8 +8,9 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{endpoints, outbox, rows, users};
+use crate::rows::HookRow;
 use crate::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
-use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::recurring::CustomerSubscriptionId;
 
 macro_rules! hook_columns {
     () => {
@@ -23,17 +24,19 @@ const HOOK_BY_ROW: &str = concat!(hook_columns!(), " WHERE s.id = $1 FOR UPDATE 
 const HOOK_BY_ID: &str = concat!(hook_columns!(), " WHERE s.public_id = $1 FOR UPDATE OF s");
 
 fn hook_from_row(row: &Row) -> Result<SubscriptionHook, PgError> {
-    Ok(SubscriptionHook {
+    HookRow {
         row_id: rows::get(row, "id")?,
-        subscription_id: CustomerSubscriptionId::from_stored(rows::get(row, "public_id")?),
-        plan_id: PlanId::from_stored(rows::get(row, "plan_public_id")?),
-        merchant: rows::parsed(row, "merchant", Wallet::parse)?,
-        customer: rows::parsed(row, "customer", Wallet::parse)?,
-        price: Cents::new(rows::get(row, "price_cents")?),
-        period: rows::parsed(row, "period", str::parse)?,
-        status: rows::parsed(row, "status", str::parse)?,
+        public_id: rows::get(row, "public_id")?,
+        plan_public_id: rows::get(row, "plan_public_id")?,
+        merchant: rows::get(row, "merchant")?,
+        customer: rows::get(row, "customer")?,
+        price_cents: rows::get(row, "price_cents")?,
+        period: rows::get(row, "period")?,
+        status: rows::get(row, "status")?,
         webhook_url: rows::get(row, "webhook_url")?,
-    })
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a subscription's webhook target", error))
 }
 
 /// Locks and reads the hook of the subscription stored at `row_id`.

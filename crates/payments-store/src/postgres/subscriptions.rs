@@ -2,14 +2,13 @@
 
 use crate::postgres::connection::{PgClient, Queries};
 use async_trait::async_trait;
-use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::{PgStore, rows};
+use crate::rows::{KeyRow, rotated};
 use crate::{KeyRepository, StoreError};
 use payments_domain::api_key::{KeyHash, SubscriptionId};
-use payments_domain::scope::Scopes;
 use payments_domain::subscription::{NewSubscription, Subscription};
 
 const FETCH_ACTIVE_BY_KEY: &str = "SELECT public_id, wallet, scopes, name, created_at, revoked_at
@@ -32,14 +31,16 @@ const INSERT_IF_NONE_EXIST: &str =
 const REVOKE: &str = "UPDATE subscriptions SET revoked_at = $2 WHERE public_id = $1 AND revoked_at IS NULL";
 
 fn subscription_from_row(row: &Row) -> Result<Subscription, PgError> {
-    Ok(Subscription {
-        id: SubscriptionId::new(rows::get::<String>(row, "public_id")?),
-        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
-        scopes: rows::parsed(row, "scopes", str::parse::<Scopes>)?,
+    KeyRow {
+        public_id: rows::get(row, "public_id")?,
+        wallet: rows::get(row, "wallet")?,
+        scopes: rows::get(row, "scopes")?,
         name: rows::get(row, "name")?,
         created_at: rows::get(row, "created_at")?,
         revoked_at: rows::get(row, "revoked_at")?,
-    })
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("an API key", error))
 }
 
 async fn fetch_one(client: &impl Queries, sql: &str, key: &str) -> Result<Option<Subscription>, PgError> {
@@ -98,14 +99,7 @@ async fn rotate(
         return Ok(None);
     };
     revoke(&tx, id, now_ms).await?;
-    let replacement = NewSubscription {
-        id: replacement_id.clone(),
-        key_hash: replacement_hash.clone(),
-        wallet: old.wallet,
-        scopes: old.scopes,
-        name: old.name,
-        created_at: now_ms,
-    };
+    let replacement = rotated(old, replacement_id, replacement_hash, now_ms);
     insert_with(&tx, INSERT, &replacement).await?;
     let rotated = fetch_one(&tx, FETCH_ACTIVE_BY_ID, replacement_id.as_str()).await?;
     tx.commit().await?;

@@ -7,7 +7,8 @@ use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
 use crate::postgres::rows;
-use payments_domain::user::{FollowOutcome, Heartbeat, MetricKind, ProfileUpdate, User, next_live_since};
+use crate::rows::{ProfileColumns, UserRow, profile_metrics};
+use payments_domain::user::{FollowOutcome, Heartbeat, ProfileUpdate, User, next_live_since};
 
 /// The columns every user read selects, read by name in [`user_from_row`].
 macro_rules! user_columns {
@@ -67,14 +68,14 @@ const CREDIT_SUBSCRIPTIONS: &str =
 const SET_XP: &str = "UPDATE users SET xp = $2 WHERE wallet = $1";
 
 pub(super) fn user_from_row(row: &Row) -> Result<User, PgError> {
-    Ok(User {
-        wallet: rows::parsed(row, "wallet", Wallet::parse)?,
+    UserRow {
+        wallet: rows::get(row, "wallet")?,
         display_name: rows::get(row, "display_name")?,
         pfp_url: rows::get(row, "pfp_url")?,
         space_url: rows::get(row, "space_url")?,
-        domains: rows::json(row, "domains_json")?,
-        platforms: rows::json(row, "platforms_json")?,
-        languages: rows::json(row, "languages_json")?,
+        domains_json: rows::get(row, "domains_json")?,
+        platforms_json: rows::get(row, "platforms_json")?,
+        languages_json: rows::get(row, "languages_json")?,
         xp: rows::get(row, "xp")?,
         live: rows::get(row, "live")?,
         space_public: rows::get(row, "space_public")?,
@@ -82,7 +83,9 @@ pub(super) fn user_from_row(row: &Row) -> Result<User, PgError> {
         live_platform: rows::get(row, "live_platform")?,
         last_heartbeat: rows::get(row, "last_heartbeat")?,
         last_seen: rows::get(row, "last_seen")?,
-    })
+    }
+    .into_record()
+    .map_err(|error| PgError::corrupt("a user", error))
 }
 
 pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<User>, PgError> {
@@ -100,20 +103,21 @@ async fn fetch_written(client: &impl Queries, wallet: Wallet) -> Result<User, Pg
 
 pub(super) async fn save_profile(mut client: PgClient, update: &ProfileUpdate) -> Result<User, PgError> {
     let tx = client.transaction().await?;
+    let columns = ProfileColumns::of(update).map_err(|error| PgError::corrupt("profile to store", error))?;
     let save = tx.prepare_cached(SAVE_PROFILE).await?;
     let row = tx
         .query_one(
             &save,
             &[
-                &update.wallet.to_string(),
-                &update.display_name,
-                &update.display_name.to_lowercase(),
-                &update.pfp_url,
-                &update.space_url,
-                &rows::to_json(&update.domains)?,
-                &rows::to_json(&update.platforms)?,
-                &rows::to_json(&update.languages)?,
-                &update.now_ms,
+                &columns.wallet,
+                &columns.display_name,
+                &columns.name_key,
+                &columns.pfp_url,
+                &columns.space_url,
+                &columns.domains_json,
+                &columns.platforms_json,
+                &columns.languages_json,
+                &columns.now_ms,
             ],
         )
         .await?;
@@ -121,15 +125,8 @@ pub(super) async fn save_profile(mut client: PgClient, update: &ProfileUpdate) -
     let clear = tx.prepare_cached(CLEAR_METRICS).await?;
     tx.execute(&clear, &[&id]).await?;
     let insert = tx.prepare_cached(INSERT_METRIC).await?;
-    for kind in MetricKind::ALL {
-        let values = match kind {
-            MetricKind::Domain => &update.domains,
-            MetricKind::Platform => &update.platforms,
-            MetricKind::Language => &update.languages,
-        };
-        for value in values {
-            tx.execute(&insert, &[&kind.as_str(), value, &id]).await?;
-        }
+    for (kind, value) in profile_metrics(update) {
+        tx.execute(&insert, &[&kind, &value, &id]).await?;
     }
     let user = fetch_written(&tx, update.wallet).await?;
     tx.commit().await?;

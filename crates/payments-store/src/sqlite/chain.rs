@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use payments_core::{Cents, PaymentBlock, TokenAmount, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::ChainTransferRow;
 use crate::sqlite::{finality, rows};
 use crate::{
     ChainCursor, FundedDeposit, Recheck, RecordedTransfer, SettlementDue, SettlementFailure, SettlementState,
@@ -65,20 +66,18 @@ fn funded_query() -> String {
 }
 
 pub(super) fn transfer_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<RecordedTransfer> {
-    let amount: Option<String> = row.get(first + 7)?;
-    Ok(RecordedTransfer {
+    ChainTransferRow {
         transaction_hash: row.get(first)?,
-        log_index: u64::try_from(row.get::<_, i64>(first + 1)?).map_err(|e| rows::corrupt(first + 1, e))?,
-        block_number: u64::try_from(row.get::<_, i64>(first + 2)?)
-            .map_err(|e| rows::corrupt(first + 2, e))?,
+        log_index: row.get(first + 1)?,
+        block_number: row.get(first + 2)?,
         block_hash: row.get(first + 3)?,
-        token: rows::parsed(row, first + 4, Wallet::parse)?,
-        from: rows::parsed(row, first + 5, Wallet::parse)?,
-        to: rows::parsed(row, first + 6, Wallet::parse)?,
-        amount: amount
-            .map(|text| text.parse::<u128>().map_err(|e| rows::corrupt(first + 7, e)))
-            .transpose()?,
-    })
+        token: row.get(first + 4)?,
+        from_wallet: row.get(first + 5)?,
+        to_wallet: row.get(first + 6)?,
+        amount: row.get(first + 7)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(first, error))
 }
 
 /// Block numbers and log indexes come from the node as u64 but SQLite integers are i64: a value past i64 is

@@ -1,17 +1,17 @@
 //! Merchant webhook endpoints over SQLite: their rows, the fan-out of every merchant event into their
 //! deliveries (in the transaction that records the event), their delivery log, redelivery and recovery.
 
-use payments_core::{DISABLE_AFTER_FAILING_MS, WEBHOOK_ENDPOINT_DISABLED, Wallet};
+use payments_core::{DISABLE_AFTER_FAILING_MS, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::endpoint_repository::{EndpointDelivery, FanoutTarget, fan_out};
+use crate::rows::{DeliveryLogRow, DisabledRow, EndpointRow};
 use crate::sqlite::rows;
 use crate::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
     StoredEndpoint,
 };
-use payments_domain::receipt::DeliveryId;
-use payments_domain::webhook_endpoint::{EndpointId, EventId};
+use payments_domain::webhook_endpoint::EndpointId;
 
 const ENDPOINT_COLUMNS: &str = "id, public_id, wallet, url, events_json, description, enabled, failing_since,
     previous_secret_expires_at, created_at, updated_at";
@@ -59,21 +59,21 @@ const DISABLE_FAILING: &str = "UPDATE webhook_endpoints SET enabled = 0, updated
     AND failing_since <= ?3 RETURNING public_id, wallet, url, failing_since";
 
 fn endpoint_from_row(row: &Row<'_>) -> rusqlite::Result<(i64, StoredEndpoint)> {
-    Ok((
-        row.get(0)?,
-        StoredEndpoint {
-            id: EndpointId::from_stored(row.get(1)?),
-            wallet: rows::parsed(row, 2, Wallet::parse)?,
-            url: row.get(3)?,
-            events: rows::json(row, 4)?,
-            description: row.get(5)?,
-            enabled: row.get(6)?,
-            failing_since: row.get(7)?,
-            previous_secret_expires_at: row.get(8)?,
-            created_at: row.get(9)?,
-            updated_at: row.get(10)?,
-        },
-    ))
+    EndpointRow {
+        row_id: row.get(0)?,
+        public_id: row.get(1)?,
+        wallet: row.get(2)?,
+        url: row.get(3)?,
+        events_json: row.get(4)?,
+        description: row.get(5)?,
+        enabled: row.get(6)?,
+        failing_since: row.get(7)?,
+        previous_secret_expires_at: row.get(8)?,
+        created_at: row.get(9)?,
+        updated_at: row.get(10)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 /// The merchant's endpoint `id` with its row.
@@ -179,19 +179,19 @@ pub(super) fn rotate(
 }
 
 fn delivery_from_row(row: &Row<'_>) -> rusqlite::Result<EndpointDeliveryLog> {
-    let status: Option<i64> = row.get(8)?;
-    Ok(EndpointDeliveryLog {
-        row: row.get(0)?,
-        id: DeliveryId::from_stored(row.get(1)?),
-        event_id: EventId::from_stored(row.get(2)?),
-        event_type: row.get(3)?,
+    Ok(DeliveryLogRow {
+        row_id: row.get(0)?,
+        public_id: row.get(1)?,
+        event_id: row.get(2)?,
+        event: row.get(3)?,
         state: row.get(4)?,
         attempts: row.get(5)?,
         next_attempt_at: row.get(6)?,
         created_at: row.get(7)?,
-        last_status_code: status.and_then(|code| u16::try_from(code).ok()),
+        last_status_code: row.get(8)?,
         last_error: row.get(9)?,
-    })
+    }
+    .into_record())
 }
 
 pub(super) fn deliveries(
@@ -323,26 +323,20 @@ pub(super) fn after_attempt(
     let disabled = tx
         .prepare_cached(DISABLE_FAILING)?
         .query_row(params![delivery_row, now_ms, disable_before_ms], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                rows::parsed(row, 1, Wallet::parse)?,
-                row.get::<_, String>(2)?,
-                row.get::<_, i64>(3)?,
-            ))
+            Ok(DisabledRow {
+                public_id: row.get(0)?,
+                wallet: row.get(1)?,
+                url: row.get(2)?,
+                failing_since: row.get(3)?,
+            })
         })
         .optional()?;
-    let Some((id, wallet, url, failing_since)) = disabled else {
+    let Some(disabled) = disabled else {
         return Ok(None);
     };
-    let data = serde_json::json!({
-        "endpointId": id, "url": url, "failingSince": failing_since, "disabledAt": now_ms,
-    });
-    let event = MerchantEvent::new(
-        wallet,
-        WEBHOOK_ENDPOINT_DISABLED,
-        now_ms,
-        data.to_string().into_bytes(),
-    );
+    let (id, event) = disabled
+        .into_event(now_ms)
+        .map_err(|error| rows::corrupt(1, error))?;
     record_event(tx, &event)?;
-    Ok(Some(EndpointId::from_stored(id)))
+    Ok(Some(id))
 }

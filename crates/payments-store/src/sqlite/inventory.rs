@@ -1,13 +1,12 @@
 //! Inventory rows: the item mapper and the writes.
 
-use payments_core::{Cents, Wallet};
+use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, named_params};
 
+use crate::rows::{Existing, ItemRow, unknown_image};
 use crate::sqlite::{inventory_images, rows};
 use crate::{AttachOutcome, ItemColumns, ItemUpsert, UpsertOutcome};
-use payments_domain::inventory::{
-    InventoryItem, ItemFields, MAX_IMAGES, NewImage, ProductId, Sku, first_unknown_kept,
-};
+use payments_domain::inventory::{InventoryItem, MAX_IMAGES, NewImage, ProductId, Sku};
 
 /// The columns [`item_from_row`] reads, in its order. `images_meta` is each image's metadata as a JSON array
 /// (never the bytes); the statement must read `FROM inventory_items` unaliased.
@@ -53,38 +52,30 @@ const DELETE: &str = "DELETE FROM inventory_items WHERE wallet = ?1 AND public_i
 const TOUCH: &str = "UPDATE inventory_items SET updated_at = ?2 WHERE id = ?1";
 
 pub(super) fn item_from_row(row: &Row<'_>) -> rusqlite::Result<InventoryItem> {
-    Ok(InventoryItem {
-        id: ProductId::from_stored(row.get(0)?),
-        wallet: rows::parsed(row, 1, Wallet::parse)?,
-        fields: ItemFields {
-            sku: Sku::from_stored(row.get(2)?),
-            name: row.get(3)?,
-            price_usd: Cents::new(row.get(4)?),
-            currency: row.get(5)?,
-            stock_qty: row.get(6)?,
-            category: row.get(7)?,
-            description: row.get(8)?,
-            tags: rows::json(row, 9)?,
-            attributes: rows::json(row, 11)?,
-            cost_usd: Cents::new(row.get(12)?),
-            taxable: row.get(13)?,
-            jurisdiction_code: row.get(14)?,
-            industry_pack: row.get(15)?,
-            shipping_enabled: row.get(16)?,
-            shipping_config: rows::json(row, 17)?,
-        },
-        images: rows::json(row, 10)?,
+    ItemRow {
+        public_id: row.get(0)?,
+        wallet: row.get(1)?,
+        sku: row.get(2)?,
+        name: row.get(3)?,
+        price_cents: row.get(4)?,
+        currency: row.get(5)?,
+        stock_qty: row.get(6)?,
+        category: row.get(7)?,
+        description: row.get(8)?,
+        tags_json: row.get(9)?,
+        images_meta: row.get(10)?,
+        attributes_json: row.get(11)?,
+        cost_cents: row.get(12)?,
+        taxable: row.get(13)?,
+        jurisdiction_code: row.get(14)?,
+        industry_pack: row.get(15)?,
+        shipping_enabled: row.get(16)?,
+        shipping_config_json: row.get(17)?,
         created_at: row.get(18)?,
         updated_at: row.get(19)?,
-    })
-}
-
-/// The few columns an upsert or image upload needs to decide.
-struct Existing {
-    rowid: i64,
-    id: ProductId,
-    sku: String,
-    image_count: usize,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 fn existing_from_row(row: &Row<'_>) -> rusqlite::Result<Existing> {
@@ -131,15 +122,8 @@ pub(super) fn upsert(tx: &Connection, upsert: &ItemUpsert) -> rusqlite::Result<U
     {
         return Ok(UpsertOutcome::SkuTaken);
     }
-    let kept = existing
-        .as_ref()
-        .map(|existing| (&existing.id, existing.image_count));
-    if let Some(index) = draft
-        .images
-        .as_deref()
-        .and_then(|images| first_unknown_kept(images, kept))
-    {
-        return Ok(UpsertOutcome::UnknownImage { index });
+    if let Some(refused) = unknown_image(draft, existing.as_ref()) {
+        return Ok(refused);
     }
     let columns =
         ItemColumns::of(fields).map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;

@@ -2,11 +2,12 @@
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
+use crate::schema;
+
 use super::schema_v2;
 use super::schema_v3;
 use super::schema_v4;
 use super::schema_v5;
-use super::schema_v6;
 use super::schema_v7;
 use super::schema_v8;
 use super::schema_v9;
@@ -19,8 +20,6 @@ use super::schema_v15;
 use super::schema_v16;
 use super::schema_v17;
 use super::schema_v18;
-use super::schema_v19;
-use super::schema_v20;
 use super::schema_v21;
 use super::schema_v22;
 
@@ -84,13 +83,13 @@ CREATE TABLE inventory_items (
 CREATE INDEX inventory_items_by_wallet_updated ON inventory_items (wallet, updated_at);
 ";
 
-const MIGRATIONS: &[(i64, &str)] = &[
+pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (1, V1_FOUNDATION),
     (2, schema_v2::SQL),
     (3, schema_v3::SQL),
     (4, schema_v4::SQL),
     (5, schema_v5::SQL),
-    (6, schema_v6::SQL),
+    (6, schema::v6::SQL),
     (7, schema_v7::SQL),
     (8, schema_v8::SQL),
     (9, schema_v9::SQL),
@@ -103,8 +102,8 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (16, schema_v16::SQL),
     (17, schema_v17::SQL),
     (18, schema_v18::SQL),
-    (19, schema_v19::SQL),
-    (20, schema_v20::SQL),
+    (19, schema::v19::SQL),
+    (20, schema::v20::SQL),
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
 ];

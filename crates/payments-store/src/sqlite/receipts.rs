@@ -1,15 +1,14 @@
 //! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
 //! transitions committed with their history, outbox and refund rows.
 
-use payments_core::{Authority, Cents, ReceiptStatus, TaxRate, TokenAmount, Wallet};
+use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
+use crate::rows::ReceiptRow;
 use crate::sqlite::{endpoints, receipt_stock, refunds, rows, webhooks};
 use crate::{CreateReceiptOutcome, OwnerRow, ReceiptFilter, ReceiptPage, TransitionCommit};
 use payments_domain::page_cursor::ReceiptKey;
-use payments_domain::receipt::{
-    NewReceipt, OnrampSession, PaymentTarget, Receipt, ReceiptAmounts, ReceiptId, ReceiptSource, ReceiptTax,
-};
+use payments_domain::receipt::{NewReceipt, Receipt, ReceiptId};
 
 const FETCH_BY_ID: &str = "SELECT public_id, wallet, source, status, version, currency, subtotal_cents, tax_cents,
     fee_cents, total_cents, paid_cents, refunded_cents, line_items_json, brand_name, jurisdiction_code, tax_rate,
@@ -63,55 +62,47 @@ const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_stat
     VALUES (?1, ?2, ?3, ?4, ?5)";
 
 fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
-    let cents = |index: usize| row.get::<_, i64>(index).map(Cents::new);
-    Ok(Receipt {
-        id: ReceiptId::from_stored(row.get(0)?),
-        wallet: rows::parsed(row, 1, Wallet::parse)?,
-        source: rows::parsed(row, 2, |text| {
-            ReceiptSource::parse(text).ok_or_else(|| format!("unknown receipt source {text}"))
-        })?,
-        status: rows::parsed(row, 3, str::parse::<ReceiptStatus>)?,
+    ReceiptRow {
+        public_id: row.get(0)?,
+        wallet: row.get(1)?,
+        source: row.get(2)?,
+        status: row.get(3)?,
         version: row.get(4)?,
         currency: row.get(5)?,
-        amounts: ReceiptAmounts {
-            subtotal: cents(6)?,
-            tax: cents(7)?,
-            fee: cents(8)?,
-            total: cents(9)?,
-        },
-        paid: cents(10)?,
-        refunded: cents(11)?,
-        line_items: rows::json(row, 12)?,
+        subtotal_cents: row.get(6)?,
+        tax_cents: row.get(7)?,
+        fee_cents: row.get(8)?,
+        total_cents: row.get(9)?,
+        paid_cents: row.get(10)?,
+        refunded_cents: row.get(11)?,
+        line_items_json: row.get(12)?,
         brand_name: row.get(13)?,
-        tax: ReceiptTax {
-            jurisdiction_code: row.get(14)?,
-            rate: rows::parsed(row, 15, TaxRate::parse)?,
-            components: rows::json(row, 16)?,
-        },
-        options: rows::json(row, 17)?,
+        jurisdiction_code: row.get(14)?,
+        tax_rate: row.get(15)?,
+        tax_components_json: row.get(16)?,
+        options_json: row.get(17)?,
         webhook_url: row.get(18)?,
         transaction_hash: row.get(19)?,
         transaction_timestamp: row.get(20)?,
-        buyer_wallet: match row.get::<_, Option<String>>(21)? {
-            Some(text) => Some(Wallet::parse(&text).map_err(|error| rows::corrupt(21, error))?),
-            None => None,
-        },
-        failure: match row.get::<_, Option<String>>(22)? {
-            Some(text) => Some(serde_json::from_str(&text).map_err(|error| rows::corrupt(22, error))?),
-            None => None,
-        },
+        buyer_wallet: row.get(21)?,
+        failure_json: row.get(22)?,
         created_at: row.get(23)?,
         updated_at: row.get(24)?,
-        status_authority: rows::parsed(row, 25, str::parse::<Authority>)?,
-        payment: PaymentTarget::from_stored(row.get(26)?, row.get(27)?)
-            .map_err(|error| rows::corrupt(26, error))?,
+        status_authority: row.get(25)?,
+        pay_to: row.get(26)?,
+        pay_split: row.get(27)?,
         expires_at: row.get(29)?,
         expired: row.get(30)?,
         paid_late: row.get(31)?,
         stock_short: row.get(32)?,
-        onramp: OnrampSession::from_stored(row.get(33)?, row.get(34)?, row.get(35)?, row.get(36)?),
-        received: rows::parsed(row, 37, TokenAmount::parse_base_units)?,
-    })
+        onramp_provider: row.get(33)?,
+        onramp_session_id: row.get(34)?,
+        onramp_url: row.get(35)?,
+        onramp_created_at: row.get(36)?,
+        received_units: row.get(37)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn insert(tx: &Connection, receipt: &NewReceipt) -> rusqlite::Result<CreateReceiptOutcome> {

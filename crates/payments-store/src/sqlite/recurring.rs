@@ -1,21 +1,15 @@
 //! Plans and customer subscriptions over SQLite (the charge ledger is in `recurring_charges`).
 
-use payments_core::{Cents, SpendPermissionData, TokenAmount, Wallet, stored_signature_fits};
+use payments_core::{SpendPermissionData, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::{PlanRow, SubscriptionRow, plan_columns, webhook_columns};
 use crate::sqlite::{rows, subscription_hooks};
 use crate::{STATUS_LISTING_LIMIT, SubscriptionHook};
 use payments_domain::recurring::{
     CreateSubscriptionOutcome, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan,
-    PlanId, PlanUpdate, PlanWebhook, PlatformCancelReason, StatusQuery, TrialDays,
+    PlanId, PlanUpdate, PlatformCancelReason, StatusQuery,
 };
-
-macro_rules! plan_columns {
-    () => {
-        "public_id, merchant, name, description, price_cents, period, active, created_at, updated_at,
-        webhook_url, signing_key, trial_days"
-    };
-}
 
 /// The columns every subscription read selects, in [`subscription_from_row`]'s order.
 macro_rules! subscription_columns {
@@ -74,61 +68,48 @@ const CANCEL: &str =
     cancel_reason = ?3 WHERE public_id = ?1 AND status <> 'canceled'";
 
 fn plan_from_row(row: &Row<'_>) -> rusqlite::Result<Plan> {
-    let webhook = match row.get::<_, Option<String>>(9)? {
-        Some(url) => Some(PlanWebhook {
-            url,
-            sealed_key: row.get(10)?,
-        }),
-        None => None,
-    };
-    Ok(Plan {
-        id: PlanId::from_stored(row.get(0)?),
-        merchant: rows::parsed(row, 1, Wallet::parse)?,
+    PlanRow {
+        public_id: row.get(0)?,
+        merchant: row.get(1)?,
         name: row.get(2)?,
         description: row.get(3)?,
-        price: Cents::new(row.get(4)?),
-        period: rows::parsed(row, 5, str::parse)?,
+        price_cents: row.get(4)?,
+        period: row.get(5)?,
         active: row.get(6)?,
-        trial_days: TrialDays::new(row.get(11)?)
-            .ok_or_else(|| rows::corrupt(11, "trial_days out of range"))?,
-        webhook,
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
-    })
-}
-
-/// A plan's webhook columns: its URL and sealed key, both `NULL` without a target.
-fn webhook_columns(plan: &Plan) -> (Option<&str>, Option<&[u8]>) {
-    plan.webhook.as_ref().map_or((None, None), |webhook| {
-        (Some(webhook.url.as_str()), webhook.sealed_key.as_deref())
-    })
+        webhook_url: row.get(9)?,
+        signing_key: row.get(10)?,
+        trial_days: row.get(11)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<CustomerSubscription> {
-    let permission: SpendPermissionData = rows::json(row, 6)?;
-    let signature: Vec<u8> = row.get(7)?;
-    stored_signature_fits(&signature).map_err(|error| rows::corrupt(7, error))?;
-    Ok(CustomerSubscription {
-        id: CustomerSubscriptionId::from_stored(row.get(0)?),
-        plan_id: PlanId::from_stored(row.get(1)?),
-        merchant: rows::parsed(row, 2, Wallet::parse)?,
-        customer: rows::parsed(row, 3, Wallet::parse)?,
-        price: Cents::new(row.get(4)?),
-        period: rows::parsed(row, 5, str::parse)?,
-        permission: permission.parse().map_err(|error| rows::corrupt(6, error))?,
-        signature,
-        status: rows::parsed(row, 8, str::parse)?,
+    SubscriptionRow {
+        public_id: row.get(0)?,
+        plan_public_id: row.get(1)?,
+        merchant: row.get(2)?,
+        customer: row.get(3)?,
+        price_cents: row.get(4)?,
+        period: row.get(5)?,
+        permission_json: row.get(6)?,
+        signature: row.get(7)?,
+        status: row.get(8)?,
         anchor_ms: row.get(9)?,
-        next_period_index: u64::try_from(row.get::<_, i64>(10)?).map_err(|error| rows::corrupt(10, error))?,
+        next_period_index: row.get(10)?,
         next_charge_at: row.get(11)?,
-        attempts: u32::try_from(row.get::<_, i64>(12)?).unwrap_or(u32::MAX),
-        failed_periods: u32::try_from(row.get::<_, i64>(13)?).unwrap_or(u32::MAX),
+        attempts: row.get(12)?,
+        failed_periods: row.get(13)?,
         created_at: row.get(14)?,
         updated_at: row.get(15)?,
         canceled_at: row.get(16)?,
         cancel_reason: row.get(17)?,
-        credit: TokenAmount::from_base_units(u128::try_from(row.get::<_, i64>(18)?).unwrap_or_default()),
-    })
+        credit_units: row.get(18)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn create_plan(conn: &Connection, plan: &Plan) -> rusqlite::Result<()> {

@@ -3,15 +3,15 @@
 //! billing event and the `subscription.updated` webhook, in one writer transaction) or failed. A pending
 //! change whose lease ran out is handed to a later run to reconcile with the chain.
 
-use payments_core::{Cents, Proration, SpendPermissionData, TokenAmount, Wallet};
+use payments_core::SpendPermissionData;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::{ChangeRow, PendingRow, proration_columns, units_column};
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::{recurring, rows, subscription_hooks};
 use crate::{IdempotencyClaim, IdempotentResponse};
 use payments_domain::recurring::{
-    ChangeRefusal, CustomerSubscription, CustomerSubscriptionId, PlanId, SubscriptionChange,
-    SubscriptionChangeId,
+    ChangeRefusal, CustomerSubscription, SubscriptionChange, SubscriptionChangeId,
 };
 
 const SUBSCRIPTION_STATE: &str = "SELECT id, status FROM customer_subscriptions WHERE public_id = ?1";
@@ -53,56 +53,31 @@ const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_
     fee_cents, net_cents, tx_hash, failure, created_at, fee_units, net_units)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
-/// A pending change and the rows it touches: (change, subscription row, new plan row, credit before).
-struct PendingRow(SubscriptionChange, i64, i64, TokenAmount);
-
-fn units_of(row: &Row<'_>, index: usize) -> rusqlite::Result<TokenAmount> {
-    Ok(TokenAmount::from_base_units(
-        u128::try_from(row.get::<_, i64>(index)?).unwrap_or_default(),
-    ))
-}
-
 fn change_from_row(row: &Row<'_>) -> rusqlite::Result<PendingRow> {
-    let old: SpendPermissionData = rows::json(row, 5)?;
-    let new: SpendPermissionData = rows::json(row, 8)?;
-    let amount = units_of(row, 13)?;
-    let proration = match row.get::<_, String>(12)?.as_str() {
-        "charge" => Proration::Charge(amount),
-        "credit" => Proration::Credit(amount),
-        _ => Proration::Nothing,
-    };
-    let change = SubscriptionChange {
-        id: SubscriptionChangeId::from_stored(row.get(0)?),
-        subscription_id: CustomerSubscriptionId::from_stored(row.get(1)?),
-        merchant: rows::parsed(row, 2, Wallet::parse)?,
-        previous_plan_id: PlanId::from_stored(row.get(3)?),
-        previous_price: Cents::new(row.get(4)?),
-        old_permission: old.parse().map_err(|error| rows::corrupt(5, error))?,
-        plan_id: PlanId::from_stored(row.get(6)?),
-        price: Cents::new(row.get(7)?),
-        permission: new.parse().map_err(|error| rows::corrupt(8, error))?,
+    ChangeRow {
+        change_id: row.get(0)?,
+        subscription_id: row.get(1)?,
+        merchant: row.get(2)?,
+        previous_plan_id: row.get(3)?,
+        previous_price_cents: row.get(4)?,
+        old_permission_json: row.get(5)?,
+        plan_id: row.get(6)?,
+        price_cents: row.get(7)?,
+        permission_json: row.get(8)?,
         signature: row.get(9)?,
         permission_hash: row.get(10)?,
-        period_index: u64::try_from(row.get::<_, i64>(11)?).unwrap_or_default(),
-        proration,
-        fee: units_of(row, 14)?,
-        net: units_of(row, 15)?,
+        period_index: row.get(11)?,
+        proration: row.get(12)?,
+        proration_units: row.get(13)?,
+        fee_units: row.get(14)?,
+        net_units: row.get(15)?,
         created_at: row.get(16)?,
-    };
-    Ok(PendingRow(change, row.get(17)?, row.get(18)?, units_of(row, 19)?))
-}
-
-/// A stored amount of base units (far below 2^63).
-fn units_column(amount: TokenAmount) -> i64 {
-    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
-}
-
-fn proration_columns(proration: Proration) -> (&'static str, i64) {
-    match proration {
-        Proration::Charge(amount) => ("charge", units_column(amount)),
-        Proration::Credit(amount) => ("credit", units_column(amount)),
-        Proration::Nothing => ("none", 0),
+        subscription_row: row.get(17)?,
+        plan_row: row.get(18)?,
+        credit_units: row.get(19)?,
     }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn begin(

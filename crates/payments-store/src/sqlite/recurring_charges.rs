@@ -2,9 +2,10 @@
 //! transaction is sent; settlements are applied only by the lease owner, with the billing event, the
 //! subscription's new schedule, its webhooks and the customer's xp credit, in the same writer transaction.
 
-use payments_core::{Cents, TokenAmount, Wallet};
+use payments_core::{Cents, Wallet};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::rows::{BillingEventRow, ChargeRow, ClaimStep, claim_step, units_column};
 use crate::sqlite::recurring::{SUBSCRIPTION_COLUMNS, subscription_columns, subscription_from_row};
 use crate::sqlite::subscription_hooks;
 use crate::subscription_credit;
@@ -62,15 +63,18 @@ pub(super) fn claim_due(conn: &Connection, request: &ClaimRequest) -> rusqlite::
     for (row_id, subscription) in due {
         let (period_index, attempts_before) = subscription.period_to_charge(request.now_ms);
         let period = i64::try_from(period_index).unwrap_or(i64::MAX);
-        let existing: Option<(String, i64, Option<i64>)> = conn
+        let existing = conn
             .prepare_cached(CHARGE_ROW)?
             .query_row(params![row_id, period], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                Ok(ChargeRow {
+                    state: row.get(0)?,
+                    attempts: row.get(1)?,
+                    lease_until: row.get(2)?,
+                })
             })
             .optional()?;
-        let (kind, attempt) = match existing {
-            None => {
-                let attempt = attempts_before.saturating_add(1);
+        let (kind, attempt) = match claim_step(existing, attempts_before, request.now_ms) {
+            ClaimStep::Insert(attempt) => {
                 conn.prepare_cached(INSERT_PENDING)?.execute(params![
                     row_id,
                     period,
@@ -81,20 +85,11 @@ pub(super) fn claim_due(conn: &Connection, request: &ClaimRequest) -> rusqlite::
                 ])?;
                 (ChargeClaimKind::Fresh, attempt)
             }
-            Some((state, attempts, _)) if state == "failed" => {
-                let attempt = u32::try_from(attempts).unwrap_or(u32::MAX).saturating_add(1);
+            ClaimStep::Release(kind, attempt) => {
                 release_to(conn, row_id, period, attempt, request)?;
-                (ChargeClaimKind::Fresh, attempt)
+                (kind, attempt)
             }
-            Some((state, attempts, lease_until))
-                if state == "pending" && lease_until.is_none_or(|until| until <= request.now_ms) =>
-            {
-                let attempt = u32::try_from(attempts).unwrap_or(u32::MAX);
-                release_to(conn, row_id, period, attempt, request)?;
-                (ChargeClaimKind::Reconcile, attempt)
-            }
-            // Charged already, or leased to a live run: nothing to do for this one.
-            Some(_) => continue,
+            ClaimStep::Skip => continue,
         };
         claims.push(ChargeClaim {
             subscription,
@@ -206,26 +201,17 @@ pub(super) fn billing_events(
 ) -> rusqlite::Result<Vec<BillingEvent>> {
     conn.prepare_cached(EVENTS)?
         .query_map([id.as_str()], |row| {
-            let status: String = row.get(1)?;
-            Ok(BillingEvent::with_units(
-                id.clone(),
-                u64::try_from(row.get::<_, i64>(0)?).unwrap_or_default(),
-                BillingEvent::status_of(&status),
-                Cents::new(row.get(2)?),
-                (units_of(row.get(3)?), units_of(row.get(4)?)),
-                row.get(5)?,
-                row.get(6)?,
-                row.get(7)?,
-            ))
+            Ok(BillingEventRow {
+                period_index: row.get(0)?,
+                status: row.get(1)?,
+                gross_cents: row.get(2)?,
+                fee_units: row.get(3)?,
+                net_units: row.get(4)?,
+                tx_hash: row.get(5)?,
+                failure: row.get(6)?,
+                created_at: row.get(7)?,
+            }
+            .into_record(id))
         })?
         .collect()
-}
-
-/// Base units in an INTEGER column (a charge is far below 2^63 base units, 9.2 trillion USD).
-fn units_column(amount: TokenAmount) -> i64 {
-    i64::try_from(amount.base_units()).unwrap_or(i64::MAX)
-}
-
-fn units_of(column: i64) -> TokenAmount {
-    TokenAmount::from_base_units(u128::try_from(column).unwrap_or_default())
 }

@@ -3,6 +3,7 @@
 use payments_core::{FeePct, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::ShopRow;
 use crate::sqlite::rows;
 use payments_domain::shop::ShopConfig;
 
@@ -25,17 +26,19 @@ const SAVE_FEE: &str = "INSERT INTO shops (wallet, processing_fee_pct, created_a
 
 /// The fee percentage is stored as decimal text so it reads back exactly.
 fn shop_from_row(row: &Row<'_>) -> rusqlite::Result<ShopConfig> {
-    Ok(ShopConfig {
-        wallet: rows::parsed(row, 0, Wallet::parse)?,
+    ShopRow {
+        wallet: row.get(0)?,
         brand_name: row.get(1)?,
-        processing_fee_pct: rows::parsed(row, 2, FeePct::parse_merchant_add_on)?,
+        processing_fee_pct: row.get(2)?,
         brand_key: row.get(3)?,
         support_email: row.get(4)?,
         logo_url: row.get(5)?,
         redirect_url: row.get(6)?,
-        jurisdictions: rows::json(row, 7)?,
+        jurisdictions_json: row.get(7)?,
         default_jurisdiction: row.get(8)?,
-    })
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Option<ShopConfig>> {

@@ -5,9 +5,10 @@
 use payments_core::{Cents, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row};
 
+use crate::rows::HookRow;
 use crate::sqlite::{endpoints, rows, users, webhooks};
 use crate::{OwnerRow, SubscriptionDelivery, SubscriptionHook};
-use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::recurring::CustomerSubscriptionId;
 
 macro_rules! hook_columns {
     () => {
@@ -20,17 +21,19 @@ const HOOK_BY_ROW: &str = concat!(hook_columns!(), " WHERE s.id = ?1");
 const HOOK_BY_ID: &str = concat!(hook_columns!(), " WHERE s.public_id = ?1");
 
 fn hook_from_row(row: &Row<'_>) -> rusqlite::Result<SubscriptionHook> {
-    Ok(SubscriptionHook {
+    HookRow {
         row_id: row.get(0)?,
-        subscription_id: CustomerSubscriptionId::from_stored(row.get(1)?),
-        plan_id: PlanId::from_stored(row.get(2)?),
-        merchant: rows::parsed(row, 3, Wallet::parse)?,
-        customer: rows::parsed(row, 4, Wallet::parse)?,
-        price: Cents::new(row.get(5)?),
-        period: rows::parsed(row, 6, str::parse)?,
-        status: rows::parsed(row, 7, str::parse)?,
+        public_id: row.get(1)?,
+        plan_public_id: row.get(2)?,
+        merchant: row.get(3)?,
+        customer: row.get(4)?,
+        price_cents: row.get(5)?,
+        period: row.get(6)?,
+        status: row.get(7)?,
         webhook_url: row.get(8)?,
-    })
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 /// The hook of the subscription stored at `row_id`.

@@ -2,10 +2,9 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::{KeyRow, rotated};
 use crate::sqlite::rows;
-use payments_core::Wallet;
 use payments_domain::api_key::{KeyHash, SubscriptionId};
-use payments_domain::scope::Scopes;
 use payments_domain::subscription::{NewSubscription, Subscription};
 
 const FETCH_ACTIVE_BY_KEY: &str = "SELECT public_id, wallet, scopes, name, created_at, revoked_at
@@ -22,14 +21,16 @@ const INSERT_IF_NONE_EXIST: &str =
 const REVOKE: &str = "UPDATE subscriptions SET revoked_at = ?2 WHERE public_id = ?1 AND revoked_at IS NULL";
 
 fn subscription_from_row(row: &Row<'_>) -> rusqlite::Result<Subscription> {
-    Ok(Subscription {
-        id: SubscriptionId::new(row.get::<_, String>(0)?),
-        wallet: rows::parsed(row, 1, Wallet::parse)?,
-        scopes: rows::parsed(row, 2, str::parse::<Scopes>)?,
+    KeyRow {
+        public_id: row.get(0)?,
+        wallet: row.get(1)?,
+        scopes: row.get(2)?,
         name: row.get(3)?,
         created_at: row.get(4)?,
         revoked_at: row.get(5)?,
-    })
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn fetch_active_by_key(
@@ -88,14 +89,7 @@ pub(super) fn rotate(
         return Ok(None);
     };
     revoke(tx, id, now_ms)?;
-    let replacement = NewSubscription {
-        id: replacement_id.clone(),
-        key_hash: replacement_hash.clone(),
-        wallet: old.wallet,
-        scopes: old.scopes,
-        name: old.name,
-        created_at: now_ms,
-    };
+    let replacement = rotated(old, replacement_id, replacement_hash, now_ms);
     insert(tx, &replacement)?;
     fetch_active(tx, replacement_id)
 }

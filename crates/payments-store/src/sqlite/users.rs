@@ -4,8 +4,9 @@
 use payments_core::{Cents, Wallet, xp_for_spending};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::{ProfileColumns, UserRow, profile_metrics};
 use crate::sqlite::rows;
-use payments_domain::user::{FollowOutcome, Heartbeat, MetricKind, ProfileUpdate, User, next_live_since};
+use payments_domain::user::{FollowOutcome, Heartbeat, ProfileUpdate, User, next_live_since};
 
 /// The columns every user read selects, in [`user_from_row`]'s order.
 macro_rules! user_columns {
@@ -65,14 +66,14 @@ const CREDIT_SUBSCRIPTIONS: &str =
 const SET_XP: &str = "UPDATE users SET xp = ?2 WHERE wallet = ?1";
 
 pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<User> {
-    Ok(User {
-        wallet: rows::parsed(row, 0, Wallet::parse)?,
+    UserRow {
+        wallet: row.get(0)?,
         display_name: row.get(1)?,
         pfp_url: row.get(2)?,
         space_url: row.get(3)?,
-        domains: rows::json(row, 4)?,
-        platforms: rows::json(row, 5)?,
-        languages: rows::json(row, 6)?,
+        domains_json: row.get(4)?,
+        platforms_json: row.get(5)?,
+        languages_json: row.get(6)?,
         xp: row.get(7)?,
         live: row.get(8)?,
         space_public: row.get(9)?,
@@ -80,7 +81,9 @@ pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<User> {
         live_platform: row.get(11)?,
         last_heartbeat: row.get(12)?,
         last_seen: row.get(13)?,
-    })
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(0, error))
 }
 
 pub(super) fn fetch(conn: &Connection, wallet: Wallet) -> rusqlite::Result<Option<User>> {
@@ -95,31 +98,26 @@ fn fetch_written(conn: &Connection, wallet: Wallet) -> rusqlite::Result<User> {
 }
 
 pub(super) fn save_profile(conn: &Connection, update: &ProfileUpdate) -> rusqlite::Result<User> {
+    let columns = ProfileColumns::of(update)
+        .map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
     let id: i64 = conn.prepare_cached(SAVE_PROFILE)?.query_row(
         params![
-            update.wallet.to_string(),
-            update.display_name,
-            update.display_name.to_lowercase(),
-            update.pfp_url,
-            update.space_url,
-            rows::to_json(&update.domains)?,
-            rows::to_json(&update.platforms)?,
-            rows::to_json(&update.languages)?,
-            update.now_ms,
+            columns.wallet,
+            columns.display_name,
+            columns.name_key,
+            columns.pfp_url,
+            columns.space_url,
+            columns.domains_json,
+            columns.platforms_json,
+            columns.languages_json,
+            columns.now_ms,
         ],
         |row| row.get(0),
     )?;
     conn.prepare_cached(CLEAR_METRICS)?.execute([id])?;
     let mut insert = conn.prepare_cached(INSERT_METRIC)?;
-    for kind in MetricKind::ALL {
-        let values = match kind {
-            MetricKind::Domain => &update.domains,
-            MetricKind::Platform => &update.platforms,
-            MetricKind::Language => &update.languages,
-        };
-        for value in values {
-            insert.execute(params![kind.as_str(), value, id])?;
-        }
+    for (kind, value) in profile_metrics(update) {
+        insert.execute(params![kind, value, id])?;
     }
     fetch_written(conn, update.wallet)
 }

@@ -3,14 +3,15 @@
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::rows::{AttemptRow, DeliveryLogEntryRow, DueRow};
 use crate::sqlite::{endpoints, rows};
 use crate::{
-    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery, NewDelivery,
-    OutboxDepth, OwnerRow, PreviousKey,
+    AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DueDelivery, NewDelivery, OutboxDepth,
+    OwnerRow,
 };
-use payments_domain::receipt::{DeliveryId, ReceiptId};
-use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
-use payments_domain::webhook_endpoint::{EndpointId, EventId};
+use payments_domain::receipt::ReceiptId;
+use payments_domain::recurring::CustomerSubscriptionId;
+use payments_domain::webhook_endpoint::EndpointId;
 
 /// Due deliveries in due order, at most `?4` per endpoint counting the `?3` JSON object of attempts already
 /// in flight per endpoint, so one slow endpoint's backlog never fills a claim that others are waiting for.
@@ -75,49 +76,26 @@ const DEPTH: &str = "SELECT COUNT(*), COALESCE(SUM(leased_until > ?1), 0) FROM w
     WHERE state = 'pending'";
 
 fn due_from_row(row: &Row<'_>) -> rusqlite::Result<DueDelivery> {
-    let round: i64 = row.get(8)?;
-    let receipt: Option<String> = row.get(2)?;
-    let subscription: Option<(String, String)> = match (row.get(10)?, row.get(11)?) {
-        (Some(subscription), Some(plan)) => Some((subscription, plan)),
-        _ => None,
-    };
-    let endpoint: Option<(String, String)> = match (row.get(12)?, row.get(13)?) {
-        (Some(endpoint), Some(event)) => Some((endpoint, event)),
-        _ => None,
-    };
-    let owner = match (receipt, subscription, endpoint) {
-        (Some(receipt), None, None) => DeliveryOwner::Receipt(ReceiptId::from_stored(receipt)),
-        (None, Some((subscription, plan)), None) => DeliveryOwner::Subscription {
-            subscription: CustomerSubscriptionId::from_stored(subscription),
-            plan: PlanId::from_stored(plan),
-        },
-        (None, None, Some((endpoint, event))) => DeliveryOwner::Endpoint {
-            endpoint: EndpointId::from_stored(endpoint),
-            event: EventId::from_stored(event),
-        },
-        _ => {
-            return Err(rows::corrupt(
-                2,
-                "a delivery must belong to one receipt, one subscription or one endpoint",
-            ));
-        }
-    };
-    Ok(DueDelivery {
-        rowid: row.get(0)?,
-        id: DeliveryId::from_stored(row.get(1)?),
-        owner,
+    DueRow {
+        row_id: row.get(0)?,
+        public_id: row.get(1)?,
+        receipt_public_id: row.get(2)?,
         url: row.get(3)?,
         event: row.get(4)?,
         body: row.get(5)?,
-        sealed_signing_key: row.get(6)?,
-        previous_signing_key: match (row.get(14)?, row.get(15)?) {
-            (Some(sealed), Some(until_ms)) => Some(PreviousKey { sealed, until_ms }),
-            _ => None,
-        },
-        attempt: row.get::<_, i64>(7)? + 1,
-        round_attempt: u32::try_from(round + 1).unwrap_or(u32::MAX),
-        endpoint: row.get(9)?,
-    })
+        signing_key: row.get(6)?,
+        attempts: row.get(7)?,
+        round_attempts: row.get(8)?,
+        origin: row.get(9)?,
+        subscription_public_id: row.get(10)?,
+        plan_public_id: row.get(11)?,
+        endpoint_public_id: row.get(12)?,
+        event_id: row.get(13)?,
+        previous_secret: row.get(14)?,
+        previous_secret_expires_at: row.get(15)?,
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(2, error))
 }
 
 pub(super) fn claim_due(tx: &Connection, claim: &Claim) -> rusqlite::Result<Vec<DueDelivery>> {
@@ -183,14 +161,16 @@ fn receipt_rowid(conn: &Connection, wallet: Wallet, receipt_id: &ReceiptId) -> r
 }
 
 fn attempt_from_row(row: &Row<'_>) -> rusqlite::Result<AttemptLog> {
-    Ok(AttemptLog {
+    AttemptRow {
         attempt: row.get(0)?,
         status_code: row.get(1)?,
         error: row.get(2)?,
         started_at: row.get(3)?,
         finished_at: row.get(4)?,
         duration_ms: row.get(5)?,
-    })
+    }
+    .into_record()
+    .map_err(|error| rows::corrupt(1, error))
 }
 
 /// `None` when the merchant has no such receipt.
@@ -215,19 +195,16 @@ pub(super) fn delivery_from_row(
     row: &Row<'_>,
     subscription_id: Option<CustomerSubscriptionId>,
 ) -> rusqlite::Result<(i64, DeliveryLog)> {
-    Ok((
-        row.get(0)?,
-        DeliveryLog {
-            id: DeliveryId::from_stored(row.get(1)?),
-            subscription_id,
-            event: row.get(2)?,
-            url: row.get(3)?,
-            state: row.get(4)?,
-            next_attempt_at: row.get(5)?,
-            created_at: row.get(6)?,
-            attempts: Vec::new(),
-        },
-    ))
+    Ok(DeliveryLogEntryRow {
+        row_id: row.get(0)?,
+        public_id: row.get(1)?,
+        event: row.get(2)?,
+        url: row.get(3)?,
+        state: row.get(4)?,
+        next_attempt_at: row.get(5)?,
+        created_at: row.get(6)?,
+    }
+    .into_record(subscription_id))
 }
 
 /// Each delivery with its attempts, oldest first.

@@ -4,7 +4,7 @@
 //! underpayment or overpayment (`amountReceivedUsd`, `amountDueUsd`, `overpaidUsd` come from it). Receipts
 //! paid on chain before v19 start at what they recorded as paid, in whole cents.
 
-pub(super) const SQL: &str = "
+pub(crate) const SQL: &str = "
 ALTER TABLE receipts ADD COLUMN received_units TEXT NOT NULL DEFAULT '0';
 UPDATE receipts SET received_units = CAST(paid_cents * 10000 AS TEXT)
     WHERE paid_cents > 0 AND pay_to IS NOT NULL;

@@ -3,7 +3,7 @@
 //! later split change never moves an open receipt's address. Receipts from before stay NULL and keep paying
 //! the merchant's current split (or wallet), as they always did.
 
-pub(super) const SQL: &str = "
+pub(crate) const SQL: &str = "
 ALTER TABLE receipts ADD COLUMN pay_to TEXT;
 ALTER TABLE receipts ADD COLUMN pay_split TEXT;
 ";
