@@ -8,6 +8,7 @@
 
 mod chain_repository;
 mod endpoint_repository;
+mod idempotency_repository;
 mod item_columns;
 mod ledger;
 mod location;
@@ -70,8 +71,9 @@ pub use sqlite::SqliteStore;
 pub(crate) use subscription_deliveries::{
     SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
 };
+pub use idempotency_repository::IdempotencyRepository;
 pub use use_case::{
-    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision,
+    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
     SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused, TransitionTx,
     Transitioned, TxError,
 };
@@ -142,6 +144,7 @@ pub struct Repositories<S, T> {
     pub users: Arc<dyn UserRepository>,
     pub billing: Arc<dyn BillingRepository>,
     pub recurring: Arc<dyn RecurringRepository>,
+    pub idempotency: Arc<dyn IdempotencyRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     pub availability: Availability,
 }
@@ -165,6 +168,7 @@ impl<S, T> Clone for Repositories<S, T> {
             users: Arc::clone(&self.users),
             billing: Arc::clone(&self.billing),
             recurring: Arc::clone(&self.recurring),
+            idempotency: Arc::clone(&self.idempotency),
             availability: self.availability.clone(),
         }
     }
@@ -188,6 +192,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             + UserRepository
             + BillingRepository
             + RecurringRepository
+            + IdempotencyRepository
             + 'static,
     {
         Repositories {
@@ -205,7 +210,8 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             timing: StoreTiming::default(),
             users: backend.clone(),
             billing: backend.clone(),
-            recurring: backend,
+            recurring: backend.clone(),
+            idempotency: backend,
             availability,
         }
     }

@@ -10,7 +10,7 @@ use crate::postgres::{
     recurring_notices, relayer_lease,
 };
 use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError,
 };
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
@@ -24,7 +24,7 @@ impl RecurringRepository for PgStore {
     async fn create_plan(
         &self,
         plan: &Plan,
-        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>> {
         recurring_create::create_plan(self, plan, claim).await
     }
@@ -48,7 +48,7 @@ impl RecurringRepository for PgStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
         recurring_create::create_subscription(self, subscription, now_ms, claim).await
     }

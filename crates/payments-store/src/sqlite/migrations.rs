@@ -23,6 +23,7 @@ use super::schema_v19;
 use super::schema_v20;
 use super::schema_v21;
 use super::schema_v22;
+use super::schema_v23;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -107,6 +108,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (20, schema_v20::SQL),
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
+    (23, schema_v23::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

@@ -12,7 +12,7 @@ use crate::sqlite::{
     relayer_lease, use_cases,
 };
 use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
+    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError,
 };
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
@@ -26,7 +26,7 @@ impl RecurringRepository for SqliteStore {
     async fn create_plan(
         &self,
         plan: &Plan,
-        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>> {
         let plan = plan.clone();
         self.transact(move |conn| use_cases::create_plan(conn, plan, claim))
@@ -54,7 +54,7 @@ impl RecurringRepository for SqliteStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
         let subscription = subscription.clone();
         self.transact(move |conn| use_cases::create_subscription(conn, &subscription, now_ms, claim))

@@ -1,5 +1,6 @@
 //! The use-case transactions of the receipt and recurring repositories, run by the writer inside one
-//! transaction each: idempotency claim, reads, the service's decision, writes, kept response.
+//! transaction each: idempotency claim, reads, the service's decision, writes, the claim naming what they
+//! made (the caller keeps the response afterwards, a second small write).
 
 use std::convert::Infallible;
 
@@ -10,7 +11,7 @@ use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
 use crate::sqlite::{query, receipt_stock, receipts, recurring, refunds, users};
 use crate::{
-    Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleRefused, SaleTx,
+    Committed, CreateReceiptOutcome, IdempotencyClaim, IdempotentResponse, Resource, Sale, SaleInputs, SaleRefused, SaleTx,
     StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
 };
 use payments_domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
@@ -24,30 +25,40 @@ fn sql<E>(error: rusqlite::Error) -> TxError<E> {
     TxError::Store(query(error))
 }
 
+/// What an earlier call with the claim's key left, when it answers this call instead of the use case.
+enum Earlier {
+    Kept(IdempotentResponse),
+    Named(Resource),
+}
+
 /// Checks the claim; `Some` answers the call without running the use case.
-fn check_claim<T, E>(
-    conn: &Connection,
-    claim: Option<&IdempotencyClaim>,
-) -> Result<Option<Committed<T>>, TxError<E>> {
+fn check_claim<E>(conn: &Connection, claim: Option<&IdempotencyClaim>) -> Result<Option<Earlier>, TxError<E>> {
     let Some(claim) = claim else {
         return Ok(None);
     };
     match idempotency::claim(conn, claim).map_err(sql)? {
         Claimed::Fresh => Ok(None),
-        Claimed::Replay(stored) => Ok(Some(Committed::Replayed(stored))),
+        Claimed::Replay(stored) => Ok(Some(Earlier::Kept(stored))),
+        Claimed::Unkept(resource) => Ok(Some(Earlier::Named(resource))),
         Claimed::Conflict => Err(TxError::IdempotencyConflict),
     }
 }
 
-fn keep_response<T, E>(
-    conn: &Connection,
-    claim: Option<(IdempotencyClaim, Render<T>)>,
-    value: &T,
-) -> Result<(), TxError<E>> {
-    if let Some((claim, render)) = claim {
-        idempotency::keep(conn, &claim, &render(value)).map_err(sql)?;
+/// Records the claim as committed with `resource`, in the use case's transaction.
+fn name<E>(conn: &Connection, claim: Option<&IdempotencyClaim>, resource: Resource) -> Result<(), TxError<E>> {
+    if let Some(claim) = claim {
+        idempotency::name(conn, claim, &resource).map_err(sql)?;
     }
     Ok(())
+}
+
+/// The claim names what `found` did not find: a damaged row (or a resource deleted since).
+fn gone<E>(resource: &Resource) -> TxError<E> {
+    TxError::Store(StoreError::Corrupt(format!(
+        "idempotency key names {} {}, which is gone",
+        resource.kind(),
+        resource.id()
+    )))
 }
 
 /// A sale: the merchant and the products it names come from the writer's cache (see its module for why
@@ -63,8 +74,19 @@ pub(super) fn create_sale<S>(
         claim,
         decide,
     } = sale;
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    match check_claim(conn, claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Named(resource)) => {
+            let Resource::Receipt(id) = &resource else {
+                return Err(gone(&resource));
+            };
+            let receipt = receipts::fetch(conn, Some(wallet), id)
+                .map_err(sql)?
+                .ok_or_else(|| gone(&resource))?;
+            let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
+            return Ok(Committed::Recovered(Sale { receipt, merchant }));
+        }
     }
     let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
     let items = lookups.products(conn, wallet, &items).map_err(sql)?;
@@ -88,7 +110,7 @@ pub(super) fn create_sale<S>(
         receipt: plan.receipt.into_stored(),
         merchant,
     };
-    keep_response(conn, claim, &sale)?;
+    name(conn, claim.as_ref(), Resource::Receipt(sale.receipt.id.clone()))?;
     Ok(Committed::Fresh(sale))
 }
 
@@ -127,12 +149,22 @@ pub(super) fn transition<T>(
         claim,
         decide,
     } = change;
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    let earlier = check_claim(conn, claim.as_ref())?;
+    if let Some(Earlier::Kept(kept)) = earlier {
+        return Ok(Committed::Replayed(kept));
     }
     let before = receipts::fetch(conn, wallet, &receipt_id)
         .map_err(sql)?
-        .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id)))?;
+        .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id.clone())))?;
+    if earlier.is_some() {
+        // Committed by an earlier call that stopped before keeping its response: what the change did is not
+        // recorded with the claim, so the receipt as it is now reads as acknowledged.
+        return Ok(Committed::Recovered(Transitioned {
+            before,
+            moved: None,
+            enqueued: false,
+        }));
+    }
     let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
     let decided = decide(&before, &merchant);
     let transitioned =
@@ -167,21 +199,29 @@ pub(super) fn transition<T>(
                 }
             }
         };
-    keep_response(conn, claim, &transitioned)?;
+    name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
     Ok(Committed::Fresh(transitioned))
 }
 
-/// A plan created under an optional claim: the stored plan is the plan as given, so it is what is kept.
+/// A plan created under an optional claim: the stored plan is the plan as given.
 pub(super) fn create_plan(
     conn: &Connection,
     plan: Plan,
-    claim: Option<(IdempotencyClaim, Render<Plan>)>,
+    claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<Plan>, TxError<Infallible>> {
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    match check_claim(conn, claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Named(resource)) => {
+            let stored = match &resource {
+                Resource::Plan(id) => recurring::fetch_plan(conn, id).map_err(sql)?,
+                _ => None,
+            };
+            return Ok(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?));
+        }
     }
     recurring::create_plan(conn, &plan).map_err(sql)?;
-    keep_response(conn, claim, &plan)?;
+    name(conn, claim.as_ref(), Resource::Plan(plan.id.clone()))?;
     Ok(Committed::Fresh(plan))
 }
 
@@ -190,15 +230,23 @@ pub(super) fn create_subscription(
     conn: &Connection,
     new: &NewCustomerSubscription,
     now_ms: i64,
-    claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+    claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    match check_claim(conn, claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Named(resource)) => {
+            let stored = match &resource {
+                Resource::Subscription(id) => recurring::fetch_subscription(conn, id).map_err(sql)?,
+                _ => None,
+            };
+            return Ok(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?));
+        }
     }
     let subscription = recurring::create_subscription(conn, new, now_ms)
         .map_err(sql)?
         .into_result()
         .map_err(TxError::Refused)?;
-    keep_response(conn, claim, &subscription)?;
+    name(conn, claim.as_ref(), Resource::Subscription(subscription.id.clone()))?;
     Ok(Committed::Fresh(subscription))
 }
