@@ -173,6 +173,17 @@ pub(super) async fn keep_after(
     Ok(changed > 0)
 }
 
+/// A committed claim without a kept answer: almost always its call is keeping it right now, so it is waited
+/// for like a contended row (the attempt is retried after a pause); the last attempt (`recover`) answers from
+/// the resource the claim names instead.
+pub(super) fn unkept(recover: bool) -> Result<(), PgError> {
+    if recover {
+        Ok(())
+    } else {
+        Err(PgError::Contended("the idempotency key's answer is being kept"))
+    }
+}
+
 /// Why a use case stops at a key whose response is not written yet.
 pub(super) fn pending(claim: &IdempotencyClaim) -> String {
     format!(

@@ -24,7 +24,8 @@ pub(super) async fn create_plan(
     plan: &Plan,
     claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<Plan>, TxError<Infallible>> {
-    let attempt = |client| -> BoxFuture<'_, _> { Box::pin(attempt_plan(client, plan, claim.as_ref())) };
+    let attempt =
+        |client, recover| -> BoxFuture<'_, _> { Box::pin(attempt_plan(client, plan, (claim.as_ref(), recover))) };
     store.timing.time(BACKEND, "query", retried(store, attempt)).await
 }
 
@@ -35,21 +36,24 @@ pub(super) async fn create_subscription(
     now_ms: i64,
     claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-    let attempt =
-        |client| -> BoxFuture<'_, _> { Box::pin(attempt_subscription(client, new, now_ms, claim.as_ref())) };
+    let attempt = |client, recover| -> BoxFuture<'_, _> {
+        Box::pin(attempt_subscription(client, new, now_ms, (claim.as_ref(), recover)))
+    };
     store.timing.time(BACKEND, "query", retried(store, attempt)).await
 }
 
-/// Runs `attempt` on a pooled connection until it answers, again after a transient failure (bounded).
+/// Runs `attempt` on a pooled connection until it answers, again after a transient failure (bounded); its
+/// flag tells the last attempt.
 async fn retried<'a, T, E>(
     store: &PgStore,
-    attempt: impl Fn(PgClient) -> BoxFuture<'a, Result<Committed<T>, Failed<E>>>,
+    attempt: impl Fn(PgClient, bool) -> BoxFuture<'a, Result<Committed<T>, Failed<E>>>,
 ) -> Result<Committed<T>, TxError<E>> {
     store.availability.check()?;
     let mut number = 0;
     loop {
         let client = store.client().await?;
-        match retry::settle(attempt(client).await, number, false) {
+        let last = number + 1 >= retry::MAX_ATTEMPTS;
+        match retry::settle(attempt(client, last).await, number, false) {
             retry::Next::Answer(answer) => return answer,
             retry::Next::Retry(pause) => {
                 tokio::time::sleep(pause).await;
@@ -63,7 +67,7 @@ async fn retried<'a, T, E>(
 /// with what the key already answered.
 async fn claim<E>(
     tx: &PgTransaction<'_>,
-    claim: Option<&IdempotencyClaim>,
+    (claim, recover): (Option<&IdempotencyClaim>, bool),
 ) -> Result<Result<Option<i64>, Earlier>, Failed<E>> {
     let Some(claim) = claim else {
         return Ok(Ok(None));
@@ -71,7 +75,10 @@ async fn claim<E>(
     match idempotency::claim(tx, claim).await? {
         Claimed::Fresh(id) => Ok(Ok(Some(id))),
         Claimed::Replay(response) => Ok(Err(Earlier::Kept(response))),
-        Claimed::Unkept(resource) => Ok(Err(Earlier::Named(resource))),
+        Claimed::Unkept(resource) => {
+            idempotency::unkept(recover)?;
+            Ok(Err(Earlier::Named(resource)))
+        }
         Claimed::Conflict => Err(Failed::Conflict),
         Claimed::Pending => Err(Failed::Busy(idempotency::pending(claim))),
     }
@@ -98,7 +105,7 @@ fn misnamed(resource: &Resource) -> PgError {
 async fn attempt_plan(
     mut client: PgClient,
     plan: &Plan,
-    claim_of: Option<&IdempotencyClaim>,
+    claim_of: (Option<&IdempotencyClaim>, bool),
 ) -> Result<Committed<Plan>, Failed<Infallible>> {
     let tx = client.transaction().await?;
     let claimed = match claim(&tx, claim_of).await? {
@@ -120,7 +127,7 @@ async fn attempt_subscription(
     mut client: PgClient,
     new: &NewCustomerSubscription,
     now_ms: i64,
-    claim_of: Option<&IdempotencyClaim>,
+    claim_of: (Option<&IdempotencyClaim>, bool),
 ) -> Result<Committed<CustomerSubscription>, Failed<SubscriptionRefusal>> {
     let tx = client.transaction().await?;
     let claimed = match claim(&tx, claim_of).await? {

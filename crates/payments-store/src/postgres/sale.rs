@@ -36,7 +36,8 @@ pub(super) async fn create<S: Send>(
     let mut attempt = 0;
     loop {
         let client = store.client().await?;
-        let outcome = attempt_sale(client, wallet, &items, claim.as_ref(), &mut decide).await;
+        let recover = attempt + 1 >= retry::MAX_ATTEMPTS;
+        let outcome = attempt_sale(client, wallet, &items, (claim.as_ref(), recover), &mut decide).await;
         match retry::settle(outcome, attempt, decide.is_none()) {
             retry::Next::Answer(answer) => return answer,
             retry::Next::Retry(pause) => {
@@ -51,7 +52,7 @@ async fn attempt_sale<S>(
     mut client: PgClient,
     wallet: Wallet,
     items: &[ItemRef],
-    claim: Option<&IdempotencyClaim>,
+    (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<SaleDecision<S>>,
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
     let tx = client.transaction().await?;
@@ -60,7 +61,10 @@ async fn attempt_sale<S>(
         Some(claim) => match idempotency::claim(&tx, claim).await? {
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
-            Claimed::Unkept(Resource::Receipt(id)) => return recovered(&tx, wallet, &id).await,
+            Claimed::Unkept(Resource::Receipt(id)) => {
+                idempotency::unkept(recover)?;
+                return recovered(&tx, wallet, &id).await;
+            }
             Claimed::Unkept(_) => return Err(Failed::Busy(idempotency::pending(claim))),
             Claimed::Conflict => return Err(Failed::Conflict),
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),

@@ -42,11 +42,12 @@ pub(super) async fn apply<T: Send>(
     let mut attempt = 0;
     loop {
         let client = store.client().await?;
+        let recover = attempt + 1 >= retry::MAX_ATTEMPTS;
         let outcome = attempt_transition(
             client,
             wallet,
             &receipt_id,
-            claim.as_ref(),
+            (claim.as_ref(), recover),
             &mut decide,
         )
         .await;
@@ -64,7 +65,7 @@ async fn attempt_transition<T>(
     mut client: PgClient,
     wallet: Option<Wallet>,
     receipt_id: &ReceiptId,
-    claim: Option<&IdempotencyClaim>,
+    (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<TransitionDecision<T>>,
 ) -> Result<Committed<Transitioned>, Failed<TransitionRefused<T>>> {
     let tx = client.transaction().await?;
@@ -73,7 +74,10 @@ async fn attempt_transition<T>(
         Some(claim) => match idempotency::claim(&tx, claim).await? {
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
-            Claimed::Unkept(_) => return recovered(&tx, wallet, receipt_id).await,
+            Claimed::Unkept(_) => {
+                idempotency::unkept(recover)?;
+                return recovered(&tx, wallet, receipt_id).await;
+            }
             Claimed::Conflict => return Err(Failed::Conflict),
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },

@@ -28,8 +28,7 @@ impl RecurringRepository for SqliteStore {
         plan: &Plan,
         claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>> {
-        let plan = plan.clone();
-        self.transact(move |conn| use_cases::create_plan(conn, plan, claim))
+        self.transact_claimed((plan.clone(), claim), use_cases::create_plan)
             .await
     }
 
@@ -56,9 +55,10 @@ impl RecurringRepository for SqliteStore {
         now_ms: i64,
         claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-        let subscription = subscription.clone();
-        self.transact(move |conn| use_cases::create_subscription(conn, &subscription, now_ms, claim))
-            .await
+        self.transact_claimed((subscription.clone(), claim), move |conn, work, recover| {
+            use_cases::create_subscription(conn, work, now_ms, recover)
+        })
+        .await
     }
 
     async fn kept_response(

@@ -3,13 +3,15 @@
 //! made (the caller keeps the response afterwards, a second small write).
 
 use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
 
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
-use crate::sqlite::{query, receipt_stock, receipts, recurring, refunds, users};
+use crate::sqlite::{SqliteStore, query, receipt_stock, receipts, recurring, refunds, users};
 use crate::{
     Committed, CreateReceiptOutcome, IdempotencyClaim, IdempotentResponse, Resource, Sale, SaleInputs, SaleRefused, SaleTx,
     StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
@@ -23,6 +25,45 @@ const STOCK_OF: &str = "SELECT sku, stock_qty FROM inventory_items WHERE wallet 
 
 fn sql<E>(error: rusqlite::Error) -> TxError<E> {
     TxError::Store(query(error))
+}
+
+/// Pause between runs of a claimed use case whose key's earlier call committed without keeping its answer
+/// yet, and how many runs wait (about 0.1 s in all) before the last one answers from the named resource.
+const KEEP_WAIT: Duration = Duration::from_millis(10);
+const KEEP_WAITS: u32 = 10;
+
+/// What one run of a claimed use case came to.
+pub(super) enum Step<W, T> {
+    Done(T),
+    /// The key's earlier call committed but has not kept its answer yet (almost always it is keeping it right
+    /// now, in the writer's queue behind this run): the use case, untouched, to run again after a pause.
+    Wait(W),
+}
+
+impl SqliteStore {
+    /// Runs `work` with `run` as one transaction of the writer, again after a pause while it waits for an
+    /// earlier call's answer ([`Step::Wait`]); the flag tells the last run, which recovers instead.
+    pub(super) async fn transact_claimed<W, T, E, F>(&self, mut work: W, run: F) -> Result<T, TxError<E>>
+    where
+        W: Send + 'static,
+        T: Send + 'static,
+        E: Send + 'static,
+        F: Fn(&Connection, W, bool) -> Result<Step<W, T>, TxError<E>> + Send + Sync + 'static,
+    {
+        let run = Arc::new(run);
+        let mut waits = 0;
+        loop {
+            let (run, recover) = (Arc::clone(&run), waits >= KEEP_WAITS);
+            match self.transact(move |conn| run(conn, work, recover)).await? {
+                Step::Done(value) => return Ok(value),
+                Step::Wait(back) => {
+                    work = back;
+                    waits += 1;
+                    tokio::time::sleep(KEEP_WAIT).await;
+                }
+            }
+        }
+    }
 }
 
 /// What an earlier call with the claim's key left, when it answers this call instead of the use case.
@@ -67,17 +108,14 @@ pub(super) fn create_sale<S>(
     conn: &Connection,
     lookups: &WriterCache,
     sale: SaleTx<S>,
-) -> Result<Committed<Sale>, TxError<SaleRefused<S>>> {
-    let SaleTx {
-        wallet,
-        items,
-        claim,
-        decide,
-    } = sale;
-    match check_claim(conn, claim.as_ref())? {
+    recover: bool,
+) -> Result<Step<SaleTx<S>, Committed<Sale>>, TxError<SaleRefused<S>>> {
+    match check_claim(conn, sale.claim.as_ref())? {
         None => {}
-        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait(sale)),
         Some(Earlier::Named(resource)) => {
+            let wallet = sale.wallet;
             let Resource::Receipt(id) = &resource else {
                 return Err(gone(&resource));
             };
@@ -85,9 +123,15 @@ pub(super) fn create_sale<S>(
                 .map_err(sql)?
                 .ok_or_else(|| gone(&resource))?;
             let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
-            return Ok(Committed::Recovered(Sale { receipt, merchant }));
+            return Ok(Step::Done(Committed::Recovered(Sale { receipt, merchant })));
         }
     }
+    let SaleTx {
+        wallet,
+        items,
+        claim,
+        decide,
+    } = sale;
     let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
     let items = lookups.products(conn, wallet, &items).map_err(sql)?;
     let plan = decide(SaleInputs {
@@ -111,7 +155,7 @@ pub(super) fn create_sale<S>(
         merchant,
     };
     name(conn, claim.as_ref(), Resource::Receipt(sale.receipt.id.clone()))?;
-    Ok(Committed::Fresh(sale))
+    Ok(Step::Done(Committed::Fresh(sale)))
 }
 
 fn reserve<S>(
@@ -142,28 +186,31 @@ pub(super) fn transition<T>(
     conn: &Connection,
     lookups: &WriterCache,
     change: TransitionTx<T>,
-) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>> {
+    recover: bool,
+) -> Result<Step<TransitionTx<T>, Committed<Transitioned>>, TxError<TransitionRefused<T>>> {
+    let earlier = check_claim(conn, change.claim.as_ref())?;
+    match earlier {
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait(change)),
+        _ => {}
+    }
     let TransitionTx {
         wallet,
         receipt_id,
         claim,
         decide,
     } = change;
-    let earlier = check_claim(conn, claim.as_ref())?;
-    if let Some(Earlier::Kept(kept)) = earlier {
-        return Ok(Committed::Replayed(kept));
-    }
     let before = receipts::fetch(conn, wallet, &receipt_id)
         .map_err(sql)?
         .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id.clone())))?;
     if earlier.is_some() {
         // Committed by an earlier call that stopped before keeping its response: what the change did is not
         // recorded with the claim, so the receipt as it is now reads as acknowledged.
-        return Ok(Committed::Recovered(Transitioned {
+        return Ok(Step::Done(Committed::Recovered(Transitioned {
             before,
             moved: None,
             enqueued: false,
-        }));
+        })));
     }
     let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
     let decided = decide(&before, &merchant);
@@ -200,53 +247,55 @@ pub(super) fn transition<T>(
             }
         };
     name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
-    Ok(Committed::Fresh(transitioned))
+    Ok(Step::Done(Committed::Fresh(transitioned)))
 }
 
 /// A plan created under an optional claim: the stored plan is the plan as given.
 pub(super) fn create_plan(
     conn: &Connection,
-    plan: Plan,
-    claim: Option<IdempotencyClaim>,
-) -> Result<Committed<Plan>, TxError<Infallible>> {
+    (plan, claim): (Plan, Option<IdempotencyClaim>),
+    recover: bool,
+) -> Result<Step<(Plan, Option<IdempotencyClaim>), Committed<Plan>>, TxError<Infallible>> {
     match check_claim(conn, claim.as_ref())? {
         None => {}
-        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait((plan, claim))),
         Some(Earlier::Named(resource)) => {
             let stored = match &resource {
                 Resource::Plan(id) => recurring::fetch_plan(conn, id).map_err(sql)?,
                 _ => None,
             };
-            return Ok(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?));
+            return Ok(Step::Done(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?)));
         }
     }
     recurring::create_plan(conn, &plan).map_err(sql)?;
     name(conn, claim.as_ref(), Resource::Plan(plan.id.clone()))?;
-    Ok(Committed::Fresh(plan))
+    Ok(Step::Done(Committed::Fresh(plan)))
 }
 
 /// A subscription created under an optional claim; a refusal keeps nothing (the writer rolls it back).
 pub(super) fn create_subscription(
     conn: &Connection,
-    new: &NewCustomerSubscription,
+    (new, claim): (NewCustomerSubscription, Option<IdempotencyClaim>),
     now_ms: i64,
-    claim: Option<IdempotencyClaim>,
-) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+    recover: bool,
+) -> Result<Step<(NewCustomerSubscription, Option<IdempotencyClaim>), Committed<CustomerSubscription>>, TxError<SubscriptionRefusal>> {
     match check_claim(conn, claim.as_ref())? {
         None => {}
-        Some(Earlier::Kept(kept)) => return Ok(Committed::Replayed(kept)),
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait((new, claim))),
         Some(Earlier::Named(resource)) => {
             let stored = match &resource {
                 Resource::Subscription(id) => recurring::fetch_subscription(conn, id).map_err(sql)?,
                 _ => None,
             };
-            return Ok(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?));
+            return Ok(Step::Done(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?)));
         }
     }
-    let subscription = recurring::create_subscription(conn, new, now_ms)
+    let subscription = recurring::create_subscription(conn, &new, now_ms)
         .map_err(sql)?
         .into_result()
         .map_err(TxError::Refused)?;
     name(conn, claim.as_ref(), Resource::Subscription(subscription.id.clone()))?;
-    Ok(Committed::Fresh(subscription))
+    Ok(Step::Done(Committed::Fresh(subscription)))
 }
