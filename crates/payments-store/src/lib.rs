@@ -43,6 +43,7 @@ pub use endpoint_repository::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
     StoredEndpoint, WebhookEndpointRepository,
 };
+pub use idempotency_repository::IdempotencyRepository;
 pub(crate) use item_columns::ItemColumns;
 pub use ledger::{LEDGER_PAGE_ROWS, LedgerCursor, LedgerQuery, LedgerRecord, LedgerSource};
 pub use location::{DatabaseLocation, DatabaseState, backup_sqlite, check_database, open};
@@ -71,7 +72,6 @@ pub use sqlite::SqliteStore;
 pub(crate) use subscription_deliveries::{
     SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
 };
-pub use idempotency_repository::IdempotencyRepository;
 pub use use_case::{
     Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
     SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused, TransitionTx,

@@ -139,5 +139,8 @@ async fn a_replay_after_the_kept_response_was_lost_answers_the_same_receipt_and_
         )
         .unwrap();
     assert_eq!(kept.0, 201, "the recovered answer is kept again");
-    assert_eq!(serde_json::from_slice::<serde_json::Value>(&kept.1).unwrap(), first.json);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&kept.1).unwrap(),
+        first.json
+    );
 }

@@ -89,7 +89,8 @@ pub(super) async fn claim(tx: &impl Queries, claim: &IdempotencyClaim) -> Result
         let id: Option<String> = rows::get(&row, "resource_id")?;
         return Ok(match kind.zip(id) {
             Some((kind, id)) => Claimed::Unkept(
-                Resource::from_parts(&kind, id).map_err(|error| PgError::corrupt("column resource_kind", error))?,
+                Resource::from_parts(&kind, id)
+                    .map_err(|error| PgError::corrupt("column resource_kind", error))?,
             ),
             None => Claimed::Pending,
         });

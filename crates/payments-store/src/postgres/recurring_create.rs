@@ -24,8 +24,9 @@ pub(super) async fn create_plan(
     plan: &Plan,
     claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<Plan>, TxError<Infallible>> {
-    let attempt =
-        |client, recover| -> BoxFuture<'_, _> { Box::pin(attempt_plan(client, plan, (claim.as_ref(), recover))) };
+    let attempt = |client, recover| -> BoxFuture<'_, _> {
+        Box::pin(attempt_plan(client, plan, (claim.as_ref(), recover)))
+    };
     store.timing.time(BACKEND, "query", retried(store, attempt)).await
 }
 
@@ -37,7 +38,12 @@ pub(super) async fn create_subscription(
     claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
     let attempt = |client, recover| -> BoxFuture<'_, _> {
-        Box::pin(attempt_subscription(client, new, now_ms, (claim.as_ref(), recover)))
+        Box::pin(attempt_subscription(
+            client,
+            new,
+            now_ms,
+            (claim.as_ref(), recover),
+        ))
     };
     store.timing.time(BACKEND, "query", retried(store, attempt)).await
 }
@@ -99,7 +105,11 @@ async fn name<E>(tx: &PgTransaction<'_>, claimed: Option<i64>, resource: Resourc
 
 /// The claim names something this use case did not make: only a damaged row does.
 fn misnamed(resource: &Resource) -> PgError {
-    PgError::Corrupt(format!("idempotency key names {} {}", resource.kind(), resource.id()))
+    PgError::Corrupt(format!(
+        "idempotency key names {} {}",
+        resource.kind(),
+        resource.id()
+    ))
 }
 
 async fn attempt_plan(
@@ -113,7 +123,9 @@ async fn attempt_plan(
         Err(Earlier::Kept(replayed)) => return Ok(Committed::Replayed(replayed)),
         Err(Earlier::Named(Resource::Plan(id))) => {
             let stored = recurring::fetch_plan(&tx, &id).await?;
-            return Ok(Committed::Recovered(stored.ok_or_else(|| misnamed(&Resource::Plan(id)))?));
+            return Ok(Committed::Recovered(
+                stored.ok_or_else(|| misnamed(&Resource::Plan(id)))?,
+            ));
         }
         Err(Earlier::Named(other)) => return Err(misnamed(&other).into()),
     };

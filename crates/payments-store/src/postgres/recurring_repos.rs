@@ -9,9 +9,7 @@ use crate::postgres::{
     PgStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_create,
     recurring_notices, relayer_lease,
 };
-use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError,
-};
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,

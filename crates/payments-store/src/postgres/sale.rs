@@ -125,7 +125,9 @@ async fn recovered<S>(
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
     let receipt = receipts::fetch_row(tx, Some(wallet), id)
         .await?
-        .ok_or(PgError::Corrupt(format!("idempotency key names receipt {id}, which is gone")))?;
+        .ok_or(PgError::Corrupt(format!(
+            "idempotency key names receipt {id}, which is gone"
+        )))?;
     let merchant = merchant::snapshot(tx, wallet).await?;
     Ok(Committed::Recovered(Sale { receipt, merchant }))
 }

@@ -83,7 +83,9 @@ fn stored(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Optio
                 let id: Option<String> = row.get(4)?;
                 let resource = kind
                     .zip(id)
-                    .map(|(kind, id)| Resource::from_parts(&kind, id).map_err(|error| rows::corrupt(3, error)))
+                    .map(|(kind, id)| {
+                        Resource::from_parts(&kind, id).map_err(|error| rows::corrupt(3, error))
+                    })
                     .transpose()?;
                 Ok(Stored {
                     response: IdempotentResponse {

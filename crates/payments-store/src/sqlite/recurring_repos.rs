@@ -11,9 +11,7 @@ use crate::sqlite::{
     SqliteStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_notices,
     relayer_lease, use_cases,
 };
-use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError,
-};
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,

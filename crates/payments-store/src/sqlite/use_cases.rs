@@ -13,8 +13,9 @@ use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
 use crate::sqlite::{SqliteStore, query, receipt_stock, receipts, recurring, refunds, users};
 use crate::{
-    Committed, CreateReceiptOutcome, IdempotencyClaim, IdempotentResponse, Resource, Sale, SaleInputs, SaleRefused, SaleTx,
-    StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
+    Committed, CreateReceiptOutcome, IdempotencyClaim, IdempotentResponse, Resource, Sale, SaleInputs,
+    SaleRefused, SaleTx, StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
+    purchase_credit_changes,
 };
 use payments_domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
 
@@ -73,7 +74,10 @@ enum Earlier {
 }
 
 /// Checks the claim; `Some` answers the call without running the use case.
-fn check_claim<E>(conn: &Connection, claim: Option<&IdempotencyClaim>) -> Result<Option<Earlier>, TxError<E>> {
+fn check_claim<E>(
+    conn: &Connection,
+    claim: Option<&IdempotencyClaim>,
+) -> Result<Option<Earlier>, TxError<E>> {
     let Some(claim) = claim else {
         return Ok(None);
     };
@@ -86,7 +90,11 @@ fn check_claim<E>(conn: &Connection, claim: Option<&IdempotencyClaim>) -> Result
 }
 
 /// Records the claim as committed with `resource`, in the use case's transaction.
-fn name<E>(conn: &Connection, claim: Option<&IdempotencyClaim>, resource: Resource) -> Result<(), TxError<E>> {
+fn name<E>(
+    conn: &Connection,
+    claim: Option<&IdempotencyClaim>,
+    resource: Resource,
+) -> Result<(), TxError<E>> {
     if let Some(claim) = claim {
         idempotency::name(conn, claim, &resource).map_err(sql)?;
     }
@@ -265,7 +273,9 @@ pub(super) fn create_plan(
                 Resource::Plan(id) => recurring::fetch_plan(conn, id).map_err(sql)?,
                 _ => None,
             };
-            return Ok(Step::Done(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?)));
+            return Ok(Step::Done(Committed::Recovered(
+                stored.ok_or_else(|| gone(&resource))?,
+            )));
         }
     }
     recurring::create_plan(conn, &plan).map_err(sql)?;
@@ -279,7 +289,10 @@ pub(super) fn create_subscription(
     (new, claim): (NewCustomerSubscription, Option<IdempotencyClaim>),
     now_ms: i64,
     recover: bool,
-) -> Result<Step<(NewCustomerSubscription, Option<IdempotencyClaim>), Committed<CustomerSubscription>>, TxError<SubscriptionRefusal>> {
+) -> Result<
+    Step<(NewCustomerSubscription, Option<IdempotencyClaim>), Committed<CustomerSubscription>>,
+    TxError<SubscriptionRefusal>,
+> {
     match check_claim(conn, claim.as_ref())? {
         None => {}
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
@@ -289,13 +302,19 @@ pub(super) fn create_subscription(
                 Resource::Subscription(id) => recurring::fetch_subscription(conn, id).map_err(sql)?,
                 _ => None,
             };
-            return Ok(Step::Done(Committed::Recovered(stored.ok_or_else(|| gone(&resource))?)));
+            return Ok(Step::Done(Committed::Recovered(
+                stored.ok_or_else(|| gone(&resource))?,
+            )));
         }
     }
     let subscription = recurring::create_subscription(conn, &new, now_ms)
         .map_err(sql)?
         .into_result()
         .map_err(TxError::Refused)?;
-    name(conn, claim.as_ref(), Resource::Subscription(subscription.id.clone()))?;
+    name(
+        conn,
+        claim.as_ref(),
+        Resource::Subscription(subscription.id.clone()),
+    )?;
     Ok(Step::Done(Committed::Fresh(subscription)))
 }

@@ -11,8 +11,8 @@ use payments_domain::receipt::{
 };
 
 use crate::{
-    IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund,
-    SalePlan, StockTake, TransitionCommit, Transitioned,
+    IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund, SalePlan,
+    StockTake, TransitionCommit, Transitioned,
 };
 
 /// What the fixtures' decisions refuse with, standing in for the services' errors.

@@ -9,7 +9,10 @@ use super::fixtures::{Refusal, Repositories, SaleTx, TransitionTx, created_respo
 ///
 /// # Errors
 /// The transaction's own.
-pub async fn create(repos: &Repositories, sale: SaleTx) -> Result<Committed<Sale>, TxError<SaleRefused<Refusal>>> {
+pub async fn create(
+    repos: &Repositories,
+    sale: SaleTx,
+) -> Result<Committed<Sale>, TxError<SaleRefused<Refusal>>> {
     let claim = sale.claim.clone();
     let committed = repos.receipts.create(sale).await?;
     if let (Some(claim), Committed::Fresh(sale) | Committed::Recovered(sale)) = (&claim, &committed) {

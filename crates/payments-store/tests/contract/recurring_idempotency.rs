@@ -63,7 +63,10 @@ async fn subscribe(
     new: &payments_domain::recurring::NewCustomerSubscription,
     claim: Option<IdempotencyClaim>,
 ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-    let committed = repos.recurring.create_subscription(new, T0, claim.clone()).await?;
+    let committed = repos
+        .recurring
+        .create_subscription(new, T0, claim.clone())
+        .await?;
     if let (Some(claim), Committed::Fresh(done) | Committed::Recovered(done)) = (&claim, &committed) {
         let response = created(done.id.as_str(), &claim.request_hash);
         repos.idempotency.keep_response(claim, &response).await.unwrap();
@@ -85,8 +88,7 @@ pub(crate) async fn a_replayed_plan_create_answers_the_kept_response_and_stores_
     // The retry of the same request: the service made a new plan value (new id) before the store saw it.
     let retry = plan(merchant, "Weekly");
 
-    let replayed = create_plan(&repos, &retry, plan_claim(&retry, "plan-1", "hash-1"))
-        .await;
+    let replayed = create_plan(&repos, &retry, plan_claim(&retry, "plan-1", "hash-1")).await;
 
     let kept = created(first.id.as_str(), "hash-1");
     assert!(
@@ -106,8 +108,7 @@ pub(crate) async fn a_plan_key_reused_with_another_body_conflicts_and_stores_not
         .unwrap();
     let other = plan(merchant, "Monthly");
 
-    let outcome = create_plan(&repos, &other, plan_claim(&other, "plan-1", "hash-2"))
-        .await;
+    let outcome = create_plan(&repos, &other, plan_claim(&other, "plan-1", "hash-2")).await;
 
     assert!(
         matches!(outcome, Err(TxError::IdempotencyConflict)),
@@ -191,12 +192,20 @@ pub(crate) async fn a_subscription_key_reused_with_another_body_conflicts(repos:
     let plan = plan(wallet('a'), "Weekly");
     repos.recurring.create_plan(&plan, None).await.unwrap();
     let customer = wallet('c');
-    subscribe(&repos, &new_subscription(&plan, customer, 1), subscription_claim(customer, "sub-1", "hash-1"))
-        .await
-        .unwrap();
+    subscribe(
+        &repos,
+        &new_subscription(&plan, customer, 1),
+        subscription_claim(customer, "sub-1", "hash-1"),
+    )
+    .await
+    .unwrap();
 
-    let outcome = subscribe(&repos, &new_subscription(&plan, customer, 2), subscription_claim(customer, "sub-1", "hash-2"))
-        .await;
+    let outcome = subscribe(
+        &repos,
+        &new_subscription(&plan, customer, 2),
+        subscription_claim(customer, "sub-1", "hash-2"),
+    )
+    .await;
 
     assert!(
         matches!(outcome, Err(TxError::IdempotencyConflict)),
@@ -233,8 +242,12 @@ pub(crate) async fn a_refused_subscription_keeps_no_response(repos: Repositories
     assert_eq!(repos.recurring.kept_response(&key).await.unwrap(), None);
     let live = plan(wallet('a'), "Live");
     repos.recurring.create_plan(&live, None).await.unwrap();
-    let corrected = subscribe(&repos, &new_subscription(&live, customer, 1), subscription_claim(customer, "sub-1", "hash-1"))
-        .await;
+    let corrected = subscribe(
+        &repos,
+        &new_subscription(&live, customer, 1),
+        subscription_claim(customer, "sub-1", "hash-1"),
+    )
+    .await;
     assert!(matches!(corrected, Ok(Committed::Fresh(_))), "{corrected:?}");
 }
 
@@ -246,10 +259,13 @@ pub(crate) async fn kept_responses_belong_to_one_wallet_and_one_scope(repos: Rep
         .unwrap();
     // The same key by another merchant, and by the merchant on the subscription route, is another key.
     let theirs = plan(wallet('b'), "Theirs");
-    let their_plan = create_plan(&repos, &theirs, plan_claim(&theirs, "shared", "hash-1"))
-        .await;
-    let subscribed = subscribe(&repos, &new_subscription(&weekly, merchant, 1), subscription_claim(merchant, "shared", "hash-1"))
-        .await;
+    let their_plan = create_plan(&repos, &theirs, plan_claim(&theirs, "shared", "hash-1")).await;
+    let subscribed = subscribe(
+        &repos,
+        &new_subscription(&weekly, merchant, 1),
+        subscription_claim(merchant, "shared", "hash-1"),
+    )
+    .await;
 
     assert!(matches!(their_plan, Ok(Committed::Fresh(_))), "{their_plan:?}");
     assert!(matches!(subscribed, Ok(Committed::Fresh(_))), "{subscribed:?}");

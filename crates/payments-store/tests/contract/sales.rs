@@ -7,10 +7,10 @@ use tokio::sync::Barrier;
 
 use crate::Repositories;
 use crate::fixtures::{self, T0, wallet};
-use payments_store::testing::keeping;
 use crate::{all_items, product_id};
 use payments_domain::inventory::ProductId;
 use payments_store::testing::fixtures::Refusal;
+use payments_store::testing::keeping;
 use payments_store::{Committed, Sale, SaleRefused, TxError};
 
 pub(crate) async fn a_created_receipt_reads_back_with_its_initial_status(repos: Repositories) {

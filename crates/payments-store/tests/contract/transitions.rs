@@ -8,8 +8,8 @@ use tokio::sync::Barrier;
 
 use crate::Repositories;
 use crate::fixtures::{self, wallet};
-use payments_store::testing::keeping;
 use payments_store::testing::fixtures::Refusal;
+use payments_store::testing::keeping;
 use payments_store::{Committed, TransitionRefused, TxError};
 
 /// Creates merchant `a`'s receipt `id` and marks it paid `paid_cents`.

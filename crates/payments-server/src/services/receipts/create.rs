@@ -11,8 +11,8 @@ use crate::domain::receipt::{
 };
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
-use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
 use crate::services::idempotency::Outcome;
+use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
 use crate::store::{Sale, SalePlan, SaleTx};
 
 /// `{base_url}/portal/{id}?recipient=<address>&merchant=<wallet>[&redirect_url=<url>]`: receipt ids are

@@ -10,9 +10,9 @@ use crate::domain::inventory::InventoryItem;
 use crate::domain::receipt::{ItemRef, NewReceipt, OrderDraft, OrderError, ReceiptId, ReceiptSource};
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::sale::{TaxChoice, require_split, sale_terms};
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
-use crate::services::idempotency::Outcome;
 use crate::store::{Sale, SaleInputs, SalePlan, SaleTx, StockTake};
 
 impl ReceiptService {

@@ -13,9 +13,9 @@ use payments_core::{
 
 use crate::chain::{ChainError, MinedTransaction};
 use crate::domain::receipt::{Actor, ReceiptError, Refund, RefundTransfer};
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService};
 use crate::services::receipts::transition::StatusChange;
-use crate::services::idempotency::Outcome;
 use crate::store::{NewRefund, Transitioned};
 
 /// Where a verified refund transaction stands.
@@ -73,18 +73,19 @@ impl ReceiptService {
             ..StatusChange::by(Actor::Admin(admin))
         };
         let claim = idempotency.map(|request| self.claim(admin, "receipts.refund", request));
-        let committed = self.apply_status(
-            Some(wallet),
-            refund.receipt_id,
-            change,
-            claim.clone(),
-            move |_| match proven {
-                None => Err(ReceiptError::RefundTxReused(tx_hash)),
-                Some(ProvenRefund { confirmed: true, .. }) => Ok(ReceiptEvent::Refunded { amount }),
-                Some(ProvenRefund { confirmed: false, .. }) => Ok(ReceiptEvent::RefundSent { amount }),
-            },
-        )
-        .await?;
+        let committed = self
+            .apply_status(
+                Some(wallet),
+                refund.receipt_id,
+                change,
+                claim.clone(),
+                move |_| match proven {
+                    None => Err(ReceiptError::RefundTxReused(tx_hash)),
+                    Some(ProvenRefund { confirmed: true, .. }) => Ok(ReceiptEvent::Refunded { amount }),
+                    Some(ProvenRefund { confirmed: false, .. }) => Ok(ReceiptEvent::RefundSent { amount }),
+                },
+            )
+            .await?;
         Ok(Outcome::new(committed, claim))
     }
 

@@ -11,8 +11,8 @@ use crate::domain::receipt::{Actor, DeliveryId, Receipt, ReceiptId, StatusPost, 
 use crate::services::receipts::service::{ReceiptService, transition_error};
 use crate::services::receipts::webhook_body;
 use crate::store::{
-    Committed, IdempotencyClaim, MerchantEvent, NewDelivery, NewRefund, TransitionCommit,
-    TransitionDecision, TransitionTx, Transitioned,
+    Committed, IdempotencyClaim, MerchantEvent, NewDelivery, NewRefund, TransitionCommit, TransitionDecision,
+    TransitionTx, Transitioned,
 };
 
 /// What an accepted status post did.

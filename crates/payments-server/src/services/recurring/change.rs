@@ -16,10 +16,10 @@ use crate::domain::recurring::{
     ChangeSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, Plan, PlanId,
     SubscriptionChange, SubscriptionChangeId,
 };
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::services::recurring::subscribe::{SubscribeError, parse_signed_permission};
 use crate::services::recurring::{RecurringError, RecurringService};
-use crate::services::idempotency::Outcome;
 use crate::store::IdempotentResponse;
 
 /// Renders a change's answer (status and body). A change's answer is known before its last transaction (the
@@ -96,7 +96,8 @@ impl RecurringService {
             .map_err(RecurringError::from)?
             .ok_or_else(|| RecurringError::SubscriptionNotFound(parsed.subscription_id.clone()))?;
         let hash = self.signed_by_subscriber(&subscription, &parsed).await?;
-        let claim = idempotency.map(|request| request.claim(subscription.customer, CHANGES_SCOPE, self.now_ms()));
+        let claim =
+            idempotency.map(|request| request.claim(subscription.customer, CHANGES_SCOPE, self.now_ms()));
         if let Some(replayed) = self.kept_replay(claim.as_ref()).await? {
             return Ok(Outcome::new(replayed, None));
         }

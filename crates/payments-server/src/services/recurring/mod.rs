@@ -31,9 +31,7 @@ use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
-use crate::store::{
-    Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository,
-};
+use crate::store::{Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
 pub(crate) use change::ChangedSubscription;

@@ -14,9 +14,9 @@ use crate::domain::recurring::{
     CreateSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, PlanId,
     SubscriptionRefusal,
 };
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::services::recurring::{RecurringError, RecurringService, SUBSCRIPTIONS_SCOPE};
-use crate::services::idempotency::Outcome;
 use crate::store::{Committed, IdempotencyClaim, TxError};
 
 /// A create request with its fields present and well-formed.
