@@ -41,6 +41,12 @@ pub(super) enum Step<W, T> {
     Wait(W),
 }
 
+/// One run of a claimed use case: what it committed, or the use case given back to wait.
+pub(super) type Run<W, T, E> = Result<Step<W, Committed<T>>, TxError<E>>;
+
+/// A value to store with the claim it is stored under.
+type Keyed<V> = (V, Option<IdempotencyClaim>);
+
 impl SqliteStore {
     /// Runs `work` with `run` as one transaction of the writer, again after a pause while it waits for an
     /// earlier call's answer ([`Step::Wait`]); the flag tells the last run, which recovers instead.
@@ -117,7 +123,7 @@ pub(super) fn create_sale<S>(
     lookups: &WriterCache,
     sale: SaleTx<S>,
     recover: bool,
-) -> Result<Step<SaleTx<S>, Committed<Sale>>, TxError<SaleRefused<S>>> {
+) -> Run<SaleTx<S>, Sale, SaleRefused<S>> {
     match check_claim(conn, sale.claim.as_ref())? {
         None => {}
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
@@ -195,7 +201,7 @@ pub(super) fn transition<T>(
     lookups: &WriterCache,
     change: TransitionTx<T>,
     recover: bool,
-) -> Result<Step<TransitionTx<T>, Committed<Transitioned>>, TxError<TransitionRefused<T>>> {
+) -> Run<TransitionTx<T>, Transitioned, TransitionRefused<T>> {
     let earlier = check_claim(conn, change.claim.as_ref())?;
     match earlier {
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
@@ -261,9 +267,9 @@ pub(super) fn transition<T>(
 /// A plan created under an optional claim: the stored plan is the plan as given.
 pub(super) fn create_plan(
     conn: &Connection,
-    (plan, claim): (Plan, Option<IdempotencyClaim>),
+    (plan, claim): Keyed<Plan>,
     recover: bool,
-) -> Result<Step<(Plan, Option<IdempotencyClaim>), Committed<Plan>>, TxError<Infallible>> {
+) -> Run<Keyed<Plan>, Plan, Infallible> {
     match check_claim(conn, claim.as_ref())? {
         None => {}
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
@@ -286,13 +292,10 @@ pub(super) fn create_plan(
 /// A subscription created under an optional claim; a refusal keeps nothing (the writer rolls it back).
 pub(super) fn create_subscription(
     conn: &Connection,
-    (new, claim): (NewCustomerSubscription, Option<IdempotencyClaim>),
+    (new, claim): Keyed<NewCustomerSubscription>,
     now_ms: i64,
     recover: bool,
-) -> Result<
-    Step<(NewCustomerSubscription, Option<IdempotencyClaim>), Committed<CustomerSubscription>>,
-    TxError<SubscriptionRefusal>,
-> {
+) -> Run<Keyed<NewCustomerSubscription>, CustomerSubscription, SubscriptionRefusal> {
     match check_claim(conn, claim.as_ref())? {
         None => {}
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
