@@ -8,6 +8,7 @@
 
 mod chain_repository;
 mod endpoint_repository;
+mod idempotency_repository;
 mod item_columns;
 mod ledger;
 mod location;
@@ -44,6 +45,7 @@ pub use endpoint_repository::{
     DeliveryQuery, EndpointChange, EndpointDeliveryLog, EndpointRefused, MerchantEvent, NewEndpoint,
     StoredEndpoint, WebhookEndpointRepository,
 };
+pub use idempotency_repository::IdempotencyRepository;
 pub(crate) use item_columns::ItemColumns;
 pub use ledger::{LEDGER_PAGE_ROWS, LedgerCursor, LedgerQuery, LedgerRecord, LedgerSource};
 pub use location::{DatabaseLocation, DatabaseState, backup_sqlite, check_database, open};
@@ -73,7 +75,7 @@ pub(crate) use subscription_deliveries::{
     SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
 };
 pub use use_case::{
-    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Render, Sale, SaleDecision,
+    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
     SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused, TransitionTx,
     Transitioned, TxError,
 };
@@ -144,6 +146,7 @@ pub struct Repositories<S, T> {
     pub users: Arc<dyn UserRepository>,
     pub billing: Arc<dyn BillingRepository>,
     pub recurring: Arc<dyn RecurringRepository>,
+    pub idempotency: Arc<dyn IdempotencyRepository>,
     /// The backend's out-of-service switch (tests flip it through the harness).
     pub availability: Availability,
 }
@@ -167,6 +170,7 @@ impl<S, T> Clone for Repositories<S, T> {
             users: Arc::clone(&self.users),
             billing: Arc::clone(&self.billing),
             recurring: Arc::clone(&self.recurring),
+            idempotency: Arc::clone(&self.idempotency),
             availability: self.availability.clone(),
         }
     }
@@ -190,6 +194,7 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             + UserRepository
             + BillingRepository
             + RecurringRepository
+            + IdempotencyRepository
             + 'static,
     {
         Repositories {
@@ -207,7 +212,8 @@ impl<S: Send + 'static, T: Send + 'static> Repositories<S, T> {
             timing: StoreTiming::default(),
             users: backend.clone(),
             billing: backend.clone(),
-            recurring: backend,
+            recurring: backend.clone(),
+            idempotency: backend,
             availability,
         }
     }

@@ -11,7 +11,7 @@ use std::fmt;
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::{Committed, IdempotencyClaim, IdempotentResponse, Render, StoreError, TxError};
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, StoreError, TxError};
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
@@ -26,11 +26,13 @@ pub const STATUS_LISTING_LIMIT: u32 = 200;
 #[async_trait]
 pub trait RecurringRepository: Send + Sync + fmt::Debug {
     /// Stores `plan`; with a claim, a key already kept answers its response instead (same body) or
-    /// [`TxError::IdempotencyConflict`] (another body), and a fresh create keeps `render(&plan)`.
+    /// [`TxError::IdempotencyConflict`] (another body), a key committed without a kept response answers the
+    /// stored plan it names ([`Committed::Recovered`]), and a fresh create commits the claim naming the plan
+    /// (the caller keeps the response with [`crate::IdempotencyRepository::keep_response`]).
     async fn create_plan(
         &self,
         plan: &Plan,
-        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>>;
     async fn fetch_plan(&self, id: &PlanId) -> Result<Option<Plan>, StoreError>;
     /// The merchant's active plans, oldest first.
@@ -39,12 +41,12 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
     async fn update_plan(&self, update: &PlanUpdate) -> Result<Option<Plan>, StoreError>;
 
     /// Stores a subscription if its plan is still active and its permission hash unused, with the claim
-    /// checked and the response kept as in [`RecurringRepository::create_plan`]. A refusal keeps nothing.
+    /// checked and named as in [`RecurringRepository::create_plan`]. A refusal keeps nothing.
     async fn create_subscription(
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>>;
     /// The response kept under the claim's wallet, scope and key within the retention (its request hash
     /// tells a replay from a conflict); `None` when none is. A read outside any transaction: the service

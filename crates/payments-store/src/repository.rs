@@ -139,10 +139,12 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
             .receipts)
     }
     /// One transaction: the idempotency claim, the merchant's split and shop and the named products, the
-    /// service's decision, the stock reservation and the insert, and the kept response.
+    /// service's decision, the stock reservation and the insert, and the claim naming the new receipt (the
+    /// caller keeps the response afterwards, see [`crate::IdempotencyRepository`]).
     async fn create(&self, sale: SaleTx<S>) -> Result<Committed<Sale>, TxError<SaleRefused<S>>>;
     /// One transaction: the idempotency claim, the receipt (locked against concurrent changes) and its
-    /// merchant's shop, the service's decision, and the new state with its history, outbox, refund rows.
+    /// merchant's shop, the service's decision, and the new state with its history, outbox, refund rows, and
+    /// the claim naming the receipt.
     async fn transition(
         &self,
         change: TransitionTx<T>,

@@ -11,6 +11,7 @@ use payments_core::{ReceiptState, ReceiptStatus, Wallet};
 use crate::{IdempotentResponse, StockTake, StoreError, TransitionCommit};
 use payments_domain::inventory::InventoryItem;
 use payments_domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
+use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::StoredSplit;
 
@@ -37,16 +38,57 @@ impl IdempotencyClaim {
     }
 }
 
-/// The response kept for an idempotency key, rendered from the committed value inside the transaction.
-pub type Render<T> = Box<dyn FnOnce(&T) -> IdempotentResponse + Send>;
+/// What a claimed use case made, named in the claim's row by the transaction that commits both: a replay
+/// that finds no kept response answers from it (the same key names the same resource, never a second write).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resource {
+    Receipt(ReceiptId),
+    Plan(PlanId),
+    Subscription(CustomerSubscriptionId),
+}
 
-/// What a use case's transaction committed.
+impl Resource {
+    /// The stored kind.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Resource::Receipt(_) => "receipt",
+            Resource::Plan(_) => "plan",
+            Resource::Subscription(_) => "subscription",
+        }
+    }
+
+    /// The stored (public) id.
+    pub(crate) fn id(&self) -> &str {
+        match self {
+            Resource::Receipt(id) => id.as_str(),
+            Resource::Plan(id) => id.as_str(),
+            Resource::Subscription(id) => id.as_str(),
+        }
+    }
+
+    /// The resource a stored kind and id name.
+    pub(crate) fn from_parts(kind: &str, id: String) -> Result<Self, String> {
+        match kind {
+            "receipt" => Ok(Resource::Receipt(ReceiptId::from_stored(id))),
+            "plan" => Ok(Resource::Plan(PlanId::from_stored(id))),
+            "subscription" => Ok(Resource::Subscription(CustomerSubscriptionId::from_stored(id))),
+            other => Err(format!("unknown resource kind {other}")),
+        }
+    }
+}
+
+/// What a use case's transaction committed. With a claim, the transaction records the claim as committed
+/// with the data and keeps no response: the caller renders [`Committed::Fresh`] and
+/// [`Committed::Recovered`] and keeps the answer with [`crate::IdempotencyRepository::keep_response`].
 #[derive(Debug)]
 pub enum Committed<T> {
-    /// This call did the work (and kept its response when it carried a claim).
+    /// This call did the work.
     Fresh(T),
-    /// An earlier call with the same key and body did: its response, byte for byte.
+    /// An earlier call with the same key and body did, and its response was kept: byte for byte.
     Replayed(IdempotentResponse),
+    /// An earlier call with the same key and body did, but stopped before its response was kept: the
+    /// resource its claim names, as stored now (nothing was written again).
+    Recovered(T),
 }
 
 /// Why a use case's transaction wrote nothing.
@@ -108,7 +150,7 @@ pub struct SaleTx<S> {
     pub wallet: Wallet,
     /// Products to load for the decision (orders only).
     pub items: Vec<ItemRef>,
-    pub claim: Option<(IdempotencyClaim, Render<Sale>)>,
+    pub claim: Option<IdempotencyClaim>,
     pub decide: SaleDecision<S>,
 }
 
@@ -125,7 +167,7 @@ impl<S> std::fmt::Debug for SaleTx<S> {
         f.debug_struct("SaleTx")
             .field("wallet", &self.wallet)
             .field("items", &self.items)
-            .field("claim", &self.claim.as_ref().map(|(claim, _)| claim))
+            .field("claim", &self.claim)
             .finish_non_exhaustive()
     }
 }
@@ -150,7 +192,7 @@ pub struct TransitionTx<T> {
     /// `None`: the payment page, by id alone.
     pub wallet: Option<Wallet>,
     pub receipt_id: ReceiptId,
-    pub claim: Option<(IdempotencyClaim, Render<Transitioned>)>,
+    pub claim: Option<IdempotencyClaim>,
     pub decide: TransitionDecision<T>,
 }
 
@@ -159,7 +201,7 @@ impl<T> std::fmt::Debug for TransitionTx<T> {
         f.debug_struct("TransitionTx")
             .field("wallet", &self.wallet)
             .field("receipt_id", &self.receipt_id)
-            .field("claim", &self.claim.as_ref().map(|(claim, _)| claim))
+            .field("claim", &self.claim)
             .finish_non_exhaustive()
     }
 }

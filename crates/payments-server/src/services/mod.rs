@@ -6,6 +6,7 @@ pub(crate) mod auth;
 pub(crate) mod billing;
 pub(crate) mod chain;
 pub(crate) mod health;
+pub(crate) mod idempotency;
 pub(crate) mod instance_settings;
 pub(crate) mod inventory;
 pub(crate) mod keys;

@@ -23,6 +23,7 @@ use crate::services::chain::ChainWorkers;
 use crate::services::chain::settlement::Settlement;
 use crate::services::chain::watcher::DepositWatcher;
 use crate::services::health::HealthService;
+use crate::services::idempotency::IdempotencyService;
 use crate::services::inventory::InventoryService;
 use crate::services::keys::KeyAdmin;
 use crate::services::ledger::LedgerService;
@@ -46,6 +47,8 @@ pub(crate) struct Services {
     pub(crate) auth: Authenticator,
     pub(crate) admin_auth: AdminAuthService,
     pub(crate) health: HealthService,
+    /// Keeps the answers of claimed use cases after they committed.
+    pub(crate) idempotency: IdempotencyService,
     pub(crate) inventory: InventoryService,
     pub(crate) receipts: ReceiptService,
     pub(crate) shop: ShopService,
@@ -146,6 +149,9 @@ impl Services {
             },
             health: HealthService {
                 health: Arc::clone(&repos.health),
+            },
+            idempotency: IdempotencyService {
+                repository: Arc::clone(&repos.idempotency),
             },
             inventory: InventoryService {
                 inventory: Arc::clone(&repos.inventory),

@@ -100,3 +100,47 @@ async fn a_refused_request_is_not_remembered() {
 
     assert_eq!(fixed.status, 201);
 }
+
+#[tokio::test]
+async fn a_replay_after_the_kept_response_was_lost_answers_the_same_receipt_and_creates_nothing() {
+    let api = Api::spawn().await;
+    let request = || {
+        api.dev(Method::POST, "/api/receipts")
+            .header("Idempotency-Key", "create-lost")
+            .json(&receipt_body("idem-lost"))
+    };
+    let first = send(request()).await;
+    assert_eq!(first.status, 201);
+    // The process stopped between the commit and keeping the answer: the claim is there, its response not.
+    let db = rusqlite::Connection::open(&api.app.db_path).unwrap();
+    let cleared = db
+        .execute(
+            "UPDATE idempotency_keys SET status = 0, body = X'' WHERE key = 'create-lost'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(cleared, 1);
+
+    let replay = send(request()).await;
+    let again = send(request()).await;
+
+    assert_eq!((replay.status, &replay.json), (201, &first.json));
+    assert_eq!(replay.header("idempotent-replayed"), "true");
+    assert_eq!((again.status, &again.json), (201, &first.json));
+    let receipts: i64 = db
+        .query_row("SELECT COUNT(*) FROM receipts", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(receipts, 1);
+    let kept: (i64, Vec<u8>) = db
+        .query_row(
+            "SELECT status, body FROM idempotency_keys WHERE key = 'create-lost'",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(kept.0, 201, "the recovered answer is kept again");
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&kept.1).unwrap(),
+        first.json
+    );
+}

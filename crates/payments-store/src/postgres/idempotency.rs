@@ -1,12 +1,17 @@
 //! Idempotency keys claimed inside a use case's transaction: the first request with a key inserts a pending
-//! row, which holds the key's unique-index entry until its transaction ends. A concurrent duplicate's insert
-//! waits on that entry, then finds the committed response and replays it, so a key has one effect.
+//! row, which holds the key's unique-index entry until its transaction ends, and names the resource it made
+//! before it commits. A concurrent duplicate's insert waits on that entry, then finds the committed claim:
+//! it replays the response kept since (a second small write after the commit), or, when none was kept,
+//! answers from the named resource. Either way a key has one effect.
 
+use async_trait::async_trait;
+
+use crate::postgres::PgStore;
 use crate::postgres::connection::Queries;
 
 use crate::postgres::error::PgError;
 use crate::postgres::rows;
-use crate::{IdempotencyClaim, IdempotentResponse};
+use crate::{IdempotencyClaim, IdempotencyRepository, IdempotentResponse, Resource, StoreError};
 
 /// Keys past their retention go first, so an expired key can be used again. Rows another transaction is
 /// purging right now are skipped rather than waited for: that transaction deletes them anyway.
@@ -16,9 +21,14 @@ const PURGE: &str = "DELETE FROM idempotency_keys WHERE id IN (
 const CLAIM: &str =
     "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
     VALUES ($1, $2, $3, $4, 0, ''::bytea, $5) ON CONFLICT (wallet, scope, key) DO NOTHING RETURNING id";
-const FETCH: &str = "SELECT request_hash, status, body FROM idempotency_keys
+const FETCH: &str = "SELECT request_hash, status, body, resource_kind, resource_id FROM idempotency_keys
     WHERE wallet = $1 AND scope = $2 AND key = $3 AND created_at >= $4";
 const KEEP: &str = "UPDATE idempotency_keys SET status = $2, body = $3 WHERE id = $1";
+const NAME: &str = "UPDATE idempotency_keys SET resource_kind = $2, resource_id = $3 WHERE id = $1";
+/// Only a committed claim still without its response, of the same body: a later write never replaces the
+/// answer a replay may already have given.
+const KEEP_AFTER: &str = "UPDATE idempotency_keys SET status = $5, body = $6
+    WHERE wallet = $1 AND scope = $2 AND key = $3 AND request_hash = $4 AND status = 0";
 
 /// The status of a claimed key whose response is not yet written.
 const PENDING: i32 = 0;
@@ -32,7 +42,9 @@ pub(super) enum Claimed {
     Replay(IdempotentResponse),
     /// The key was used with another body.
     Conflict,
-    /// The stored row has no response yet.
+    /// An earlier request with the same body committed this resource, but its response was never kept.
+    Unkept(Resource),
+    /// The stored row has no response yet (and names no resource).
     Pending,
 }
 
@@ -73,7 +85,15 @@ pub(super) async fn claim(tx: &impl Queries, claim: &IdempotencyClaim) -> Result
         return Ok(Claimed::Conflict);
     }
     if status == PENDING {
-        return Ok(Claimed::Pending);
+        let kind: Option<String> = rows::get(&row, "resource_kind")?;
+        let id: Option<String> = rows::get(&row, "resource_id")?;
+        return Ok(match kind.zip(id) {
+            Some((kind, id)) => Claimed::Unkept(
+                Resource::from_parts(&kind, id)
+                    .map_err(|error| PgError::corrupt("column resource_kind", error))?,
+            ),
+            None => Claimed::Pending,
+        });
     }
     Ok(Claimed::Replay(IdempotentResponse {
         request_hash,
@@ -122,10 +142,65 @@ pub(super) async fn keep(
     Ok(())
 }
 
+/// Names the resource this transaction's claim made; it commits with the claim.
+pub(super) async fn name(tx: &impl Queries, claim_id: i64, resource: &Resource) -> Result<(), PgError> {
+    let name = tx.prepare_cached(NAME).await?;
+    tx.execute(&name, &[&claim_id, &resource.kind(), &resource.id()])
+        .await?;
+    Ok(())
+}
+
+/// Keeps the response of a claim its use case committed; false when there is no such claim still without
+/// one (expired, or kept already).
+pub(super) async fn keep_after(
+    client: &impl Queries,
+    claim: &IdempotencyClaim,
+    response: &IdempotentResponse,
+) -> Result<bool, PgError> {
+    let keep = client.prepare_cached(KEEP_AFTER).await?;
+    let changed = client
+        .execute(
+            &keep,
+            &[
+                &claim.wallet.to_string(),
+                &claim.scope,
+                &claim.key,
+                &claim.request_hash,
+                &i32::from(response.status),
+                &response.body,
+            ],
+        )
+        .await?;
+    Ok(changed > 0)
+}
+
+/// A committed claim without a kept answer: almost always its call is keeping it right now, so it is waited
+/// for like a contended row (the attempt is retried after a pause); the last attempt (`recover`) answers from
+/// the resource the claim names instead.
+pub(super) fn unkept(recover: bool) -> Result<(), PgError> {
+    if recover {
+        Ok(())
+    } else {
+        Err(PgError::Contended("the idempotency key's answer is being kept"))
+    }
+}
+
 /// Why a use case stops at a key whose response is not written yet.
 pub(super) fn pending(claim: &IdempotencyClaim) -> String {
     format!(
         "idempotency key {} ({}) is still being processed",
         claim.key, claim.scope
     )
+}
+
+#[async_trait]
+impl IdempotencyRepository for PgStore {
+    async fn keep_response(
+        &self,
+        claim: &IdempotencyClaim,
+        response: &IdempotentResponse,
+    ) -> Result<bool, StoreError> {
+        self.run(|client| Box::pin(async move { keep_after(&client, claim, response).await }))
+            .await
+    }
 }

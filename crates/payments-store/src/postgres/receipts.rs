@@ -211,7 +211,7 @@ async fn fetch(client: PgClient, wallet: Option<Wallet>, id: &ReceiptId) -> Resu
     fetch_row(&client, wallet, id).await
 }
 
-async fn fetch_row(
+pub(super) async fn fetch_row(
     client: &impl Queries,
     wallet: Option<Wallet>,
     id: &ReceiptId,

@@ -9,9 +9,7 @@ use crate::postgres::{
     PgStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_create,
     recurring_notices, relayer_lease,
 };
-use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
-};
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
@@ -24,7 +22,7 @@ impl RecurringRepository for PgStore {
     async fn create_plan(
         &self,
         plan: &Plan,
-        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>> {
         recurring_create::create_plan(self, plan, claim).await
     }
@@ -48,7 +46,7 @@ impl RecurringRepository for PgStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
         recurring_create::create_subscription(self, subscription, now_ms, claim).await
     }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::postgres::error::PgError;
-use crate::{IdempotencyClaim, StoreError, TxError};
+use crate::{StoreError, TxError};
 
 /// Attempts of one operation before it answers [`StoreError::Busy`].
 pub(super) const MAX_ATTEMPTS: u32 = 5;
@@ -49,15 +49,6 @@ pub(super) fn settle<T, E>(outcome: Result<T, Failed<E>>, attempt: u32, decided:
             Ok(pause) => Next::Retry(pause),
             Err(error) => Next::Answer(Err(TxError::Store(error))),
         },
-    }
-}
-
-/// Splits a use case's optional claim from its renderer: the claim is read on every attempt, the renderer
-/// is used once.
-pub(super) fn split_claim<R>(claim: Option<(IdempotencyClaim, R)>) -> (Option<IdempotencyClaim>, Option<R>) {
-    match claim {
-        Some((claim, render)) => (Some(claim), Some(render)),
-        None => (None, None),
     }
 }
 

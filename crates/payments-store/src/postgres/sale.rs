@@ -1,11 +1,13 @@
 //! Creating a receipt as one transaction: the idempotency claim, the merchant's configuration and the
-//! named products, the service's decision, the stock reservation, the insert, and the kept response.
+//! named products, the service's decision, the stock reservation, the insert, and the claim naming the new
+//! receipt (the caller keeps the response afterwards).
 //!
 //! Stock is reserved with a conditional `UPDATE ... AND stock_qty >= qty`, which PostgreSQL re-checks
 //! against the latest committed row after waiting for a concurrent reservation, so finite stock is never
 //! oversold and never needs a lock held across the decision.
 
-use crate::postgres::connection::PgClient;
+use crate::postgres::connection::{PgClient, Queries};
+use crate::postgres::error::PgError;
 use futures_util::future::try_join;
 use payments_core::Wallet;
 
@@ -13,10 +15,10 @@ use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
 use crate::postgres::{PgStore, merchant, receipts, stock};
 use crate::{
-    Committed, IdempotencyClaim, Render, Sale, SaleDecision, SaleInputs, SaleRefused, SaleTx, TxError,
+    Committed, IdempotencyClaim, Resource, Sale, SaleDecision, SaleInputs, SaleRefused, SaleTx, TxError,
 };
 use payments_domain::inventory::InventoryItem;
-use payments_domain::receipt::ItemRef;
+use payments_domain::receipt::{ItemRef, ReceiptId};
 
 /// Runs the sale, again after a transient failure as long as the decision has not run (it is `FnOnce`).
 pub(super) async fn create<S: Send>(
@@ -30,12 +32,12 @@ pub(super) async fn create<S: Send>(
         claim,
         decide,
     } = sale;
-    let (claim, mut render) = retry::split_claim(claim);
     let mut decide = Some(decide);
     let mut attempt = 0;
     loop {
         let client = store.client().await?;
-        let outcome = attempt_sale(client, wallet, &items, claim.as_ref(), &mut decide, &mut render).await;
+        let recover = attempt + 1 >= retry::MAX_ATTEMPTS;
+        let outcome = attempt_sale(client, wallet, &items, (claim.as_ref(), recover), &mut decide).await;
         match retry::settle(outcome, attempt, decide.is_none()) {
             retry::Next::Answer(answer) => return answer,
             retry::Next::Retry(pause) => {
@@ -50,9 +52,8 @@ async fn attempt_sale<S>(
     mut client: PgClient,
     wallet: Wallet,
     items: &[ItemRef],
-    claim: Option<&IdempotencyClaim>,
+    (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<SaleDecision<S>>,
-    render: &mut Option<Render<Sale>>,
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
     let tx = client.transaction().await?;
     let claimed = match claim {
@@ -60,6 +61,11 @@ async fn attempt_sale<S>(
         Some(claim) => match idempotency::claim(&tx, claim).await? {
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
+            Claimed::Unkept(Resource::Receipt(id)) => {
+                idempotency::unkept(recover)?;
+                return recovered(&tx, wallet, &id).await;
+            }
+            Claimed::Unkept(_) => return Err(Failed::Busy(idempotency::pending(claim))),
             Claimed::Conflict => return Err(Failed::Conflict),
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
@@ -103,11 +109,27 @@ async fn attempt_sale<S>(
         receipt: plan.receipt.into_stored(),
         merchant,
     };
-    if let (Some(claim_id), Some(render)) = (claimed, render.take()) {
-        idempotency::keep(&tx, claim_id, &render(&sale)).await?;
+    if let Some(claim_id) = claimed {
+        idempotency::name(&tx, claim_id, &Resource::Receipt(sale.receipt.id.clone())).await?;
     }
     tx.commit().await?;
     Ok(Committed::Fresh(sale))
+}
+
+/// The sale an earlier call with the same key committed, as stored now (the process stopped before it kept
+/// its response).
+async fn recovered<S>(
+    tx: &impl Queries,
+    wallet: Wallet,
+    id: &ReceiptId,
+) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
+    let receipt = receipts::fetch_row(tx, Some(wallet), id)
+        .await?
+        .ok_or(PgError::Corrupt(format!(
+            "idempotency key names receipt {id}, which is gone"
+        )))?;
+    let merchant = merchant::snapshot(tx, wallet).await?;
+    Ok(Committed::Recovered(Sale { receipt, merchant }))
 }
 
 /// The SKU the decision saw for a product deleted since (the order names it by id).

@@ -11,7 +11,7 @@ use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
 use crate::postgres::{PgStore, endpoints, merchant, outbox, receipts, refunds, rows, stock, users};
 use crate::{
-    Committed, IdempotencyClaim, OwnerRow, Render, TransitionCommit, TransitionDecision, TransitionRefused,
+    Committed, IdempotencyClaim, OwnerRow, Resource, TransitionCommit, TransitionDecision, TransitionRefused,
     TransitionTx, Transitioned, TxError, purchase_credit_changes,
 };
 use payments_domain::receipt::ReceiptId;
@@ -38,18 +38,17 @@ pub(super) async fn apply<T: Send>(
         claim,
         decide,
     } = change;
-    let (claim, mut render) = retry::split_claim(claim);
     let mut decide = Some(decide);
     let mut attempt = 0;
     loop {
         let client = store.client().await?;
+        let recover = attempt + 1 >= retry::MAX_ATTEMPTS;
         let outcome = attempt_transition(
             client,
             wallet,
             &receipt_id,
-            claim.as_ref(),
+            (claim.as_ref(), recover),
             &mut decide,
-            &mut render,
         )
         .await;
         match retry::settle(outcome, attempt, decide.is_none()) {
@@ -66,9 +65,8 @@ async fn attempt_transition<T>(
     mut client: PgClient,
     wallet: Option<Wallet>,
     receipt_id: &ReceiptId,
-    claim: Option<&IdempotencyClaim>,
+    (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<TransitionDecision<T>>,
-    render: &mut Option<Render<Transitioned>>,
 ) -> Result<Committed<Transitioned>, Failed<TransitionRefused<T>>> {
     let tx = client.transaction().await?;
     let claimed = match claim {
@@ -76,6 +74,10 @@ async fn attempt_transition<T>(
         Some(claim) => match idempotency::claim(&tx, claim).await? {
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
+            Claimed::Unkept(_) => {
+                idempotency::unkept(recover)?;
+                return recovered(&tx, wallet, receipt_id).await;
+            }
             Claimed::Conflict => return Err(Failed::Conflict),
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
         },
@@ -122,11 +124,28 @@ async fn attempt_transition<T>(
                 }
             }
         };
-    if let (Some(claim_id), Some(render)) = (claimed, render.take()) {
-        idempotency::keep(&tx, claim_id, &render(&transitioned)).await?;
+    if let Some(claim_id) = claimed {
+        idempotency::name(&tx, claim_id, &Resource::Receipt(receipt_id.clone())).await?;
     }
     tx.commit().await?;
     Ok(Committed::Fresh(transitioned))
+}
+
+/// The receipt an earlier call with the same key changed, as stored now (the process stopped before it kept
+/// its response): what the change did is not recorded with the claim, so it reads as acknowledged.
+async fn recovered<T>(
+    tx: &impl Queries,
+    wallet: Option<Wallet>,
+    receipt_id: &ReceiptId,
+) -> Result<Committed<Transitioned>, Failed<TransitionRefused<T>>> {
+    let Some(before) = receipts::fetch_row(tx, wallet, receipt_id).await? else {
+        return Err(Failed::Refused(TransitionRefused::NotFound(receipt_id.clone())));
+    };
+    Ok(Committed::Recovered(Transitioned {
+        before,
+        moved: None,
+        enqueued: false,
+    }))
 }
 
 /// Writes an accepted transition like SQLite's `commit_transition`, with the stock an expiry gives back or a

@@ -22,6 +22,7 @@ use super::schema_v17;
 use super::schema_v18;
 use super::schema_v21;
 use super::schema_v22;
+use super::schema_v23;
 
 const CREATE_MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -106,6 +107,7 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (20, schema::v20::SQL),
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
+    (23, schema_v23::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

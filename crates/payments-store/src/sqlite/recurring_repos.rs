@@ -11,9 +11,7 @@ use crate::sqlite::{
     SqliteStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_notices,
     relayer_lease, use_cases,
 };
-use crate::{
-    Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, Render, StoreError, TxError,
-};
+use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
     BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
     CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
@@ -26,10 +24,9 @@ impl RecurringRepository for SqliteStore {
     async fn create_plan(
         &self,
         plan: &Plan,
-        claim: Option<(IdempotencyClaim, Render<Plan>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<Plan>, TxError<Infallible>> {
-        let plan = plan.clone();
-        self.transact(move |conn| use_cases::create_plan(conn, plan, claim))
+        self.transact_claimed((plan.clone(), claim), use_cases::create_plan)
             .await
     }
 
@@ -54,11 +51,12 @@ impl RecurringRepository for SqliteStore {
         &self,
         subscription: &NewCustomerSubscription,
         now_ms: i64,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-        let subscription = subscription.clone();
-        self.transact(move |conn| use_cases::create_subscription(conn, &subscription, now_ms, claim))
-            .await
+        self.transact_claimed((subscription.clone(), claim), move |conn, work, recover| {
+            use_cases::create_subscription(conn, work, now_ms, recover)
+        })
+        .await
     }
 
     async fn kept_response(

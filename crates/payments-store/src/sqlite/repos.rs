@@ -236,8 +236,10 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteSto
 
     async fn create(&self, sale: SaleTx<S>) -> Result<Committed<Sale>, TxError<SaleRefused<S>>> {
         let lookups = Arc::clone(&self.lookups);
-        self.transact(move |conn| use_cases::create_sale(conn, &lookups, sale))
-            .await
+        self.transact_claimed(sale, move |conn, sale, recover| {
+            use_cases::create_sale(conn, &lookups, sale, recover)
+        })
+        .await
     }
 
     async fn transition(
@@ -245,8 +247,10 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for SqliteSto
         change: TransitionTx<T>,
     ) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>> {
         let lookups = Arc::clone(&self.lookups);
-        self.transact(move |conn| use_cases::transition(conn, &lookups, change))
-            .await
+        self.transact_claimed(change, move |conn, change, recover| {
+            use_cases::transition(conn, &lookups, change, recover)
+        })
+        .await
     }
 }
 

@@ -1,17 +1,21 @@
 //! The use-case transactions of the receipt and recurring repositories, run by the writer inside one
-//! transaction each: idempotency claim, reads, the service's decision, writes, kept response.
+//! transaction each: idempotency claim, reads, the service's decision, writes, the claim naming what they
+//! made (the caller keeps the response afterwards, a second small write).
 
 use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
 
 use payments_core::Wallet;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::writer_cache::WriterCache;
-use crate::sqlite::{query, receipt_stock, receipts, recurring, refunds, users};
+use crate::sqlite::{SqliteStore, query, receipt_stock, receipts, recurring, refunds, users};
 use crate::{
-    Committed, CreateReceiptOutcome, IdempotencyClaim, Render, Sale, SaleInputs, SaleRefused, SaleTx,
-    StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError, purchase_credit_changes,
+    Committed, CreateReceiptOutcome, IdempotencyClaim, IdempotentResponse, Resource, Sale, SaleInputs,
+    SaleRefused, SaleTx, StockTake, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
+    purchase_credit_changes,
 };
 use payments_domain::recurring::{CustomerSubscription, NewCustomerSubscription, Plan, SubscriptionRefusal};
 
@@ -24,30 +28,92 @@ fn sql<E>(error: rusqlite::Error) -> TxError<E> {
     TxError::Store(query(error))
 }
 
+/// Pause between runs of a claimed use case whose key's earlier call committed without keeping its answer
+/// yet, and how many runs wait (about 0.1 s in all) before the last one answers from the named resource.
+const KEEP_WAIT: Duration = Duration::from_millis(10);
+const KEEP_WAITS: u32 = 10;
+
+/// What one run of a claimed use case came to.
+pub(super) enum Step<W, T> {
+    Done(T),
+    /// The key's earlier call committed but has not kept its answer yet (almost always it is keeping it right
+    /// now, in the writer's queue behind this run): the use case, untouched, to run again after a pause.
+    Wait(W),
+}
+
+/// One run of a claimed use case: what it committed, or the use case given back to wait.
+pub(super) type Run<W, T, E> = Result<Step<W, Committed<T>>, TxError<E>>;
+
+/// A value to store with the claim it is stored under.
+type Keyed<V> = (V, Option<IdempotencyClaim>);
+
+impl SqliteStore {
+    /// Runs `work` with `run` as one transaction of the writer, again after a pause while it waits for an
+    /// earlier call's answer ([`Step::Wait`]); the flag tells the last run, which recovers instead.
+    pub(super) async fn transact_claimed<W, T, E, F>(&self, mut work: W, run: F) -> Result<T, TxError<E>>
+    where
+        W: Send + 'static,
+        T: Send + 'static,
+        E: Send + 'static,
+        F: Fn(&Connection, W, bool) -> Result<Step<W, T>, TxError<E>> + Send + Sync + 'static,
+    {
+        let run = Arc::new(run);
+        let mut waits = 0;
+        loop {
+            let (run, recover) = (Arc::clone(&run), waits >= KEEP_WAITS);
+            match self.transact(move |conn| run(conn, work, recover)).await? {
+                Step::Done(value) => return Ok(value),
+                Step::Wait(back) => {
+                    work = back;
+                    waits += 1;
+                    tokio::time::sleep(KEEP_WAIT).await;
+                }
+            }
+        }
+    }
+}
+
+/// What an earlier call with the claim's key left, when it answers this call instead of the use case.
+enum Earlier {
+    Kept(IdempotentResponse),
+    Named(Resource),
+}
+
 /// Checks the claim; `Some` answers the call without running the use case.
-fn check_claim<T, E>(
+fn check_claim<E>(
     conn: &Connection,
     claim: Option<&IdempotencyClaim>,
-) -> Result<Option<Committed<T>>, TxError<E>> {
+) -> Result<Option<Earlier>, TxError<E>> {
     let Some(claim) = claim else {
         return Ok(None);
     };
     match idempotency::claim(conn, claim).map_err(sql)? {
         Claimed::Fresh => Ok(None),
-        Claimed::Replay(stored) => Ok(Some(Committed::Replayed(stored))),
+        Claimed::Replay(stored) => Ok(Some(Earlier::Kept(stored))),
+        Claimed::Unkept(resource) => Ok(Some(Earlier::Named(resource))),
         Claimed::Conflict => Err(TxError::IdempotencyConflict),
     }
 }
 
-fn keep_response<T, E>(
+/// Records the claim as committed with `resource`, in the use case's transaction.
+fn name<E>(
     conn: &Connection,
-    claim: Option<(IdempotencyClaim, Render<T>)>,
-    value: &T,
+    claim: Option<&IdempotencyClaim>,
+    resource: Resource,
 ) -> Result<(), TxError<E>> {
-    if let Some((claim, render)) = claim {
-        idempotency::keep(conn, &claim, &render(value)).map_err(sql)?;
+    if let Some(claim) = claim {
+        idempotency::name(conn, claim, &resource).map_err(sql)?;
     }
     Ok(())
+}
+
+/// The claim names what `found` did not find: a damaged row (or a resource deleted since).
+fn gone<E>(resource: &Resource) -> TxError<E> {
+    TxError::Store(StoreError::Corrupt(format!(
+        "idempotency key names {} {}, which is gone",
+        resource.kind(),
+        resource.id()
+    )))
 }
 
 /// A sale: the merchant and the products it names come from the writer's cache (see its module for why
@@ -56,16 +122,30 @@ pub(super) fn create_sale<S>(
     conn: &Connection,
     lookups: &WriterCache,
     sale: SaleTx<S>,
-) -> Result<Committed<Sale>, TxError<SaleRefused<S>>> {
+    recover: bool,
+) -> Run<SaleTx<S>, Sale, SaleRefused<S>> {
+    match check_claim(conn, sale.claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait(sale)),
+        Some(Earlier::Named(resource)) => {
+            let wallet = sale.wallet;
+            let Resource::Receipt(id) = &resource else {
+                return Err(gone(&resource));
+            };
+            let receipt = receipts::fetch(conn, Some(wallet), id)
+                .map_err(sql)?
+                .ok_or_else(|| gone(&resource))?;
+            let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
+            return Ok(Step::Done(Committed::Recovered(Sale { receipt, merchant })));
+        }
+    }
     let SaleTx {
         wallet,
         items,
         claim,
         decide,
     } = sale;
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
-    }
     let merchant = lookups.merchant(conn, wallet).map_err(sql)?;
     let items = lookups.products(conn, wallet, &items).map_err(sql)?;
     let plan = decide(SaleInputs {
@@ -88,8 +168,8 @@ pub(super) fn create_sale<S>(
         receipt: plan.receipt.into_stored(),
         merchant,
     };
-    keep_response(conn, claim, &sale)?;
-    Ok(Committed::Fresh(sale))
+    name(conn, claim.as_ref(), Resource::Receipt(sale.receipt.id.clone()))?;
+    Ok(Step::Done(Committed::Fresh(sale)))
 }
 
 fn reserve<S>(
@@ -120,19 +200,32 @@ pub(super) fn transition<T>(
     conn: &Connection,
     lookups: &WriterCache,
     change: TransitionTx<T>,
-) -> Result<Committed<Transitioned>, TxError<TransitionRefused<T>>> {
+    recover: bool,
+) -> Run<TransitionTx<T>, Transitioned, TransitionRefused<T>> {
+    let earlier = check_claim(conn, change.claim.as_ref())?;
+    match earlier {
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait(change)),
+        _ => {}
+    }
     let TransitionTx {
         wallet,
         receipt_id,
         claim,
         decide,
     } = change;
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
-    }
     let before = receipts::fetch(conn, wallet, &receipt_id)
         .map_err(sql)?
-        .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id)))?;
+        .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id.clone())))?;
+    if earlier.is_some() {
+        // Committed by an earlier call that stopped before keeping its response: what the change did is not
+        // recorded with the claim, so the receipt as it is now reads as acknowledged.
+        return Ok(Step::Done(Committed::Recovered(Transitioned {
+            before,
+            moved: None,
+            enqueued: false,
+        })));
+    }
     let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
     let decided = decide(&before, &merchant);
     let transitioned =
@@ -167,38 +260,64 @@ pub(super) fn transition<T>(
                 }
             }
         };
-    keep_response(conn, claim, &transitioned)?;
-    Ok(Committed::Fresh(transitioned))
+    name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
+    Ok(Step::Done(Committed::Fresh(transitioned)))
 }
 
-/// A plan created under an optional claim: the stored plan is the plan as given, so it is what is kept.
+/// A plan created under an optional claim: the stored plan is the plan as given.
 pub(super) fn create_plan(
     conn: &Connection,
-    plan: Plan,
-    claim: Option<(IdempotencyClaim, Render<Plan>)>,
-) -> Result<Committed<Plan>, TxError<Infallible>> {
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    (plan, claim): Keyed<Plan>,
+    recover: bool,
+) -> Run<Keyed<Plan>, Plan, Infallible> {
+    match check_claim(conn, claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait((plan, claim))),
+        Some(Earlier::Named(resource)) => {
+            let stored = match &resource {
+                Resource::Plan(id) => recurring::fetch_plan(conn, id).map_err(sql)?,
+                _ => None,
+            };
+            return Ok(Step::Done(Committed::Recovered(
+                stored.ok_or_else(|| gone(&resource))?,
+            )));
+        }
     }
     recurring::create_plan(conn, &plan).map_err(sql)?;
-    keep_response(conn, claim, &plan)?;
-    Ok(Committed::Fresh(plan))
+    name(conn, claim.as_ref(), Resource::Plan(plan.id.clone()))?;
+    Ok(Step::Done(Committed::Fresh(plan)))
 }
 
 /// A subscription created under an optional claim; a refusal keeps nothing (the writer rolls it back).
 pub(super) fn create_subscription(
     conn: &Connection,
-    new: &NewCustomerSubscription,
+    (new, claim): Keyed<NewCustomerSubscription>,
     now_ms: i64,
-    claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
-) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
-    if let Some(replayed) = check_claim(conn, claim.as_ref().map(|(claim, _)| claim))? {
-        return Ok(replayed);
+    recover: bool,
+) -> Run<Keyed<NewCustomerSubscription>, CustomerSubscription, SubscriptionRefusal> {
+    match check_claim(conn, claim.as_ref())? {
+        None => {}
+        Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
+        Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait((new, claim))),
+        Some(Earlier::Named(resource)) => {
+            let stored = match &resource {
+                Resource::Subscription(id) => recurring::fetch_subscription(conn, id).map_err(sql)?,
+                _ => None,
+            };
+            return Ok(Step::Done(Committed::Recovered(
+                stored.ok_or_else(|| gone(&resource))?,
+            )));
+        }
     }
-    let subscription = recurring::create_subscription(conn, new, now_ms)
+    let subscription = recurring::create_subscription(conn, &new, now_ms)
         .map_err(sql)?
         .into_result()
         .map_err(TxError::Refused)?;
-    keep_response(conn, claim, &subscription)?;
-    Ok(Committed::Fresh(subscription))
+    name(
+        conn,
+        claim.as_ref(),
+        Resource::Subscription(subscription.id.clone()),
+    )?;
+    Ok(Step::Done(Committed::Fresh(subscription)))
 }

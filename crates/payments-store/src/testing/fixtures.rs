@@ -11,8 +11,8 @@ use payments_domain::receipt::{
 };
 
 use crate::{
-    IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund, Sale,
-    SalePlan, StockTake, TransitionCommit, Transitioned,
+    IdempotencyClaim, IdempotentResponse, ItemUpsert, MerchantSnapshot, NewDelivery, NewRefund, SalePlan,
+    StockTake, TransitionCommit, Transitioned,
 };
 
 /// What the fixtures' decisions refuse with, standing in for the services' errors.
@@ -125,13 +125,10 @@ pub fn created_response(receipt: &Receipt, request_hash: &str) -> IdempotentResp
     }
 }
 
-/// `sale` carrying `key` with a body hashing to `request_hash`.
+/// `sale` carrying `key` with a body hashing to `request_hash` (run it with [`super::keeping`] to keep its
+/// answer as the edge does).
 pub fn with_claim(mut sale: SaleTx, key: &str, request_hash: &str) -> SaleTx {
-    let hash = request_hash.to_owned();
-    sale.claim = Some((
-        claim(sale.wallet, key, request_hash),
-        Box::new(move |sale: &Sale| created_response(&sale.receipt, &hash)),
-    ));
+    sale.claim = Some(claim(sale.wallet, key, request_hash));
     sale
 }
 
@@ -211,21 +208,22 @@ pub fn transition(wallet: Wallet, id: &str, decide: TransitionDecision) -> Trans
     }
 }
 
-/// `change` carrying `key`; the kept response names the status the receipt moved to.
+/// `change` carrying `key` (run it with [`super::keeping`] to keep its answer as the edge does).
 pub fn with_transition_claim(mut change: TransitionTx, key: &str, request_hash: &str) -> TransitionTx {
     let wallet = change
         .wallet
         .unwrap_or_else(|| panic!("a claimed transition names its merchant"));
-    let hash = request_hash.to_owned();
-    change.claim = Some((
-        claim(wallet, key, request_hash),
-        Box::new(move |done: &Transitioned| IdempotentResponse {
-            request_hash: hash,
-            status: 200,
-            body: format!("{:?}", done.moved.map(|(_, to)| to.status)).into_bytes(),
-        }),
-    ));
+    change.claim = Some(claim(wallet, key, request_hash));
     change
+}
+
+/// The response kept for a transition: 200 and a body naming the status the receipt moved to.
+pub fn transition_response(done: &Transitioned, request_hash: &str) -> IdempotentResponse {
+    IdempotentResponse {
+        request_hash: request_hash.to_owned(),
+        status: 200,
+        body: format!("{:?}", done.moved.map(|(_, to)| to.status)).into_bytes(),
+    }
 }
 
 /// The commit of an accepted transition of `receipt` to `to`, with its `event` webhook.

@@ -4,6 +4,7 @@
 
 pub mod fixtures;
 pub mod images;
+pub mod keeping;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;

@@ -15,6 +15,7 @@ pub(crate) mod chain;
 pub(crate) mod endpoints;
 pub(crate) mod finality;
 pub(crate) mod health;
+pub(crate) mod idempotency_keep;
 pub(crate) mod images;
 pub(crate) mod inventory;
 pub(crate) mod keys;
@@ -62,6 +63,10 @@ macro_rules! contract_suite {
             sales::a_created_receipt_with_every_field_set_is_what_a_read_returns,
             sales::receipts_list_newest_first_within_the_limit,
             sales::parallel_idempotent_creates_have_one_effect,
+            idempotency_keep::a_committed_claim_without_a_kept_response_answers_from_the_named_resource,
+            idempotency_keep::a_committed_transition_without_a_kept_response_answers_from_its_receipt,
+            idempotency_keep::a_committed_plan_without_a_kept_response_answers_the_stored_plan,
+            idempotency_keep::keep_after_commit_is_visible_to_a_replay,
             sales::an_idempotency_key_reused_with_another_body_conflicts,
             sales::a_taken_receipt_id_is_refused_and_writes_nothing,
             sales::two_merchants_create_the_same_receipt_id_and_each_sees_only_its_own,

@@ -11,7 +11,7 @@ use crate::Repositories;
 use crate::fixtures::{T0, wallet};
 use crate::recurring::{new_subscription, plan};
 use payments_domain::recurring::{CustomerSubscription, Plan, StatusQuery, SubscriptionRefusal};
-use payments_store::{Committed, IdempotencyClaim, IdempotentResponse, Render, TxError};
+use payments_store::{Committed, IdempotencyClaim, IdempotentResponse, TxError};
 
 const PLANS: &str = "plans.create";
 const SUBSCRIPTIONS: &str = "subscriptions.create";
@@ -35,24 +35,43 @@ fn created(id: &str, hash: &str) -> IdempotentResponse {
     }
 }
 
-fn plan_claim(plan: &Plan, key: &str, hash: &str) -> Option<(IdempotencyClaim, Render<Plan>)> {
-    let kept = hash.to_owned();
-    Some((
-        claim(plan.merchant, PLANS, key, hash),
-        Box::new(move |plan: &Plan| created(plan.id.as_str(), &kept)),
-    ))
+pub(crate) fn plan_claim(plan: &Plan, key: &str, hash: &str) -> Option<IdempotencyClaim> {
+    Some(claim(plan.merchant, PLANS, key, hash))
 }
 
-fn subscription_claim(
-    customer: Wallet,
-    key: &str,
-    hash: &str,
-) -> Option<(IdempotencyClaim, Render<CustomerSubscription>)> {
-    let kept = hash.to_owned();
-    Some((
-        claim(customer, SUBSCRIPTIONS, key, hash),
-        Box::new(move |subscription: &CustomerSubscription| created(subscription.id.as_str(), &kept)),
-    ))
+fn subscription_claim(customer: Wallet, key: &str, hash: &str) -> Option<IdempotencyClaim> {
+    Some(claim(customer, SUBSCRIPTIONS, key, hash))
+}
+
+/// Creates `plan` as the edge does: the transaction, then [`created`] kept for what it committed.
+pub(crate) async fn create_plan(
+    repos: &Repositories,
+    plan: &Plan,
+    claim: Option<IdempotencyClaim>,
+) -> Result<Committed<Plan>, TxError<std::convert::Infallible>> {
+    let committed = repos.recurring.create_plan(plan, claim.clone()).await?;
+    if let (Some(claim), Committed::Fresh(plan) | Committed::Recovered(plan)) = (&claim, &committed) {
+        let response = created(plan.id.as_str(), &claim.request_hash);
+        repos.idempotency.keep_response(claim, &response).await.unwrap();
+    }
+    Ok(committed)
+}
+
+/// Creates a subscription as the edge does (see [`create_plan`]).
+async fn subscribe(
+    repos: &Repositories,
+    new: &payments_domain::recurring::NewCustomerSubscription,
+    claim: Option<IdempotencyClaim>,
+) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>> {
+    let committed = repos
+        .recurring
+        .create_subscription(new, T0, claim.clone())
+        .await?;
+    if let (Some(claim), Committed::Fresh(done) | Committed::Recovered(done)) = (&claim, &committed) {
+        let response = created(done.id.as_str(), &claim.request_hash);
+        repos.idempotency.keep_response(claim, &response).await.unwrap();
+    }
+    Ok(committed)
 }
 
 pub(crate) async fn a_replayed_plan_create_answers_the_kept_response_and_stores_nothing_more(
@@ -60,9 +79,7 @@ pub(crate) async fn a_replayed_plan_create_answers_the_kept_response_and_stores_
 ) {
     let merchant = wallet('a');
     let first = plan(merchant, "Weekly");
-    let Committed::Fresh(stored) = repos
-        .recurring
-        .create_plan(&first, plan_claim(&first, "plan-1", "hash-1"))
+    let Committed::Fresh(stored) = create_plan(&repos, &first, plan_claim(&first, "plan-1", "hash-1"))
         .await
         .unwrap()
     else {
@@ -71,10 +88,7 @@ pub(crate) async fn a_replayed_plan_create_answers_the_kept_response_and_stores_
     // The retry of the same request: the service made a new plan value (new id) before the store saw it.
     let retry = plan(merchant, "Weekly");
 
-    let replayed = repos
-        .recurring
-        .create_plan(&retry, plan_claim(&retry, "plan-1", "hash-1"))
-        .await;
+    let replayed = create_plan(&repos, &retry, plan_claim(&retry, "plan-1", "hash-1")).await;
 
     let kept = created(first.id.as_str(), "hash-1");
     assert!(
@@ -89,17 +103,12 @@ pub(crate) async fn a_replayed_plan_create_answers_the_kept_response_and_stores_
 pub(crate) async fn a_plan_key_reused_with_another_body_conflicts_and_stores_nothing(repos: Repositories) {
     let merchant = wallet('a');
     let first = plan(merchant, "Weekly");
-    repos
-        .recurring
-        .create_plan(&first, plan_claim(&first, "plan-1", "hash-1"))
+    create_plan(&repos, &first, plan_claim(&first, "plan-1", "hash-1"))
         .await
         .unwrap();
     let other = plan(merchant, "Monthly");
 
-    let outcome = repos
-        .recurring
-        .create_plan(&other, plan_claim(&other, "plan-1", "hash-2"))
-        .await;
+    let outcome = create_plan(&repos, &other, plan_claim(&other, "plan-1", "hash-2")).await;
 
     assert!(
         matches!(outcome, Err(TxError::IdempotencyConflict)),
@@ -118,7 +127,7 @@ pub(crate) async fn parallel_plan_creates_under_one_key_store_one_plan(repos: Re
                 let new = plan(merchant, "Weekly");
                 let claim = plan_claim(&new, "plan-1", "hash-1");
                 barrier.wait().await;
-                repos.recurring.create_plan(&new, claim).await
+                create_plan(&repos, &new, claim).await
             })
         })
         .collect();
@@ -128,6 +137,7 @@ pub(crate) async fn parallel_plan_creates_under_one_key_store_one_plan(repos: Re
         match racer.await.unwrap().unwrap() {
             Committed::Fresh(plan) => fresh.push(plan),
             Committed::Replayed(response) => replayed.push(response),
+            Committed::Recovered(plan) => replayed.push(created(plan.id.as_str(), "hash-1")),
         }
     }
 
@@ -153,7 +163,7 @@ pub(crate) async fn parallel_subscription_creates_under_one_key_store_one_subscr
             tokio::spawn(async move {
                 let claim = subscription_claim(customer, "sub-1", "hash-1");
                 barrier.wait().await;
-                repos.recurring.create_subscription(&new, T0, claim).await
+                subscribe(&repos, &new, claim).await
             })
         })
         .collect();
@@ -163,6 +173,7 @@ pub(crate) async fn parallel_subscription_creates_under_one_key_store_one_subscr
         match racer.await.unwrap().unwrap() {
             Committed::Fresh(subscription) => fresh.push(subscription),
             Committed::Replayed(response) => replayed.push(response),
+            Committed::Recovered(subscription) => replayed.push(created(subscription.id.as_str(), "hash-1")),
         }
     }
 
@@ -181,24 +192,20 @@ pub(crate) async fn a_subscription_key_reused_with_another_body_conflicts(repos:
     let plan = plan(wallet('a'), "Weekly");
     repos.recurring.create_plan(&plan, None).await.unwrap();
     let customer = wallet('c');
-    repos
-        .recurring
-        .create_subscription(
-            &new_subscription(&plan, customer, 1),
-            T0,
-            subscription_claim(customer, "sub-1", "hash-1"),
-        )
-        .await
-        .unwrap();
+    subscribe(
+        &repos,
+        &new_subscription(&plan, customer, 1),
+        subscription_claim(customer, "sub-1", "hash-1"),
+    )
+    .await
+    .unwrap();
 
-    let outcome = repos
-        .recurring
-        .create_subscription(
-            &new_subscription(&plan, customer, 2),
-            T0,
-            subscription_claim(customer, "sub-1", "hash-2"),
-        )
-        .await;
+    let outcome = subscribe(
+        &repos,
+        &new_subscription(&plan, customer, 2),
+        subscription_claim(customer, "sub-1", "hash-2"),
+    )
+    .await;
 
     assert!(
         matches!(outcome, Err(TxError::IdempotencyConflict)),
@@ -218,7 +225,7 @@ pub(crate) async fn a_refused_subscription_keeps_no_response(repos: Repositories
     gone.active = false;
     repos.recurring.create_plan(&gone, None).await.unwrap();
     let claimed = subscription_claim(customer, "sub-1", "hash-1");
-    let key = claimed.as_ref().map(|(claim, _)| claim.clone()).unwrap();
+    let key = claimed.clone().unwrap();
 
     let refused = repos
         .recurring
@@ -235,39 +242,30 @@ pub(crate) async fn a_refused_subscription_keeps_no_response(repos: Repositories
     assert_eq!(repos.recurring.kept_response(&key).await.unwrap(), None);
     let live = plan(wallet('a'), "Live");
     repos.recurring.create_plan(&live, None).await.unwrap();
-    let corrected = repos
-        .recurring
-        .create_subscription(
-            &new_subscription(&live, customer, 1),
-            T0,
-            subscription_claim(customer, "sub-1", "hash-1"),
-        )
-        .await;
+    let corrected = subscribe(
+        &repos,
+        &new_subscription(&live, customer, 1),
+        subscription_claim(customer, "sub-1", "hash-1"),
+    )
+    .await;
     assert!(matches!(corrected, Ok(Committed::Fresh(_))), "{corrected:?}");
 }
 
 pub(crate) async fn kept_responses_belong_to_one_wallet_and_one_scope(repos: Repositories) {
     let (merchant, customer) = (wallet('a'), wallet('c'));
     let weekly = plan(merchant, "Weekly");
-    repos
-        .recurring
-        .create_plan(&weekly, plan_claim(&weekly, "shared", "hash-1"))
+    create_plan(&repos, &weekly, plan_claim(&weekly, "shared", "hash-1"))
         .await
         .unwrap();
     // The same key by another merchant, and by the merchant on the subscription route, is another key.
     let theirs = plan(wallet('b'), "Theirs");
-    let their_plan = repos
-        .recurring
-        .create_plan(&theirs, plan_claim(&theirs, "shared", "hash-1"))
-        .await;
-    let subscribed = repos
-        .recurring
-        .create_subscription(
-            &new_subscription(&weekly, merchant, 1),
-            T0,
-            subscription_claim(merchant, "shared", "hash-1"),
-        )
-        .await;
+    let their_plan = create_plan(&repos, &theirs, plan_claim(&theirs, "shared", "hash-1")).await;
+    let subscribed = subscribe(
+        &repos,
+        &new_subscription(&weekly, merchant, 1),
+        subscription_claim(merchant, "shared", "hash-1"),
+    )
+    .await;
 
     assert!(matches!(their_plan, Ok(Committed::Fresh(_))), "{their_plan:?}");
     assert!(matches!(subscribed, Ok(Committed::Fresh(_))), "{subscribed:?}");

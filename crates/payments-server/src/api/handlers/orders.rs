@@ -43,14 +43,14 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .json::<CreateOrderRequest>()
         .await?
         .parse(target_policy(ctx))?;
-    let claim = idempotency::claim(ctx, render)?;
+    let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state
         .services
         .receipts
         .create_order(&caller, ctx.presented_key().as_ref(), draft, claim)
         .await?;
-    Ok(idempotency::answer(ctx, committed, render))
+    Ok(idempotency::answer(ctx, committed, render).await)
 }
 
 /// `{ ok, receipt }` with the payment link of the split the order was priced with.

@@ -60,7 +60,7 @@ impl ReceiptService {
         };
         match self.receipts.create(sale).await.map_err(sale_error)? {
             Committed::Fresh(sale) => Ok(sale),
-            Committed::Replayed(_) => {
+            Committed::Replayed(_) | Committed::Recovered(_) => {
                 Err(ReceiptError::Unexpected("a sale without a key was replayed".to_owned()).into())
             }
         }

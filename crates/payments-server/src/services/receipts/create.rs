@@ -11,8 +11,9 @@ use crate::domain::receipt::{
 };
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
-use crate::store::{Committed, Render, Sale, SalePlan, SaleTx};
+use crate::store::{Sale, SalePlan, SaleTx};
 
 /// `{base_url}/portal/{id}?recipient=<address>&merchant=<wallet>[&redirect_url=<url>]`: receipt ids are
 /// unique per merchant, so `merchant` makes the link name exactly one receipt (docs/receipts.md).
@@ -50,8 +51,8 @@ impl ReceiptService {
         caller: &Caller,
         signing_key: Option<&Secret>,
         draft: ReceiptDraft,
-        idempotency: Option<(IdempotencyRequest, Render<Sale>)>,
-    ) -> Result<Committed<Sale>, ReceiptError> {
+        idempotency: Option<IdempotencyRequest>,
+    ) -> Result<Outcome<Sale>, ReceiptError> {
         let sealed_signing_key =
             self.seal_signing_key(&draft.id, signing_key, draft.webhook_url.as_deref())?;
         let (wallet, now_ms) = (caller.wallet, self.clock.now_ms());
@@ -60,11 +61,11 @@ impl ReceiptService {
             .payment_window
             .unwrap_or(self.payment_window)
             .expires_at(now_ms);
+        let claim = idempotency.map(|request| self.claim(wallet, "receipts.create", request));
         let sale = SaleTx {
             wallet,
             items: Vec::new(),
-            claim: idempotency
-                .map(|(request, render)| (self.claim(wallet, "receipts.create", request), render)),
+            claim: claim.clone(),
             decide: Box::new(move |inputs| {
                 let payment = deposits.target(&inputs.merchant, wallet, &draft.id);
                 Ok(SalePlan {
@@ -93,14 +94,16 @@ impl ReceiptService {
                 })
             }),
         };
-        self.receipts
+        let committed = self
+            .receipts
             .create(sale)
             .await
             .map_err(|error| match sale_error(error) {
                 OrderError::Receipt(error) => error,
                 // An API receipt reads no products and needs no split: no other refusal can happen.
                 other => ReceiptError::Unexpected(other.to_string()),
-            })
+            })?;
+        Ok(Outcome::new(committed, claim))
     }
 }
 

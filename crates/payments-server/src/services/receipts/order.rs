@@ -10,9 +10,10 @@ use crate::domain::inventory::InventoryItem;
 use crate::domain::receipt::{ItemRef, NewReceipt, OrderDraft, OrderError, ReceiptId, ReceiptSource};
 use crate::domain::subscription::Caller;
 use crate::secret::Secret;
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::sale::{TaxChoice, require_split, sale_terms};
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService, brand_name_of, sale_error};
-use crate::store::{Committed, Render, Sale, SaleInputs, SalePlan, SaleTx, StockTake};
+use crate::store::{Sale, SaleInputs, SalePlan, SaleTx, StockTake};
 
 impl ReceiptService {
     pub(crate) async fn create_order(
@@ -20,8 +21,8 @@ impl ReceiptService {
         caller: &Caller,
         signing_key: Option<&Secret>,
         draft: OrderDraft,
-        idempotency: Option<(IdempotencyRequest, Render<Sale>)>,
-    ) -> Result<Committed<Sale>, OrderError> {
+        idempotency: Option<IdempotencyRequest>,
+    ) -> Result<Outcome<Sale>, OrderError> {
         let wallet = caller.wallet;
         let id = ReceiptId::generate();
         let sealed_signing_key = self.seal_signing_key(&id, signing_key, draft.webhook_url.as_deref())?;
@@ -36,11 +37,11 @@ impl ReceiptService {
             .payment_window
             .unwrap_or(self.payment_window)
             .expires_at(now_ms);
+        let claim = idempotency.map(|request| self.claim(wallet, "orders.create", request));
         let sale = SaleTx {
             wallet,
             items: refs,
-            claim: idempotency
-                .map(|(request, render)| (self.claim(wallet, "orders.create", request), render)),
+            claim: claim.clone(),
             decide: Box::new(move |inputs: SaleInputs| {
                 require_split(&inputs.merchant)?;
                 let (items, reserve) = priced_lines(&draft, inputs.items)?;
@@ -72,7 +73,8 @@ impl ReceiptService {
                 Ok(SalePlan { receipt, reserve })
             }),
         };
-        self.receipts.create(sale).await.map_err(sale_error)
+        let committed = self.receipts.create(sale).await.map_err(sale_error)?;
+        Ok(Outcome::new(committed, claim))
     }
 }
 

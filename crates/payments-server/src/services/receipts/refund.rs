@@ -13,9 +13,10 @@ use payments_core::{
 
 use crate::chain::{ChainError, MinedTransaction};
 use crate::domain::receipt::{Actor, ReceiptError, Refund, RefundTransfer};
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::service::{IdempotencyRequest, ReceiptService};
 use crate::services::receipts::transition::StatusChange;
-use crate::store::{Committed, NewRefund, Render, Transitioned};
+use crate::store::{NewRefund, Transitioned};
 
 /// Where a verified refund transaction stands.
 #[derive(Debug, Clone, Copy)]
@@ -39,8 +40,8 @@ impl ReceiptService {
         wallet: Wallet,
         refund: Refund,
         admin: Wallet,
-        idempotency: Option<(IdempotencyRequest, Render<Transitioned>)>,
-    ) -> Result<Committed<Transitioned>, ReceiptError> {
+        idempotency: Option<IdempotencyRequest>,
+    ) -> Result<Outcome<Transitioned>, ReceiptError> {
         let hash = match &refund.transfer {
             RefundTransfer::Sent(hash) => hash
                 .parse::<B256>()
@@ -71,20 +72,21 @@ impl ReceiptService {
             }),
             ..StatusChange::by(Actor::Admin(admin))
         };
-        let claim =
-            idempotency.map(|(request, render)| (self.claim(admin, "receipts.refund", request), render));
-        self.apply_status(
-            Some(wallet),
-            refund.receipt_id,
-            change,
-            claim,
-            move |_| match proven {
-                None => Err(ReceiptError::RefundTxReused(tx_hash)),
-                Some(ProvenRefund { confirmed: true, .. }) => Ok(ReceiptEvent::Refunded { amount }),
-                Some(ProvenRefund { confirmed: false, .. }) => Ok(ReceiptEvent::RefundSent { amount }),
-            },
-        )
-        .await
+        let claim = idempotency.map(|request| self.claim(admin, "receipts.refund", request));
+        let committed = self
+            .apply_status(
+                Some(wallet),
+                refund.receipt_id,
+                change,
+                claim.clone(),
+                move |_| match proven {
+                    None => Err(ReceiptError::RefundTxReused(tx_hash)),
+                    Some(ProvenRefund { confirmed: true, .. }) => Ok(ReceiptEvent::Refunded { amount }),
+                    Some(ProvenRefund { confirmed: false, .. }) => Ok(ReceiptEvent::RefundSent { amount }),
+                },
+            )
+            .await?;
+        Ok(Outcome::new(committed, claim))
     }
 
     /// Reads transaction `hash` from the node and checks that it proves `refund`.

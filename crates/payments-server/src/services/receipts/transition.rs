@@ -11,8 +11,8 @@ use crate::domain::receipt::{Actor, DeliveryId, Receipt, ReceiptId, StatusPost, 
 use crate::services::receipts::service::{ReceiptService, transition_error};
 use crate::services::receipts::webhook_body;
 use crate::store::{
-    Committed, IdempotencyClaim, MerchantEvent, NewDelivery, NewRefund, Render, TransitionCommit,
-    TransitionDecision, TransitionTx, Transitioned,
+    Committed, IdempotencyClaim, MerchantEvent, NewDelivery, NewRefund, TransitionCommit, TransitionDecision,
+    TransitionTx, Transitioned,
 };
 
 /// What an accepted status post did.
@@ -79,7 +79,7 @@ impl ReceiptService {
         wallet: Option<Wallet>,
         id: ReceiptId,
         change: StatusChange,
-        claim: Option<(IdempotencyClaim, Render<Transitioned>)>,
+        claim: Option<IdempotencyClaim>,
         event_for: F,
     ) -> Result<Committed<Transitioned>, ReceiptError>
     where
@@ -202,7 +202,7 @@ impl StatusOutcome {
 pub(super) fn fresh(committed: Committed<Transitioned>) -> Result<Transitioned, ReceiptError> {
     match committed {
         Committed::Fresh(transitioned) => Ok(transitioned),
-        Committed::Replayed(_) => Err(ReceiptError::Unexpected(
+        Committed::Replayed(_) | Committed::Recovered(_) => Err(ReceiptError::Unexpected(
             "a status change without an idempotency key was replayed".to_owned(),
         )),
     }

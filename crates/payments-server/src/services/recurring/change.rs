@@ -16,13 +16,32 @@ use crate::domain::recurring::{
     ChangeSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, Plan, PlanId,
     SubscriptionChange, SubscriptionChangeId,
 };
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::services::recurring::subscribe::{SubscribeError, parse_signed_permission};
 use crate::services::recurring::{RecurringError, RecurringService};
-use crate::store::{Committed, Render};
+use crate::store::IdempotentResponse;
+
+/// Renders a change's answer (status and body). A change's answer is known before its last transaction (the
+/// chain transaction decides it), so it is kept in that transaction with the change it answers for.
+pub(crate) type RenderChanged = fn(&ChangedSubscription) -> (u16, Vec<u8>);
 
 /// The `Idempotency-Key` scope of plan changes, claimed per customer wallet.
 const CHANGES_SCOPE: &str = "subscriptions.change";
+
+/// The answer `render` gives for `changed`, as kept under `claim`'s key.
+pub(super) fn kept_answer(
+    claim: &crate::store::IdempotencyClaim,
+    render: RenderChanged,
+    changed: &ChangedSubscription,
+) -> IdempotentResponse {
+    let (status, body) = render(changed);
+    IdempotentResponse {
+        request_hash: claim.request_hash.clone(),
+        status,
+        body,
+    }
+}
 
 /// A change request with its fields present and well-formed.
 struct ParsedChange {
@@ -66,8 +85,9 @@ impl RecurringService {
     pub(crate) async fn change_plan(
         &self,
         request: &ChangeSubscriptionRequest,
-        idempotency: Option<(IdempotencyRequest, Render<ChangedSubscription>)>,
-    ) -> Result<Committed<ChangedSubscription>, SubscribeError> {
+        idempotency: Option<IdempotencyRequest>,
+        render: RenderChanged,
+    ) -> Result<Outcome<ChangedSubscription>, SubscribeError> {
         let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
         let subscription = self
             .recurring
@@ -76,19 +96,18 @@ impl RecurringService {
             .map_err(RecurringError::from)?
             .ok_or_else(|| RecurringError::SubscriptionNotFound(parsed.subscription_id.clone()))?;
         let hash = self.signed_by_subscriber(&subscription, &parsed).await?;
-        let claim = idempotency.map(|(request, render)| {
-            (
-                request.claim(subscription.customer, CHANGES_SCOPE, self.now_ms()),
-                render,
-            )
-        });
-        if let Some(replayed) = self.kept_replay(claim.as_ref().map(|(claim, _)| claim)).await? {
-            return Ok(replayed);
+        let claim =
+            idempotency.map(|request| request.claim(subscription.customer, CHANGES_SCOPE, self.now_ms()));
+        if let Some(replayed) = self.kept_replay(claim.as_ref()).await? {
+            return Ok(Outcome::new(replayed, None));
         }
         // A change a crashed run left pending blocks this subscription until it is settled from the chain.
         self.reconcile_changes().await?;
         let change = self.decide_change(&subscription, parsed, hash).await?;
-        Ok(self.make_change(&subscription, change, claim).await?)
+        let keep = claim.map(|claim| (claim, render));
+        // Kept with the change: nothing is left to keep after.
+        let committed = self.make_change(&subscription, change, keep).await?;
+        Ok(Outcome::new(committed, None))
     }
 
     /// The permission is the subscription customer's and signed by it; answers its hash.

@@ -11,9 +11,9 @@ use payments_core::Wallet;
 use crate::chain::ChainError;
 use crate::chain::spend::PermissionChange;
 use crate::domain::recurring::{ChangeRefusal, CustomerSubscription, SubscriptionChange};
-use crate::services::recurring::change::ChangedSubscription;
+use crate::services::recurring::change::{ChangedSubscription, RenderChanged, kept_answer};
 use crate::services::recurring::{RecurringError, RecurringService};
-use crate::store::{Committed, IdempotencyClaim, Render, TxError};
+use crate::store::{Committed, IdempotencyClaim, TxError};
 
 /// Pending changes a run reconciles at most (more wait for the next run).
 const RECONCILE_LIMIT: u32 = 100;
@@ -24,7 +24,7 @@ impl RecurringService {
         &self,
         subscription: &CustomerSubscription,
         change: SubscriptionChange,
-        claim: Option<(IdempotencyClaim, Render<ChangedSubscription>)>,
+        claim: Option<(IdempotencyClaim, RenderChanged)>,
     ) -> Result<Committed<ChangedSubscription>, RecurringError> {
         let manager = self.terms.manager.ok_or(RecurringError::NotConfigured)?;
         let fee_recipient = self
@@ -89,7 +89,7 @@ impl RecurringService {
         subscription: &CustomerSubscription,
         change: &SubscriptionChange,
         tx_hash: Option<String>,
-        claim: Option<(IdempotencyClaim, Render<ChangedSubscription>)>,
+        claim: Option<(IdempotencyClaim, RenderChanged)>,
     ) -> Result<Committed<ChangedSubscription>, RecurringError> {
         let now_ms = self.now_ms();
         let expected = ChangedSubscription {
@@ -97,7 +97,7 @@ impl RecurringService {
             change: change.facts(subscription.credit, tx_hash.clone()),
         };
         let response = claim.map(|(claim, render)| {
-            let response = render(&expected);
+            let response = kept_answer(&claim, render, &expected);
             (claim, response)
         });
         let applied = self

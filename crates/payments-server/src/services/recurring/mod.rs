@@ -29,10 +29,9 @@ use crate::domain::recurring::{
 use crate::runtime::clock::Clock;
 use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
-use crate::store::{
-    Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, Render, ShopRepository,
-};
+use crate::store::{Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository};
 
 pub(crate) use cancel::CancelAuthority;
 pub(crate) use change::ChangedSubscription;
@@ -140,12 +139,12 @@ impl RecurringService {
         &self,
         mut plan: Plan,
         key: Option<&Secret>,
-        idempotency: Option<(IdempotencyRequest, Render<Plan>)>,
-    ) -> Result<Committed<Plan>, RecurringError> {
+        idempotency: Option<IdempotencyRequest>,
+    ) -> Result<Outcome<Plan>, RecurringError> {
         plan.webhook = self.seal_webhook(&plan.id, plan.webhook.take(), key)?;
-        let claim = idempotency
-            .map(|(request, render)| (request.claim(plan.merchant, PLANS_SCOPE, self.now_ms()), render));
-        Ok(self.recurring.create_plan(&plan, claim).await?)
+        let claim = idempotency.map(|request| request.claim(plan.merchant, PLANS_SCOPE, self.now_ms()));
+        let committed = self.recurring.create_plan(&plan, claim.clone()).await?;
+        Ok(Outcome::new(committed, claim))
     }
 
     /// # Errors

@@ -14,9 +14,10 @@ use crate::domain::recurring::{
     CreateSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, PlanId,
     SubscriptionRefusal,
 };
+use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::services::recurring::{RecurringError, RecurringService, SUBSCRIPTIONS_SCOPE};
-use crate::store::{Committed, IdempotencyClaim, Render, TxError};
+use crate::store::{Committed, IdempotencyClaim, TxError};
 
 /// A create request with its fields present and well-formed.
 struct Parsed {
@@ -84,20 +85,17 @@ impl RecurringService {
     pub(crate) async fn subscribe(
         &self,
         request: &CreateSubscriptionRequest,
-        idempotency: Option<(IdempotencyRequest, Render<CustomerSubscription>)>,
-    ) -> Result<Committed<CustomerSubscription>, SubscribeError> {
+        idempotency: Option<IdempotencyRequest>,
+    ) -> Result<Outcome<CustomerSubscription>, SubscribeError> {
         let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
         let hash = self.signed_by_customer(&parsed).await?;
-        let claim = idempotency.map(|(request, render)| {
-            (
-                request.claim(parsed.customer, SUBSCRIPTIONS_SCOPE, self.now_ms()),
-                render,
-            )
-        });
-        if let Some(replayed) = self.kept_replay(claim.as_ref().map(|(claim, _)| claim)).await? {
-            return Ok(replayed);
+        let claim =
+            idempotency.map(|request| request.claim(parsed.customer, SUBSCRIPTIONS_SCOPE, self.now_ms()));
+        if let Some(replayed) = self.kept_replay(claim.as_ref()).await? {
+            return Ok(Outcome::new(replayed, claim));
         }
-        Ok(self.subscribe_parsed(parsed, hash, claim).await?)
+        let committed = self.subscribe_parsed(parsed, hash, claim.clone()).await?;
+        Ok(Outcome::new(committed, claim))
     }
 
     /// The permission is the customer's and signed by it (under the configured manager's domain); answers
@@ -117,7 +115,7 @@ impl RecurringService {
         &self,
         parsed: Parsed,
         hash: alloy_primitives::B256,
-        claim: Option<(IdempotencyClaim, Render<CustomerSubscription>)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, RecurringError> {
         let spender = self.spender()?;
         let plan = self

@@ -54,14 +54,14 @@ pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
     let refund = ctx.json::<RefundRequest>().await?.parse()?;
     let wallet = admin.acting_for(Some(refund.wallet))?;
-    let claim = idempotency::claim(ctx, render_refund)?;
+    let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state
         .services
         .receipts
         .refund(wallet, refund, admin.wallet, claim)
         .await?;
-    Ok(idempotency::answer(ctx, committed, render_refund))
+    Ok(idempotency::answer(ctx, committed, render_refund).await)
 }
 
 /// `{ ok, status, previousStatus }` (`previousStatus` null when the refund changed nothing).

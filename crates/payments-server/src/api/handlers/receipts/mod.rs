@@ -94,14 +94,14 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         .json::<CreateReceiptRequest>()
         .await?
         .parse(target_policy(ctx))?;
-    let claim = idempotency::claim(ctx, render_created)?;
+    let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state
         .services
         .receipts
         .create(&caller, ctx.presented_key().as_ref(), draft, claim)
         .await?;
-    Ok(idempotency::answer(ctx, committed, render_created))
+    Ok(idempotency::answer(ctx, committed, render_created).await)
 }
 
 /// 201 `{ id, paymentUrl, status, redirectUrl, webhookUrl }`.

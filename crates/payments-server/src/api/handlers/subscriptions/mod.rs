@@ -57,9 +57,9 @@ struct StatusResponse<'a> {
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request: CreateSubscriptionRequest = ctx.json().await?;
-    let claim = idempotency::claim(ctx, render_created)?;
+    let claim = idempotency::claim(ctx)?;
     let committed = ctx.state.services.recurring.subscribe(&request, claim).await?;
-    Ok(idempotency::answer(ctx, committed, render_created))
+    Ok(idempotency::answer(ctx, committed, render_created).await)
 }
 
 /// `201 { success, subscription }`: the fresh answer and the one kept under an `Idempotency-Key`.

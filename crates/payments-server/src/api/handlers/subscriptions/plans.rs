@@ -132,11 +132,11 @@ pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
     let plan = request.into_plan(merchant, service.now_ms(), target_policy(ctx))?;
-    let claim = idempotency::claim(ctx, render_created)?;
+    let claim = idempotency::claim(ctx)?;
     let committed = service
         .create_plan(plan, ctx.presented_key().as_ref(), claim)
         .await?;
-    Ok(idempotency::answer(ctx, committed, render_created))
+    Ok(idempotency::answer(ctx, committed, render_created).await)
 }
 
 /// `201 { success, plan }`: the fresh answer and the one kept under an `Idempotency-Key`.
