@@ -22,6 +22,7 @@ const MAX_CODE_CHARS: usize = 32;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ShopConfigRequest {
     /// Only a platform admin may name a wallet other than its own.
+    #[schema(value_type = Option<crate::core_schemas::Wallet>)]
     pub wallet: Option<Wallet>,
     brand_name: Option<String>,
     #[schema(value_type = Option<f64>)]
@@ -30,6 +31,7 @@ pub struct ShopConfigRequest {
     support_email: Option<String>,
     logo_url: Option<String>,
     redirect_url: Option<String>,
+    #[schema(value_type = Option<Vec<crate::core_schemas::Jurisdiction>>)]
     jurisdictions: Option<Vec<Jurisdiction>>,
     default_jurisdiction: Option<String>,
 }

@@ -61,6 +61,7 @@ impl Sku {
 pub struct ItemFields {
     pub sku: Sku,
     pub name: String,
+    #[schema(value_type = crate::core_schemas::Usd)]
     pub price_usd: Cents,
     pub currency: String,
     pub stock_qty: i64,
@@ -69,6 +70,7 @@ pub struct ItemFields {
     pub tags: Vec<String>,
     #[schema(value_type = Object)]
     pub attributes: Map<String, Value>,
+    #[schema(value_type = crate::core_schemas::Usd)]
     pub cost_usd: Cents,
     pub taxable: bool,
     pub jurisdiction_code: Option<String>,
@@ -96,6 +98,7 @@ pub struct ItemDraft {
 #[serde(rename_all = "camelCase")]
 pub struct InventoryItem {
     pub id: ProductId,
+    #[schema(value_type = crate::core_schemas::Wallet)]
     pub wallet: Wallet,
     #[serde(flatten)]
     pub fields: ItemFields,

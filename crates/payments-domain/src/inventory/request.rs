@@ -18,9 +18,11 @@ use crate::inventory::text;
 #[serde(rename_all = "camelCase")]
 pub struct InventoryItemRequest {
     id: Option<String>,
+    #[schema(value_type = Option<crate::core_schemas::Wallet>)]
     wallet: Option<Wallet>,
     sku: String,
     name: String,
+    #[schema(value_type = crate::core_schemas::Usd)]
     price_usd: Cents,
     stock_qty: i64,
     currency: Option<String>,
@@ -29,6 +31,7 @@ pub struct InventoryItemRequest {
     tags: Option<Vec<String>>,
     images: Option<Vec<String>>,
     attributes: Option<Map<String, Value>>,
+    #[schema(value_type = Option<crate::core_schemas::Usd>)]
     cost_usd: Option<Cents>,
     taxable: Option<bool>,
     jurisdiction_code: Option<String>,

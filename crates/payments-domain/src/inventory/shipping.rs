@@ -75,8 +75,10 @@ pub struct ShippingConfig {
     allowed_methods: Option<Vec<ShippingMethod>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Keyed by method name (text keys, so a bad price names its key in the error path).
+    #[schema(value_type = Option<BTreeMap<String, crate::core_schemas::Usd>>)]
     method_pricing: Option<BTreeMap<String, Cents>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::core_schemas::Usd>)]
     free_shipping_threshold_usd: Option<Cents>,
     #[serde(skip_serializing_if = "Option::is_none")]
     handling_days: Option<u32>,

@@ -34,6 +34,7 @@ pub struct RefundRequest {
 struct RefundItemRequest {
     label: String,
     #[serde(alias = "price_usd")]
+    #[schema(value_type = crate::core_schemas::Usd)]
     price_usd: Cents,
     qty: Option<u32>,
 }
@@ -160,9 +161,11 @@ pub struct TerminalRequest {
     #[serde(alias = "jurisdiction_code")]
     pub jurisdiction_code: Option<String>,
     #[serde(alias = "tax_rate")]
+    #[schema(value_type = Option<crate::core_schemas::TaxRate>)]
     pub tax_rate: Option<TaxRate>,
     #[serde(alias = "tax_components")]
     pub tax_components: Option<Vec<String>>,
+    #[schema(value_type = Option<crate::core_schemas::Wallet>)]
     pub wallet: Option<Wallet>,
 }
 

@@ -16,6 +16,7 @@ pub struct CreateOrderRequest {
     #[serde(alias = "jurisdiction_code")]
     jurisdiction_code: Option<String>,
     #[serde(alias = "tax_rate")]
+    #[schema(value_type = Option<crate::core_schemas::TaxRate>)]
     tax_rate: Option<TaxRate>,
     #[serde(alias = "tax_components")]
     tax_components: Option<Vec<String>>,

@@ -21,6 +21,7 @@ pub struct CreateReceiptRequest {
     #[serde(alias = "line_items")]
     line_items: Vec<LineRequest>,
     #[serde(alias = "total_usd")]
+    #[schema(value_type = crate::core_schemas::Usd)]
     total_usd: Cents,
     #[serde(flatten)]
     options: ReceiptOptionsRequest,
@@ -31,6 +32,7 @@ pub struct CreateReceiptRequest {
 struct LineRequest {
     label: String,
     #[serde(alias = "price_usd")]
+    #[schema(value_type = crate::core_schemas::Usd)]
     price_usd: Cents,
     qty: Option<u32>,
 }

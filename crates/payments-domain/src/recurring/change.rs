@@ -15,6 +15,7 @@ pub struct ChangeSubscriptionRequest {
     pub subscription_id: Option<String>,
     pub new_plan_id: Option<String>,
     pub permission_signature: Option<String>,
+    #[schema(value_type = Option<crate::core_schemas::SpendPermissionData>)]
     pub permission_data: Option<SpendPermissionData>,
 }
 

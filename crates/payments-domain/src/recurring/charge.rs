@@ -80,10 +80,13 @@ pub struct BillingEvent {
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
     pub status: &'static str,
+    #[schema(value_type = crate::core_schemas::Usd)]
     pub gross_usd: Cents,
     /// The fee rounded to the cent (half up); `feeBaseUnits` is exact.
+    #[schema(value_type = crate::core_schemas::Usd)]
     pub fee_usd: Cents,
     /// `grossUsd - feeUsd`; `netBaseUnits` is exact.
+    #[schema(value_type = crate::core_schemas::Usd)]
     pub net_usd: Cents,
     /// The exact amounts in token base units (6 decimals), as decimal text.
     #[schema(value_type = String)]

@@ -16,6 +16,7 @@ pub struct CreateSubscriptionRequest {
     pub plan_id: Option<String>,
     pub customer_wallet: Option<String>,
     pub permission_signature: Option<String>,
+    #[schema(value_type = Option<crate::core_schemas::SpendPermissionData>)]
     pub permission_data: Option<SpendPermissionData>,
 }
 

@@ -14,6 +14,7 @@ use crate::services::admin_auth::LoginAttempt;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct LoginRequest {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     nonce: String,
     /// Unix seconds.
@@ -24,6 +25,7 @@ struct LoginRequest {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RevokeRequest {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
 }
 
@@ -31,6 +33,7 @@ struct RevokeRequest {
 #[serde(rename_all = "camelCase")]
 struct LoginResponse<'a> {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     roles: &'a [Role],
     csrf_token: &'a str,
@@ -39,6 +42,7 @@ struct LoginResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MeResponse<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     roles: &'a [Role],
     expires_at: i64,
@@ -59,6 +63,7 @@ struct OkResponse {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct RevokeResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     /// How many live sessions were ended.
     revoked: u64,

@@ -13,16 +13,20 @@ use crate::http::response::{self, HttpResponse};
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ShopConfigResponse<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     brand_name: &'a str,
     /// The merchant add-on, a percentage.
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     processing_fee_pct: FeePct,
     /// The platform base fee, a percentage (0.5).
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     platform_fee_pct: FeePct,
     brand_key: Option<&'a str>,
     support_email: Option<&'a str>,
     logo_url: Option<&'a str>,
     redirect_url: Option<&'a str>,
+    #[schema(value_type = Vec<crate::api::openapi::core_types::Jurisdiction>)]
     jurisdictions: &'a [Jurisdiction],
     default_jurisdiction: Option<&'a str>,
 }

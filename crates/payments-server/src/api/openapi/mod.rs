@@ -22,6 +22,8 @@ use utoipa::openapi::{Components, RefOr};
 use utoipa::{Modify as _, OpenApi};
 
 pub(crate) use flattened::{BalanceFields, FailureFields};
+/// The schemas of `payments-core`'s wire types (core itself knows no OpenAPI).
+pub(crate) use payments_domain::core_schemas as core_types;
 
 use crate::api::routes::ROUTES;
 use shared::{SecuritySchemes, SharedAnswers};

@@ -105,6 +105,7 @@ pub(crate) struct Envelope<'a> {
     reset_at: Option<i64>,
     /// `onramp_failed`: the spec's failure category of the provider's refusal.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::api::openapi::core_types::FailureCategory>)]
     failure_category: Option<FailureCategory>,
     /// `onramp_failed`: the `PORTAL_ONRAMP_…` code.
     #[serde(skip_serializing_if = "Option::is_none")]

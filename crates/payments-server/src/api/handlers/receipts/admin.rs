@@ -17,7 +17,9 @@ use crate::store::Transitioned;
 #[serde(rename_all = "camelCase")]
 struct RefundResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
+    #[schema(value_type = Option<crate::api::openapi::core_types::ReceiptStatus>)]
     previous_status: Option<ReceiptStatus>,
 }
 

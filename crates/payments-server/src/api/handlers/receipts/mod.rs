@@ -33,6 +33,7 @@ const MAX_LIMIT: u32 = 200;
 struct CreatedResponse<'a> {
     id: &'a str,
     payment_url: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     redirect_url: Option<&'a str>,
     webhook_url: Option<&'a str>,
@@ -54,9 +55,11 @@ struct ListResponse<'a> {
 #[schema(as = ReceiptStatusResponse)]
 struct StatusResponse<'a> {
     id: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     transaction_hash: Option<&'a str>,
     currency: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     amount: Cents,
     #[schema(value_type = crate::api::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]

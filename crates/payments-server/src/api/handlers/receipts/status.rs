@@ -14,8 +14,10 @@ use crate::services::receipts::StatusOutcome;
 #[serde(rename_all = "camelCase")]
 struct StatusPostResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::api::openapi::core_types::ReceiptStatus>)]
     previous_status: Option<ReceiptStatus>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ignored: Option<bool>,

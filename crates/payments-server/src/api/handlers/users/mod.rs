@@ -43,6 +43,7 @@ struct SavedResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct FollowResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     following: bool,
     /// Whether this call changed anything (a repeated follow or unfollow is acknowledged).
