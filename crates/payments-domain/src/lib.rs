@@ -5,7 +5,6 @@
 pub mod admin;
 pub mod api_key;
 pub mod chain;
-pub mod core_schemas;
 pub mod digest;
 pub mod field_error;
 pub mod inventory;

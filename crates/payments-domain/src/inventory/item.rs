@@ -12,7 +12,7 @@ use crate::inventory::text;
 const PRODUCT_ID_PREFIX: &str = "prod_";
 
 /// Public product id: `prod_` + 32 hex digits when generated; any id a caller sends is looked up as is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ProductId(String);
 
@@ -35,7 +35,7 @@ impl ProductId {
 }
 
 /// Stock keeping unit, unique per merchant: trimmed, 1 to 64 printable characters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Sku(String);
 
@@ -56,21 +56,18 @@ impl Sku {
 }
 
 /// The writable fields of a product, validated.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemFields {
     pub sku: Sku,
     pub name: String,
-    #[schema(value_type = crate::core_schemas::Usd)]
     pub price_usd: Cents,
     pub currency: String,
     pub stock_qty: i64,
     pub category: String,
     pub description: String,
     pub tags: Vec<String>,
-    #[schema(value_type = Object)]
     pub attributes: Map<String, Value>,
-    #[schema(value_type = crate::core_schemas::Usd)]
     pub cost_usd: Cents,
     pub taxable: bool,
     pub jurisdiction_code: Option<String>,
@@ -94,11 +91,10 @@ pub struct ItemDraft {
 
 /// A stored product, as the spec's InventoryItem; its `images` are answered through
 /// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryItem {
     pub id: ProductId,
-    #[schema(value_type = crate::core_schemas::Wallet)]
     pub wallet: Wallet,
     #[serde(flatten)]
     pub fields: ItemFields,

@@ -4,26 +4,22 @@ use payments_core::{
     BillingPeriod, Cents, SpendPermission, SpendPermissionData, SubscriptionStatus, TokenAmount, Wallet,
     due_slot, slot_at,
 };
-use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::recurring::{CustomerSubscriptionId, PlanId};
 
 /// `POST /api/subscriptions/create` body.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct CreateSubscriptionRequest {
     pub plan_id: Option<String>,
     pub customer_wallet: Option<String>,
     pub permission_signature: Option<String>,
-    #[schema(value_type = Option<crate::core_schemas::SpendPermissionData>)]
     pub permission_data: Option<SpendPermissionData>,
 }
 
 /// `POST /api/subscriptions/cancel` body: `signature` is the customer's EIP-712 `CancelSubscription`
 /// signature, needed unless the caller has a signed-in session of the customer or the merchant.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct CancelRequest {
     pub subscription_id: Option<String>,
     pub wallet: Option<String>,

@@ -3,7 +3,7 @@
 use payments_core::{AdminLogin, Wallet};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::admin::Role;
+use crate::api::wire::admin::{Role, roles};
 use crate::domain::field_error::FieldError;
 use crate::http::admin::{self, AdminSession};
 use crate::http::context::Ctx;
@@ -35,16 +35,16 @@ struct LoginResponse<'a> {
     ok: bool,
     #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
-    roles: &'a [Role],
+    roles: Vec<Role>,
     csrf_token: &'a str,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct MeResponse<'a> {
+struct MeResponse {
     #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
-    roles: &'a [Role],
+    roles: Vec<Role>,
     expires_at: i64,
 }
 
@@ -131,7 +131,7 @@ pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let mut reply = response::ok(&LoginResponse {
         ok: true,
         wallet: granted.wallet,
-        roles: &granted.roles,
+        roles: roles(&granted.roles),
         csrf_token: granted.csrf_token.expose(),
     });
     admin::set_session_cookie(&mut reply, &granted.token, ctx.state.config.dev_mode);
@@ -165,19 +165,19 @@ pub(crate) async fn logout(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     tag = "auth",
     security(("session_cookie" = [])),
     responses(
-        (status = 200, description = "The session.", body = MeResponse<'static>)
+        (status = 200, description = "The session.", body = MeResponse)
     )
 )]
 pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let AdminSession {
         wallet,
-        roles,
+        roles: session_roles,
         expires_at_ms,
         ..
     } = ctx.admin_session(false).await?;
     Ok(response::ok(&MeResponse {
         wallet,
-        roles: &roles,
+        roles: roles(&session_roles),
         expires_at: expires_at_ms,
     }))
 }

@@ -3,9 +3,10 @@
 use payments_core::{FeePct, Jurisdiction, Wallet};
 use serde::Serialize;
 
+use crate::api::wire::shop::ShopConfigRequest;
 use crate::domain::scope::Scope;
 use crate::domain::shop::ShopConfig;
-use crate::domain::shop_settings::{ShopConfigRequest, ShopConfigUpdate};
+use crate::domain::shop_settings::{self, ShopConfigUpdate};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -79,7 +80,7 @@ pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> 
     operation_id = "updateShopConfig",
     tag = "shop",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::shop_settings::ShopConfigRequest,
+    request_body = ShopConfigRequest,
     responses(
         (status = 200, description = "The saved settings.", body = SavedResponse<'static>)
     )
@@ -88,7 +89,7 @@ pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError>
     let admin = ctx.admin_session(true).await?;
     let request: ShopConfigRequest = ctx.json().await?;
     let wallet = admin.acting_for(request.wallet)?;
-    let update = ShopConfigUpdate::try_from(request)?;
+    let update = ShopConfigUpdate::try_from(shop_settings::ShopConfigRequest::from(request))?;
     let config = ctx.state.services.shop.update_config(wallet, update).await?;
     Ok(response::ok(&SavedResponse {
         ok: true,

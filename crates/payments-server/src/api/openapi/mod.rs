@@ -8,6 +8,7 @@
 //! built from the table. The tests fail while a route and the document disagree, or while `docs/openapi.json`
 //! is not the generated document.
 
+pub(crate) mod core_types;
 mod flattened;
 mod shared;
 #[cfg(test)]
@@ -22,8 +23,6 @@ use utoipa::openapi::{Components, RefOr};
 use utoipa::{Modify as _, OpenApi};
 
 pub(crate) use flattened::{BalanceFields, FailureFields};
-/// The schemas of `payments-core`'s wire types (core itself knows no OpenAPI).
-pub(crate) use payments_domain::core_schemas as core_types;
 
 use crate::api::routes::ROUTES;
 use shared::{SecuritySchemes, SharedAnswers};

@@ -3,9 +3,9 @@
 //! Each item is documentation only: never built, it states the JSON that core's `Serialize` writes, under
 //! the same schema name, and a field of a core type names it with `#[schema(value_type = ...)]`. Keep each in
 //! step with its core type (the committed `docs/openapi.json` shows any drift in review).
-//!
-//! Temporary home: it moves to the server's `api/openapi/` once the last domain type stops deriving
-//! `ToSchema` (the domain then has no utoipa at all).
+
+// Read only by the `ToSchema` derives: their fields and variants are never built or read.
+#![allow(dead_code, reason = "documentation-only schema types")]
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -26,7 +26,7 @@ fn number(description: &str, minimum: Option<f64>, maximum: Option<f64>) -> RefO
 
 /// `Cents`: written as a JSON number of dollars by core's hand-written `Serialize`.
 #[derive(Debug)]
-pub struct Usd;
+pub(crate) struct Usd;
 
 impl PartialSchema for Usd {
     fn schema() -> RefOr<Schema> {
@@ -46,7 +46,7 @@ impl ToSchema for Usd {
 
 /// `Wallet`.
 #[derive(Debug)]
-pub struct Wallet;
+pub(crate) struct Wallet;
 
 impl PartialSchema for Wallet {
     fn schema() -> RefOr<Schema> {
@@ -65,7 +65,7 @@ impl ToSchema for Wallet {}
 
 /// `TaxRate`.
 #[derive(Debug)]
-pub struct TaxRate;
+pub(crate) struct TaxRate;
 
 impl PartialSchema for TaxRate {
     fn schema() -> RefOr<Schema> {
@@ -81,7 +81,7 @@ impl ToSchema for TaxRate {}
 
 /// `FeePct`.
 #[derive(Debug)]
-pub struct FeePct;
+pub(crate) struct FeePct;
 
 impl PartialSchema for FeePct {
     fn schema() -> RefOr<Schema> {
@@ -97,7 +97,7 @@ impl ToSchema for FeePct {}
 
 /// `ReceiptStatus`: its values are read from core, so a new status is documented without a change here.
 #[derive(Debug)]
-pub struct ReceiptStatus;
+pub(crate) struct ReceiptStatus;
 
 impl PartialSchema for ReceiptStatus {
     fn schema() -> RefOr<Schema> {
@@ -121,7 +121,7 @@ impl ToSchema for ReceiptStatus {}
 /// The spec's six payment failure categories.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "snake_case")]
-pub enum FailureCategory {
+pub(crate) enum FailureCategory {
     CardDecline,
     Compliance,
     Limits,
@@ -133,73 +133,74 @@ pub enum FailureCategory {
 /// Why a payment attempt failed, as carried by a `failed` receipt and its webhook.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct Failure {
+pub(crate) struct Failure {
     /// A `PORTAL_...` code, e.g. `PORTAL_PAY_INSUFFICIENT_FUNDS`.
-    pub failure_code: String,
+    failure_code: String,
     /// One of the six categories.
-    pub failure_category: FailureCategory,
+    failure_category: FailureCategory,
     /// What happened, for people.
-    pub failure_reason: String,
+    failure_reason: String,
     /// What the buyer can do about it.
-    pub failure_action: String,
+    failure_action: String,
 }
 
 /// A receipt line as it appears on the wire.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct LineItem {
+pub(crate) struct LineItem {
     /// What the line is.
-    pub label: String,
+    label: String,
     /// The line total (unit price x qty for products).
-    pub price_usd: Usd,
+    price_usd: Usd,
     /// Quantity (product lines only).
-    pub qty: Option<u32>,
+    qty: Option<u32>,
     /// Price of one unit (product lines only).
-    pub unit_price_usd: Option<Usd>,
+    unit_price_usd: Option<Usd>,
     /// Product id (product lines only).
-    pub item_id: Option<String>,
+    item_id: Option<String>,
     /// Product SKU (product lines only).
-    pub sku: Option<String>,
+    sku: Option<String>,
     /// Thumbnail data URL (product lines only).
-    pub thumb: Option<String>,
+    thumb: Option<String>,
 }
 
 /// One recipient of a split and its share.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct SplitRecipient {
+pub(crate) struct SplitRecipient {
     /// Who receives.
-    pub address: Wallet,
+    address: Wallet,
     /// Share in basis points (1..=10000).
-    pub shares_bps: u32,
+    shares_bps: u32,
 }
 
 /// One named part of a jurisdiction's tax (e.g. state, county, city).
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct TaxComponent {
+pub(crate) struct TaxComponent {
     /// Code unique within the jurisdiction, compared case-insensitively (e.g. `state`).
-    pub code: String,
+    code: String,
     /// Human-readable name.
-    pub name: String,
+    name: String,
     /// The component's rate.
-    pub rate: TaxRate,
+    rate: TaxRate,
 }
 
 /// A tax jurisdiction: a code like `US-CA` and the components whose sum is its full rate.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct Jurisdiction {
+pub(crate) struct Jurisdiction {
     /// Code compared case-insensitively (e.g. `US-CA`).
-    pub code: String,
+    code: String,
     /// Human-readable name.
-    pub name: String,
+    name: String,
     /// Components; the full rate is their sum.
-    pub components: Vec<TaxComponent>,
+    components: Vec<TaxComponent>,
 }
 
 /// The description of `SpendPermissionData`: its core doc, example included.
-const SPEND_PERMISSION_DATA: &str = "A spend permission as it travels in JSON: addresses and big integers as strings, times as integer
+const SPEND_PERMISSION_DATA: &str =
+    "A spend permission as it travels in JSON: addresses and big integers as strings, times as integer
 unix seconds, `extraData` as `0x` hex.
 
 ```
@@ -217,7 +218,8 @@ assert_eq!(permission.period_secs(), 604_800);
 ```";
 
 /// The description of `SpendPermissionTypedData`: its core doc, example included.
-const SPEND_PERMISSION_TYPED_DATA: &str = "A spend permission as an [EIP-712](https://eips.ethereum.org/EIPS/eip-712) typed-data document.
+const SPEND_PERMISSION_TYPED_DATA: &str =
+    "A spend permission as an [EIP-712](https://eips.ethereum.org/EIPS/eip-712) typed-data document.
 
 `message` is the permission in its wire form, so it is also the `permissionData` of the create request.
 
@@ -238,86 +240,86 @@ assert_eq!(document.parse()?.1, SpendPermissionDomain::BASE_MAINNET);
 
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase", description = SPEND_PERMISSION_DATA)]
-pub struct SpendPermissionData {
+pub(crate) struct SpendPermissionData {
     /// The granting wallet address.
-    pub account: String,
+    account: String,
     /// The spender address.
-    pub spender: String,
+    spender: String,
     /// The token contract address.
-    pub token: String,
+    token: String,
     /// Allowance per period in token base units, as a decimal string.
-    pub allowance: String,
+    allowance: String,
     /// Period length in seconds.
-    pub period: u64,
+    period: u64,
     /// Start, unix seconds.
-    pub start: u64,
+    start: u64,
     /// End, unix seconds.
-    pub end: u64,
+    end: u64,
     /// Salt as a decimal string.
-    pub salt: String,
+    salt: String,
     /// Extra data as `0x`-prefixed hex (`"0x"` when empty).
-    pub extra_data: String,
+    extra_data: String,
 }
 
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase", description = SPEND_PERMISSION_TYPED_DATA)]
-pub struct SpendPermissionTypedData {
+pub(crate) struct SpendPermissionTypedData {
     /// The signing domain: the spend permission manager on its chain.
-    pub domain: TypedDataDomain,
+    domain: TypedDataDomain,
     /// `EIP712Domain` and `SpendPermission`, each as its ordered list of fields.
-    pub types: BTreeMap<String, Vec<TypedDataField>>,
+    types: BTreeMap<String, Vec<TypedDataField>>,
     /// Always `SpendPermission`.
-    pub primary_type: String,
+    primary_type: String,
     /// The permission to sign (also the create request's `permissionData`).
-    pub message: SpendPermissionData,
+    message: SpendPermissionData,
 }
 
 /// The `domain` of a spend permission document.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct TypedDataDomain {
+pub(crate) struct TypedDataDomain {
     /// `Spend Permission Manager`.
-    pub name: String,
+    name: String,
     /// `1`.
-    pub version: String,
+    version: String,
     /// The chain the permission is valid on.
-    pub chain_id: u64,
+    chain_id: u64,
     /// The spend permission manager contract (checksummed).
-    pub verifying_contract: String,
+    verifying_contract: String,
 }
 
 /// One field of an EIP-712 struct type.
 #[derive(Debug, ToSchema)]
-pub struct TypedDataField {
+pub(crate) struct TypedDataField {
     /// The field's name.
-    pub name: String,
+    name: String,
     /// Its Solidity type (`address`, `uint48`, ...).
     #[schema(rename = "type")]
-    pub kind: String,
+    kind: String,
 }
 
 /// What a customer must do to subscribe: approve the token if needed, sign `typed_data`, then post both
 /// to `POST /api/subscriptions/create` (`permissionData` = `typedData.message`).
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct SubscriptionPermissionOffer {
+pub(crate) struct SubscriptionPermissionOffer {
     /// The EIP-712 document to sign (`eth_signTypedData_v4`).
-    pub typed_data: SpendPermissionTypedData,
+    typed_data: SpendPermissionTypedData,
     /// The ERC-20 approval the manager needs to pull the charges.
-    pub approval: TokenApproval,
+    approval: TokenApproval,
 }
 
 /// An ERC-20 `approve(spender, amount)` on `token`, and whether the customer still has to send it.
 #[derive(Debug, ToSchema)]
 #[schema(rename_all = "camelCase")]
-pub struct TokenApproval {
+pub(crate) struct TokenApproval {
     /// The token contract.
-    pub token: Wallet,
+    token: Wallet,
     /// The spend permission manager, which pulls each charge with `transferFrom`.
-    pub spender: Wallet,
+    spender: Wallet,
     /// The amount to approve, in token base units as decimal text (the largest `uint256`: the signed
     /// permission, enforced by the manager, is what limits each period's charge).
-    pub amount: String,
+    amount: String,
     /// Whether the customer's current allowance for the manager is below one charge.
-    pub needed: bool,
+    needed: bool,
 }
