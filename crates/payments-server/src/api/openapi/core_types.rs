@@ -118,17 +118,8 @@ impl PartialSchema for ReceiptStatus {
 
 impl ToSchema for ReceiptStatus {}
 
-/// The spec's six payment failure categories.
-#[derive(Debug, ToSchema)]
-#[schema(rename_all = "snake_case")]
-pub(crate) enum FailureCategory {
-    CardDecline,
-    Compliance,
-    Limits,
-    Blockchain,
-    Session,
-    System,
-}
+/// `FailureCategory`, whose schema the error envelope in `http/` names too, so it is written there.
+pub(crate) use crate::http::error::FailureCategorySchema as FailureCategory;
 
 /// Why a payment attempt failed, as carried by a `failed` receipt and its webhook.
 #[derive(Debug, ToSchema)]
