@@ -15,8 +15,6 @@ mod money;
 mod money_serde;
 mod onchain;
 mod onramp;
-#[cfg(feature = "openapi")]
-mod openapi;
 mod payment_block;
 mod payment_request;
 mod platform_fees;

@@ -17,7 +17,6 @@ pub const FINALITY_FALLBACK_DEPTH: u64 = 64;
 /// assert_eq!((block.confirmations, block.finalized), (3, false));
 /// assert!(PaymentBlock::at(100, "0xabc".into(), 200, 100).finalized);
 /// ```
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

@@ -64,7 +64,6 @@ impl FeeSchedule {
 }
 
 /// A receipt line as it appears on the wire.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LineItem {

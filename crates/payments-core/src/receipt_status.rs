@@ -13,7 +13,6 @@ use thiserror::Error;
 /// payment confirmed on chain = `paid`, funds verified and split executed = `completed` (then
 /// `reconciled`), failed = `failed`, refund requested = `refund_requested`, refund processed =
 /// `refund_partial` or `refunded`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -137,7 +136,6 @@ impl FromStr for ReceiptStatus {
 }
 
 /// The spec's six payment failure categories.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -157,7 +155,6 @@ pub enum FailureCategory {
 }
 
 /// Why a payment attempt failed, as carried by a `failed` receipt and its webhook.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Failure {

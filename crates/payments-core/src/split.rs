@@ -12,7 +12,6 @@ pub const BPS_TOTAL: u32 = 10_000;
 pub const MAX_SPLIT_RECIPIENTS: usize = 32;
 
 /// One recipient of a split and its share.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SplitRecipient {

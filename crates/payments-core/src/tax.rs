@@ -12,7 +12,6 @@ use thiserror::Error;
 use crate::rate::{RateError, TaxRate};
 
 /// One named part of a jurisdiction's tax (e.g. state, county, city).
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaxComponent {
@@ -25,7 +24,6 @@ pub struct TaxComponent {
 }
 
 /// A tax jurisdiction: a code like `US-CA` and the components whose sum is its full rate.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Jurisdiction {

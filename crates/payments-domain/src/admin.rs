@@ -8,7 +8,6 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use payments_core::Wallet;
 use rand::RngCore;
-use serde::Serialize;
 use subtle::ConstantTimeEq;
 
 use crate::secret::Secret;
@@ -16,8 +15,7 @@ use crate::secret::Secret;
 const SESSION_ID_PREFIX: &str = "ses_";
 
 /// What a signed-in wallet may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// Acts on its own wallet.
     Merchant,

@@ -4,7 +4,6 @@
 //! fields are refused (a typo must not be silently ignored).
 
 use payments_core::{FeePct, Jurisdiction, Wallet};
-use serde::Deserialize;
 use url::Url;
 
 use crate::field_error::FieldError;
@@ -18,20 +17,19 @@ const MAX_URL_BYTES: usize = 2048;
 const MAX_JURISDICTIONS: usize = 100;
 const MAX_CODE_CHARS: usize = 32;
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The settings as sent, before [`ShopConfigUpdate::try_from`] checks them.
+#[derive(Debug)]
 pub struct ShopConfigRequest {
     /// Only a platform admin may name a wallet other than its own.
     pub wallet: Option<Wallet>,
-    brand_name: Option<String>,
-    #[schema(value_type = Option<f64>)]
-    processing_fee_pct: Option<serde_json::Number>,
-    brand_key: Option<String>,
-    support_email: Option<String>,
-    logo_url: Option<String>,
-    redirect_url: Option<String>,
-    jurisdictions: Option<Vec<Jurisdiction>>,
-    default_jurisdiction: Option<String>,
+    pub brand_name: Option<String>,
+    pub processing_fee_pct: Option<serde_json::Number>,
+    pub brand_key: Option<String>,
+    pub support_email: Option<String>,
+    pub logo_url: Option<String>,
+    pub redirect_url: Option<String>,
+    pub jurisdictions: Option<Vec<Jurisdiction>>,
+    pub default_jurisdiction: Option<String>,
 }
 
 /// `None` keeps the stored value; `Some(None)` clears an optional field.

@@ -249,3 +249,23 @@ fn dependency_names_are_read_from_the_dependencies_table_only() {
 
     assert_eq!(dependency_names(manifest), ["hyper", "serde"]);
 }
+
+/// Only the server's `api/` knows the HTTP API's documentation: the pure core and the server's domain name no
+/// OpenAPI crate (their JSON forms are documented by `api/openapi/core_types.rs` and `api/wire/`).
+#[test]
+fn the_core_and_domain_crates_do_not_depend_on_utoipa() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for name in ["payments-core", "payments-domain"] {
+        let manifest = fs::read_to_string(crates.join(name).join("Cargo.toml")).unwrap();
+        assert!(
+            !manifest.contains("utoipa"),
+            "{name}/Cargo.toml names utoipa; its schemas belong in payments-server's api/"
+        );
+        let mut files = Vec::new();
+        rust_files(&crates.join(name).join("src"), &mut files);
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            assert!(!text.contains("utoipa"), "{} names utoipa", file.display());
+        }
+    }
+}

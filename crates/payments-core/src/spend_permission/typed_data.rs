@@ -38,7 +38,6 @@ pub const SPEND_PERMISSION_PRIMARY_TYPE: &str = "SpendPermission";
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SpendPermissionTypedData {
     /// The signing domain: the spend permission manager on its chain.
@@ -53,7 +52,6 @@ pub struct SpendPermissionTypedData {
 
 /// The `domain` of a spend permission document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TypedDataDomain {
     /// `Spend Permission Manager`.
@@ -68,7 +66,6 @@ pub struct TypedDataDomain {
 
 /// One field of an EIP-712 struct type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TypedDataField {
     /// The field's name.
     pub name: String,

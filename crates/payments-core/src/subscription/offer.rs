@@ -48,7 +48,6 @@ pub fn plan_permission(
 /// What a customer must do to subscribe: approve the token if needed, sign `typed_data`, then post both
 /// to `POST /api/subscriptions/create` (`permissionData` = `typedData.message`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionPermissionOffer {
     /// The EIP-712 document to sign (`eth_signTypedData_v4`).
@@ -59,7 +58,6 @@ pub struct SubscriptionPermissionOffer {
 
 /// An ERC-20 `approve(spender, amount)` on `token`, and whether the customer still has to send it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenApproval {
     /// The token contract.

@@ -12,7 +12,7 @@ use crate::inventory::text;
 const PRODUCT_ID_PREFIX: &str = "prod_";
 
 /// Public product id: `prod_` + 32 hex digits when generated; any id a caller sends is looked up as is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ProductId(String);
 
@@ -35,7 +35,7 @@ impl ProductId {
 }
 
 /// Stock keeping unit, unique per merchant: trimmed, 1 to 64 printable characters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Sku(String);
 
@@ -56,7 +56,7 @@ impl Sku {
 }
 
 /// The writable fields of a product, validated.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemFields {
     pub sku: Sku,
@@ -67,7 +67,6 @@ pub struct ItemFields {
     pub category: String,
     pub description: String,
     pub tags: Vec<String>,
-    #[schema(value_type = Object)]
     pub attributes: Map<String, Value>,
     pub cost_usd: Cents,
     pub taxable: bool,
@@ -92,7 +91,7 @@ pub struct ItemDraft {
 
 /// A stored product, as the spec's InventoryItem; its `images` are answered through
 /// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryItem {
     pub id: ProductId,

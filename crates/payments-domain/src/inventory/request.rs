@@ -1,7 +1,6 @@
 //! The POST /api/inventory body and its conversion into a validated draft.
 
 use payments_core::{Cents, Wallet};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::field_error::FieldError;
@@ -12,29 +11,27 @@ use crate::inventory::shipping::ShippingConfig;
 use crate::inventory::stored_image::{ImageInput, ImageKey};
 use crate::inventory::text;
 
-/// Wire form. Unknown top-level properties (e.g. `createdAt` echoed back from a GET) are ignored; types are
-/// checked by serde so errors name the field.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+/// The upsert body as decoded (by the server's wire type), before [`ItemDraft::try_from`] checks it.
+#[derive(Debug, Default)]
 pub struct InventoryItemRequest {
-    id: Option<String>,
-    wallet: Option<Wallet>,
-    sku: String,
-    name: String,
-    price_usd: Cents,
-    stock_qty: i64,
-    currency: Option<String>,
-    category: Option<String>,
-    description: Option<String>,
-    tags: Option<Vec<String>>,
-    images: Option<Vec<String>>,
-    attributes: Option<Map<String, Value>>,
-    cost_usd: Option<Cents>,
-    taxable: Option<bool>,
-    jurisdiction_code: Option<String>,
-    industry_pack: Option<String>,
-    shipping_enabled: Option<bool>,
-    shipping_config: Option<ShippingConfig>,
+    pub id: Option<String>,
+    pub wallet: Option<Wallet>,
+    pub sku: String,
+    pub name: String,
+    pub price_usd: Cents,
+    pub stock_qty: i64,
+    pub currency: Option<String>,
+    pub category: Option<String>,
+    pub description: Option<String>,
+    pub tags: Option<Vec<String>>,
+    pub images: Option<Vec<String>>,
+    pub attributes: Option<Map<String, Value>>,
+    pub cost_usd: Option<Cents>,
+    pub taxable: Option<bool>,
+    pub jurisdiction_code: Option<String>,
+    pub industry_pack: Option<String>,
+    pub shipping_enabled: Option<bool>,
+    pub shipping_config: Option<ShippingConfig>,
 }
 
 impl TryFrom<InventoryItemRequest> for ItemDraft {
@@ -106,18 +103,28 @@ fn images(urls: Vec<String>) -> Result<Vec<ImageInput>, FieldError> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
-    fn draft(body: Value) -> Result<ItemDraft, FieldError> {
-        let request: InventoryItemRequest = serde_json::from_value(body).unwrap();
-        ItemDraft::try_from(request)
+    fn request(sku: &str, stock_qty: i64) -> InventoryItemRequest {
+        InventoryItemRequest {
+            sku: sku.to_owned(),
+            name: "Mug".to_owned(),
+            price_usd: Cents::new(100),
+            stock_qty,
+            ..InventoryItemRequest::default()
+        }
+    }
+
+    fn with_images(images: &[&str]) -> InventoryItemRequest {
+        InventoryItemRequest {
+            images: Some(images.iter().map(|url| (*url).to_owned()).collect()),
+            ..request("A", 1)
+        }
     }
 
     #[test]
     fn optional_fields_take_their_defaults() {
-        let draft = draft(json!({"sku": " A-1 ", "name": "Mug", "priceUsd": 12.5, "stockQty": -1})).unwrap();
+        let draft = ItemDraft::try_from(request(" A-1 ", -1)).unwrap();
 
         assert_eq!(draft.fields.sku.as_str(), "A-1");
         assert_eq!(draft.fields.currency, "USD");
@@ -128,19 +135,17 @@ mod tests {
 
     #[test]
     fn a_stock_below_minus_one_names_stock_qty() {
-        let error = draft(json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": -2})).unwrap_err();
+        let error = ItemDraft::try_from(request("A", -2)).unwrap_err();
 
         assert_eq!(error.field, "stockQty");
     }
 
     #[test]
     fn images_are_data_urls_or_the_urls_of_stored_images() {
-        let draft = draft(
-            json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": 1, "images": [
-                "/api/inventory/prod_1/images/2?v=abc",
-                "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==",
-            ]}),
-        )
+        let draft = ItemDraft::try_from(with_images(&[
+            "/api/inventory/prod_1/images/2?v=abc",
+            "data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==",
+        ]))
         .unwrap();
 
         let images = draft.images.unwrap();
@@ -152,9 +157,7 @@ mod tests {
 
     #[test]
     fn an_image_that_is_neither_names_its_place() {
-        let error = draft(json!({"sku": "A", "name": "Mug", "priceUsd": 1, "stockQty": 1,
-            "images": ["https://cdn.example/a.png"]}))
-        .unwrap_err();
+        let error = ItemDraft::try_from(with_images(&["https://cdn.example/a.png"])).unwrap_err();
 
         assert_eq!(error.field, "images[0]");
     }

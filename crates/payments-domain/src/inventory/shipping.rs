@@ -11,7 +11,7 @@ use crate::inventory::text;
 const MAX_HANDLING_DAYS: u32 = 30;
 
 /// Parcel size class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum ShippingClass {
     Standard,
@@ -21,7 +21,7 @@ pub(super) enum ShippingClass {
 }
 
 /// A delivery method a product can be sent with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum ShippingMethod {
     Standard,
@@ -42,7 +42,7 @@ impl ShippingMethod {
 }
 
 /// Unit of the dimensions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum DimensionUnit {
     In,
@@ -50,7 +50,7 @@ pub(super) enum DimensionUnit {
 }
 
 /// Package dimensions; all three sizes are required and positive.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Dimensions {
     length: f64,
@@ -60,7 +60,7 @@ pub(super) struct Dimensions {
 }
 
 /// Shipping settings. Unknown properties are refused (`deny_unknown_fields`) so typos do not vanish silently.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ShippingConfig {
     #[serde(default)]

@@ -24,11 +24,10 @@ pub enum ShownImage {
 }
 
 /// A product with its images as answered.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShownItem {
     #[serde(flatten)]
     pub item: InventoryItem,
-    #[schema(value_type = Vec<String>)]
     pub images: Vec<ShownImage>,
 }
 

@@ -1,7 +1,6 @@
 //! Bodies of the admin receipt routes: `POST /api/receipts/refund` and `POST /api/receipts/terminal`.
 
 use payments_core::{Cents, LineItem, TaxRate, Wallet};
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::field_error::FieldError;
@@ -11,31 +10,24 @@ use crate::receipt::status_post::transaction_hash;
 const MAX_LABEL_CHARS: usize = 200;
 const MAX_REFUND_ITEMS: usize = 200;
 
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct RefundRequest {
-    #[serde(alias = "receipt_id")]
-    receipt_id: Option<String>,
-    wallet: Option<String>,
-    buyer: Option<String>,
-    usd: Option<Value>,
-    #[serde(default)]
-    items: Vec<RefundItemRequest>,
+    pub receipt_id: Option<String>,
+    pub wallet: Option<String>,
+    pub buyer: Option<String>,
+    pub usd: Option<Value>,
+    pub items: Vec<RefundItemRequest>,
     /// The merchant's refund transaction (`0x` + 64 hex); the server verifies it on chain.
-    #[serde(alias = "tx_hash", alias = "transactionHash")]
-    tx_hash: Option<String>,
+    pub tx_hash: Option<String>,
     /// Test mode only: the test-mode chain sends the refund for the merchant (no `txHash` then).
-    #[serde(default)]
-    simulate: bool,
+    pub simulate: bool,
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct RefundItemRequest {
-    label: String,
-    #[serde(alias = "price_usd")]
-    price_usd: Cents,
-    qty: Option<u32>,
+#[derive(Debug)]
+pub struct RefundItemRequest {
+    pub label: String,
+    pub price_usd: Cents,
+    pub qty: Option<u32>,
 }
 
 /// A validated refund.
@@ -150,18 +142,13 @@ impl RefundRequest {
     }
 }
 
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct TerminalRequest {
-    #[serde(alias = "amount_usd")]
-    amount_usd: Option<Value>,
-    label: Option<String>,
-    currency: Option<String>,
-    #[serde(alias = "jurisdiction_code")]
+    pub amount_usd: Option<Value>,
+    pub label: Option<String>,
+    pub currency: Option<String>,
     pub jurisdiction_code: Option<String>,
-    #[serde(alias = "tax_rate")]
     pub tax_rate: Option<TaxRate>,
-    #[serde(alias = "tax_components")]
     pub tax_components: Option<Vec<String>>,
     pub wallet: Option<Wallet>,
 }

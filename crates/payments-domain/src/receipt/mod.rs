@@ -18,15 +18,16 @@ use payments_core::{
 
 pub use actor::Actor;
 pub use admin_requests::{
-    AdminRequestError, Refund, RefundRequest, RefundTransfer, TerminalRequest, TerminalSale,
+    AdminRequestError, Refund, RefundItemRequest, RefundRequest, RefundTransfer, TerminalRequest,
+    TerminalSale,
 };
 pub use id::{DeliveryId, ReceiptId};
 pub use onramp_session::OnrampSession;
-pub use options::{BillingAddress, ReceiptOptions};
-pub use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderRequestError};
+pub use options::{BillingAddress, ReceiptOptions, ReceiptOptionsRequest};
+pub use order_request::{CreateOrderRequest, ItemRef, OrderDraft, OrderItemRequest, OrderRequestError};
 pub use payment_target::PaymentTarget;
 pub use payment_window::PaymentWindow;
-pub use request::{CreateReceiptRequest, NewReceipt, ReceiptDraft, webhook_target};
+pub use request::{CreateReceiptRequest, LineRequest, NewReceipt, ReceiptDraft, webhook_target};
 pub use status_post::{StatusPost, StatusPostError, StatusPostRequest};
 pub use webhook_target::{TargetError, TargetPolicy, endpoint_of};
 

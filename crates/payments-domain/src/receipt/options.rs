@@ -15,41 +15,27 @@ const MAX_LOGIC_CHARS: usize = 4000;
 const MAX_REFERENCE_CHARS: usize = 128;
 
 /// Wire form: camelCase names, with snake_case aliases.
-#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct ReceiptOptionsRequest {
-    #[serde(alias = "onramp_redirect_url")]
-    onramp_redirect_url: Option<String>,
-    #[serde(alias = "redirect_url")]
-    redirect_url: Option<String>,
-    #[serde(alias = "post_payment_logic")]
-    post_payment_logic: Option<String>,
-    #[serde(alias = "buyer_email")]
-    buyer_email: Option<String>,
-    #[serde(alias = "first_name")]
-    first_name: Option<String>,
-    #[serde(alias = "last_name")]
-    last_name: Option<String>,
-    #[serde(alias = "billing_email")]
-    billing_email: Option<String>,
-    phone: Option<String>,
-    #[serde(alias = "address_line1", alias = "address_line_1")]
-    address_line1: Option<String>,
-    #[serde(alias = "address_line2", alias = "address_line_2")]
-    address_line2: Option<String>,
-    city: Option<String>,
-    state: Option<String>,
-    #[serde(alias = "postal_code", alias = "zip")]
-    postal_code: Option<String>,
-    country: Option<String>,
-    #[serde(alias = "transaction_id")]
-    transaction_id: Option<String>,
-    metadata: Option<Value>,
-    #[serde(alias = "webhook_url")]
+#[derive(Debug, Clone, Default)]
+pub struct ReceiptOptionsRequest {
+    pub onramp_redirect_url: Option<String>,
+    pub redirect_url: Option<String>,
+    pub post_payment_logic: Option<String>,
+    pub buyer_email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub billing_email: Option<String>,
+    pub phone: Option<String>,
+    pub address_line1: Option<String>,
+    pub address_line2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub postal_code: Option<String>,
+    pub country: Option<String>,
+    pub transaction_id: Option<String>,
+    pub metadata: Option<Value>,
     pub webhook_url: Option<String>,
     /// This receipt's payment window in minutes (5 to 10,080); the server's default when absent.
-    #[serde(alias = "expires_in_mins")]
-    expires_in_mins: Option<i64>,
+    pub expires_in_mins: Option<i64>,
 }
 
 /// The receipt's `billingAddress`.

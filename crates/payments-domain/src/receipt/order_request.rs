@@ -1,7 +1,6 @@
 //! `POST /api/orders` body: items by id or SKU with a quantity, the tax selection, and the shared options.
 
 use payments_core::{MAX_ORDER_ITEMS, MAX_QUANTITY, TaxRate};
-use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::receipt::options::{ReceiptOptions, ReceiptOptionsRequest};
@@ -9,25 +8,20 @@ use crate::receipt::payment_window::PaymentWindow;
 use crate::receipt::request::webhook_url;
 use crate::receipt::webhook_target::TargetPolicy;
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct CreateOrderRequest {
-    items: Vec<OrderItemRequest>,
-    #[serde(alias = "jurisdiction_code")]
-    jurisdiction_code: Option<String>,
-    #[serde(alias = "tax_rate")]
-    tax_rate: Option<TaxRate>,
-    #[serde(alias = "tax_components")]
-    tax_components: Option<Vec<String>>,
-    #[serde(flatten)]
-    options: ReceiptOptionsRequest,
+    pub items: Vec<OrderItemRequest>,
+    pub jurisdiction_code: Option<String>,
+    pub tax_rate: Option<TaxRate>,
+    pub tax_components: Option<Vec<String>>,
+    pub options: ReceiptOptionsRequest,
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-struct OrderItemRequest {
-    id: Option<String>,
-    sku: Option<String>,
-    qty: u64,
+#[derive(Debug)]
+pub struct OrderItemRequest {
+    pub id: Option<String>,
+    pub sku: Option<String>,
+    pub qty: u64,
 }
 
 /// How an order names a product: by id, else by SKU.

@@ -1,7 +1,6 @@
 //! `POST /api/receipts` body, and the new-receipt record every creation path hands to the store.
 
 use payments_core::{Authority, Cents, LineItem, TokenAmount, Wallet};
-use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::receipt::id::ReceiptId;
@@ -14,25 +13,19 @@ use crate::receipt::{PaymentTarget, Receipt, ReceiptAmounts, ReceiptSource, Rece
 pub(super) const MAX_RECEIPT_LINES: usize = 200;
 const MAX_LABEL_CHARS: usize = 200;
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug)]
 pub struct CreateReceiptRequest {
-    id: String,
-    #[serde(alias = "line_items")]
-    line_items: Vec<LineRequest>,
-    #[serde(alias = "total_usd")]
-    total_usd: Cents,
-    #[serde(flatten)]
-    options: ReceiptOptionsRequest,
+    pub id: String,
+    pub line_items: Vec<LineRequest>,
+    pub total_usd: Cents,
+    pub options: ReceiptOptionsRequest,
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct LineRequest {
-    label: String,
-    #[serde(alias = "price_usd")]
-    price_usd: Cents,
-    qty: Option<u32>,
+#[derive(Debug)]
+pub struct LineRequest {
+    pub label: String,
+    pub price_usd: Cents,
+    pub qty: Option<u32>,
 }
 
 /// A validated `POST /api/receipts` body.

@@ -4,31 +4,22 @@
 use payments_core::{
     Cents, Failure, FailureCategory, PaymentProof, ReceiptEvent, ReceiptStatus, TrackingStatus, Wallet,
 };
-use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::receipt::id::ReceiptId;
 
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct StatusPostRequest {
-    #[serde(alias = "receipt_id")]
     pub receipt_id: Option<String>,
     pub wallet: Option<String>,
     pub status: Option<String>,
-    #[serde(alias = "failure_code")]
-    failure_code: Option<String>,
-    #[serde(alias = "failure_category")]
-    failure_category: Option<String>,
-    #[serde(alias = "failure_reason")]
-    failure_reason: Option<String>,
-    #[serde(alias = "failure_action")]
-    failure_action: Option<String>,
-    #[serde(alias = "transaction_hash", alias = "txHash")]
-    transaction_hash: Option<String>,
+    pub failure_code: Option<String>,
+    pub failure_category: Option<String>,
+    pub failure_reason: Option<String>,
+    pub failure_action: Option<String>,
+    pub transaction_hash: Option<String>,
     /// A chain field, like the hash: only an admin (test mode) or the chain may name the buyer.
-    #[serde(alias = "buyer_wallet")]
-    buyer_wallet: Option<String>,
+    pub buyer_wallet: Option<String>,
 }
 
 /// Why a status post was refused before reaching the receipt.

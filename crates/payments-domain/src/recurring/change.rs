@@ -4,13 +4,11 @@
 use payments_core::{
     Cents, PlanChangeFacts, Proration, SpendPermission, SpendPermissionData, TokenAmount, Wallet,
 };
-use serde::Deserialize;
 
 use crate::recurring::{BillingEvent, CustomerSubscription, CustomerSubscriptionId, PlanId};
 
 /// `POST /api/subscriptions/change` body: the customer's signed permission for the new plan.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct ChangeSubscriptionRequest {
     pub subscription_id: Option<String>,
     pub new_plan_id: Option<String>,

@@ -73,10 +73,9 @@ pub enum SettleOutcome {
 }
 
 /// One recorded charge attempt (`charged` or `charge_failed`), or a plan change's `prorated_charge`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BillingEvent {
-    #[schema(value_type = String)]
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
     pub status: &'static str,
@@ -86,13 +85,10 @@ pub struct BillingEvent {
     /// `grossUsd - feeUsd`; `netBaseUnits` is exact.
     pub net_usd: Cents,
     /// The exact amounts in token base units (6 decimals), as decimal text.
-    #[schema(value_type = String)]
     #[serde(serialize_with = "as_text")]
     pub gross_base_units: TokenAmount,
-    #[schema(value_type = String)]
     #[serde(serialize_with = "as_text")]
     pub fee_base_units: TokenAmount,
-    #[schema(value_type = String)]
     #[serde(serialize_with = "as_text")]
     pub net_base_units: TokenAmount,
     pub transaction_hash: Option<String>,
@@ -165,7 +161,7 @@ impl BillingEvent {
 }
 
 /// What one claimed charge of a batch run came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChargeResultStatus {
     /// The period was charged (by this run, or found charged on chain).
@@ -177,10 +173,9 @@ pub enum ChargeResultStatus {
 }
 
 /// One line of the batch answer's `results`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChargeResult {
-    #[schema(value_type = String)]
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
     pub status: ChargeResultStatus,
@@ -195,7 +190,7 @@ pub struct ChargeResult {
 /// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`, plus what the run did
 /// besides charging: `noticesSent` (`subscription.charge_upcoming` webhooks recorded) and
 /// `revokedOnChain` (subscriptions canceled because their customer revoked the permission).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchReport {
     pub success: bool,

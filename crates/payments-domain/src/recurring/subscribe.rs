@@ -4,14 +4,12 @@ use payments_core::{
     BillingPeriod, Cents, SpendPermission, SpendPermissionData, SubscriptionStatus, TokenAmount, Wallet,
     due_slot, slot_at,
 };
-use serde::Deserialize;
 
 use crate::field_error::FieldError;
 use crate::recurring::{CustomerSubscriptionId, PlanId};
 
 /// `POST /api/subscriptions/create` body.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct CreateSubscriptionRequest {
     pub plan_id: Option<String>,
     pub customer_wallet: Option<String>,
@@ -21,8 +19,7 @@ pub struct CreateSubscriptionRequest {
 
 /// `POST /api/subscriptions/cancel` body: `signature` is the customer's EIP-712 `CancelSubscription`
 /// signature, needed unless the caller has a signed-in session of the customer or the merchant.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct CancelRequest {
     pub subscription_id: Option<String>,
     pub wallet: Option<String>,

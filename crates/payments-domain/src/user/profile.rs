@@ -2,7 +2,6 @@
 //! follows. Parsed here, so the store receives only valid, normalized values.
 
 use payments_core::Wallet;
-use serde::Deserialize;
 use url::Url;
 
 use crate::field_error::FieldError;
@@ -18,16 +17,15 @@ pub(super) const MAX_METRIC_CHARS: usize = 32;
 /// Longest profile picture or space URL, in bytes (the server's URL limit).
 pub(super) const MAX_URL_BYTES: usize = 2048;
 
-/// `PUT /api/users/me`: the whole profile (absent optional fields are cleared).
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// `PUT /api/users/me`: the whole profile as sent (absent optional fields are cleared), before [`Self::parse`].
+#[derive(Debug, Default)]
 pub struct ProfileRequest {
-    display_name: Option<String>,
-    pfp_url: Option<String>,
-    space_url: Option<String>,
-    domains: Option<Vec<String>>,
-    platforms: Option<Vec<String>>,
-    languages: Option<Vec<String>>,
+    pub display_name: Option<String>,
+    pub pfp_url: Option<String>,
+    pub space_url: Option<String>,
+    pub domains: Option<Vec<String>>,
+    pub platforms: Option<Vec<String>>,
+    pub languages: Option<Vec<String>>,
 }
 
 /// A validated profile of `wallet`.
@@ -99,13 +97,12 @@ pub(super) fn metric_list(kind: MetricKind, values: Vec<String>) -> Result<Vec<S
     Ok(normalized)
 }
 
-/// `POST /api/users/heartbeat`.
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// `POST /api/users/heartbeat` as sent, before [`Self::parse`].
+#[derive(Debug, Default)]
 pub struct HeartbeatRequest {
-    live: Option<bool>,
-    space_public: Option<bool>,
-    platform: Option<String>,
+    pub live: Option<bool>,
+    pub space_public: Option<bool>,
+    pub platform: Option<String>,
 }
 
 /// A validated heartbeat of `wallet`.
@@ -159,11 +156,10 @@ pub fn next_live_since(
     }
 }
 
-/// `POST` and `DELETE /api/users/follows`.
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
+/// `POST` and `DELETE /api/users/follows` as sent, before [`Self::parse`].
+#[derive(Debug, Default)]
 pub struct FollowRequest {
-    wallet: Option<String>,
+    pub wallet: Option<String>,
 }
 
 impl FollowRequest {

@@ -6,3 +6,4 @@ pub(crate) mod handlers;
 pub(crate) mod openapi;
 pub(crate) mod portal;
 pub(crate) mod routes;
+pub(crate) mod wire;

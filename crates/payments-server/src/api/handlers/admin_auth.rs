@@ -3,7 +3,7 @@
 use payments_core::{AdminLogin, Wallet};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::admin::Role;
+use crate::api::wire::admin::{Role, roles};
 use crate::domain::field_error::FieldError;
 use crate::http::admin::{self, AdminSession};
 use crate::http::context::Ctx;
@@ -14,6 +14,7 @@ use crate::services::admin_auth::LoginAttempt;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct LoginRequest {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     nonce: String,
     /// Unix seconds.
@@ -24,6 +25,7 @@ struct LoginRequest {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RevokeRequest {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
 }
 
@@ -31,16 +33,18 @@ struct RevokeRequest {
 #[serde(rename_all = "camelCase")]
 struct LoginResponse<'a> {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
-    roles: &'a [Role],
+    roles: Vec<Role>,
     csrf_token: &'a str,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct MeResponse<'a> {
+struct MeResponse {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
-    roles: &'a [Role],
+    roles: Vec<Role>,
     expires_at: i64,
 }
 
@@ -59,6 +63,7 @@ struct OkResponse {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct RevokeResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     /// How many live sessions were ended.
     revoked: u64,
@@ -126,7 +131,7 @@ pub(crate) async fn login(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let mut reply = response::ok(&LoginResponse {
         ok: true,
         wallet: granted.wallet,
-        roles: &granted.roles,
+        roles: roles(&granted.roles),
         csrf_token: granted.csrf_token.expose(),
     });
     admin::set_session_cookie(&mut reply, &granted.token, ctx.state.config.dev_mode);
@@ -160,19 +165,19 @@ pub(crate) async fn logout(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     tag = "auth",
     security(("session_cookie" = [])),
     responses(
-        (status = 200, description = "The session.", body = MeResponse<'static>)
+        (status = 200, description = "The session.", body = MeResponse)
     )
 )]
 pub(crate) async fn me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let AdminSession {
         wallet,
-        roles,
+        roles: session_roles,
         expires_at_ms,
         ..
     } = ctx.admin_session(false).await?;
     Ok(response::ok(&MeResponse {
         wallet,
-        roles: &roles,
+        roles: roles(&session_roles),
         expires_at: expires_at_ms,
     }))
 }

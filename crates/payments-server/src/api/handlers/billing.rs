@@ -12,8 +12,11 @@ use crate::services::billing::BillingBalance;
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Fees {
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     accrued_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     settled_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     remaining_usd: Cents,
 }
 
@@ -31,8 +34,10 @@ impl From<FeeBalance> for Fees {
 #[serde(rename_all = "camelCase")]
 struct ReceiptPart {
     paid_count: u64,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     paid_usd: Cents,
     settled_count: u64,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     settled_paid_usd: Cents,
     #[serde(flatten)]
     fees: Fees,
@@ -42,6 +47,7 @@ struct ReceiptPart {
 #[serde(rename_all = "camelCase")]
 struct SubscriptionPart {
     charge_count: u64,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     charged_usd: Cents,
     #[serde(flatten)]
     fees: Fees,
@@ -53,6 +59,7 @@ struct SubscriptionPart {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BalanceResponse {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     currency: &'static str,
     platform_share_bps: u32,

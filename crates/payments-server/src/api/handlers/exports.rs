@@ -133,6 +133,7 @@ impl LedgerEntryView {
 #[serde(rename_all = "camelCase")]
 struct LedgerExport {
     success: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     merchant: Wallet,
     entries: Vec<LedgerEntryView>,
 }

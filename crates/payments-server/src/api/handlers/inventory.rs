@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::domain::inventory::{InventoryItemRequest, InventoryQuery, ItemDraft, ProductId, ShownItem};
+use crate::api::wire::inventory::InventoryItemRequest;
+use crate::domain::inventory::{self, InventoryQuery, ItemDraft, ProductId, ShownItem};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -11,6 +12,7 @@ use crate::http::response::{self, Degraded, HttpResponse};
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct InventoryListResponse<'a> {
+    #[schema(value_type = Vec<crate::api::wire::inventory_answers::ShownItem>)]
     items: &'a [ShownItem],
     total: u64,
     page: u32,
@@ -24,6 +26,7 @@ struct InventoryListResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct UpsertResponse<'a> {
     ok: bool,
+    #[schema(value_type = crate::api::wire::inventory_answers::ShownItem)]
     item: &'a ShownItem,
 }
 
@@ -83,7 +86,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "upsertInventoryItem",
     tag = "inventory",
     security(("subscription_key" = [])),
-    request_body = crate::domain::inventory::InventoryItemRequest,
+    request_body = InventoryItemRequest,
     responses(
         (status = 200, description = "The saved product.", body = UpsertResponse<'static>),
         (status = 404, description = "No product with this id of this merchant.", body = crate::http::error::Envelope<'static>),
@@ -93,7 +96,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::InventoryWrite).await?;
     let request: InventoryItemRequest = ctx.json_up_to(ctx.state.config.max_body_bytes).await?;
-    let draft = ItemDraft::try_from(request)?;
+    let draft = ItemDraft::try_from(inventory::InventoryItemRequest::from(request))?;
     let item = ctx.state.services.inventory.upsert(&caller, draft).await?;
     Ok(response::ok(&UpsertResponse {
         ok: true,

@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use crate::api::handlers::receipts::target_policy;
 use crate::api::handlers::receipts::view::ReceiptView;
-use crate::domain::receipt::CreateOrderRequest;
+use crate::api::wire::receipts::CreateOrderRequest;
+use crate::domain::receipt as domain_receipt;
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -30,7 +31,7 @@ struct OrderResponse<'a> {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe: the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::receipt::CreateOrderRequest,
+    request_body = CreateOrderRequest,
     responses(
         (status = 200, description = "The order's receipt.", body = OrderResponse<'static>),
         (status = 403, description = "No split is configured (split_required), or the key lacks the scope (forbidden).", body = crate::http::error::Envelope<'static>),
@@ -39,10 +40,8 @@ struct OrderResponse<'a> {
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::OrdersCreate).await?;
-    let draft = ctx
-        .json::<CreateOrderRequest>()
-        .await?
-        .parse(target_policy(ctx))?;
+    let body = ctx.json::<CreateOrderRequest>().await?;
+    let draft = domain_receipt::CreateOrderRequest::from(body).parse(target_policy(ctx))?;
     let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state

@@ -12,6 +12,7 @@ use crate::http::response::{self, HttpResponse};
 #[serde(rename_all = "camelCase")]
 struct PingResponse<'a> {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     merchant: Wallet,
     subscription_id: &'a str,
     #[schema(value_type = Vec<String>)]

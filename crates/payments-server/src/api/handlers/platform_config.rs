@@ -19,6 +19,7 @@ const SUBSCRIPTION_FEE_PCT: FeePct = FeePct::PLATFORM_BASE;
 struct PricingRequest {
     #[schema(value_type = f64)]
     processing_fee_pct: serde_json::Number,
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     wallet: Option<Wallet>,
 }
 
@@ -27,9 +28,13 @@ struct PricingRequest {
 struct PricingResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     ok: Option<bool>,
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     platform_fee_pct: FeePct,
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     merchant_add_on_pct: FeePct,
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     effective_fee_pct: FeePct,
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     subscription_fee_pct: FeePct,
 }
 
@@ -48,6 +53,7 @@ impl PricingResponse {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct CatalogEntry<'a> {
     #[serde(flatten)]
+    #[schema(value_type = crate::api::openapi::core_types::Jurisdiction)]
     jurisdiction: &'a Jurisdiction,
     source: &'static str,
 }
@@ -57,18 +63,22 @@ struct CatalogEntry<'a> {
 struct TokenView {
     symbol: &'static str,
     decimals: u8,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     address: Wallet,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SiteConfigResponse {
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     platform_fee_pct: FeePct,
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     subscription_fee_pct: FeePct,
     token: TokenView,
     chain_id: u64,
     split_platform_share_bps: u32,
     /// Null when the server has no platform recipient (splits cannot be configured).
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     platform_recipient: Option<Wallet>,
 }
 

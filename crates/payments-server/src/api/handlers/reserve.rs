@@ -15,6 +15,7 @@ const CURRENCY: &str = "USDC";
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct HoldingView {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     address: Wallet,
     balance: String,
     #[schema(value_type = f64)]
@@ -35,6 +36,7 @@ impl From<Holding> for HoldingView {
 #[serde(rename_all = "camelCase")]
 struct BalancesView {
     chain_id: u64,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     token: Wallet,
     currency: &'static str,
     split: Option<HoldingView>,
@@ -59,12 +61,17 @@ struct RecommendView {
     window_days: u32,
     since: i64,
     until: i64,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     paid_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     refunded_usd: Cents,
     refund_cover_bps: u32,
     paid_floor_bps: u32,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     refund_cover_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     paid_floor_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     recommended_usd: Cents,
     recommended_amount: String,
     basis: &'static str,

@@ -3,9 +3,10 @@
 use payments_core::{FeePct, Jurisdiction, Wallet};
 use serde::Serialize;
 
+use crate::api::wire::shop::ShopConfigRequest;
 use crate::domain::scope::Scope;
 use crate::domain::shop::ShopConfig;
-use crate::domain::shop_settings::{ShopConfigRequest, ShopConfigUpdate};
+use crate::domain::shop_settings::{self, ShopConfigUpdate};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -13,16 +14,20 @@ use crate::http::response::{self, HttpResponse};
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ShopConfigResponse<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     brand_name: &'a str,
     /// The merchant add-on, a percentage.
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     processing_fee_pct: FeePct,
     /// The platform base fee, a percentage (0.5).
+    #[schema(value_type = crate::api::openapi::core_types::FeePct)]
     platform_fee_pct: FeePct,
     brand_key: Option<&'a str>,
     support_email: Option<&'a str>,
     logo_url: Option<&'a str>,
     redirect_url: Option<&'a str>,
+    #[schema(value_type = Vec<crate::api::openapi::core_types::Jurisdiction>)]
     jurisdictions: &'a [Jurisdiction],
     default_jurisdiction: Option<&'a str>,
 }
@@ -75,7 +80,7 @@ pub(crate) async fn get_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> 
     operation_id = "updateShopConfig",
     tag = "shop",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::shop_settings::ShopConfigRequest,
+    request_body = ShopConfigRequest,
     responses(
         (status = 200, description = "The saved settings.", body = SavedResponse<'static>)
     )
@@ -84,7 +89,7 @@ pub(crate) async fn post_config(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError>
     let admin = ctx.admin_session(true).await?;
     let request: ShopConfigRequest = ctx.json().await?;
     let wallet = admin.acting_for(request.wallet)?;
-    let update = ShopConfigUpdate::try_from(request)?;
+    let update = ShopConfigUpdate::try_from(shop_settings::ShopConfigRequest::from(request))?;
     let config = ctx.state.services.shop.update_config(wallet, update).await?;
     Ok(response::ok(&SavedResponse {
         ok: true,

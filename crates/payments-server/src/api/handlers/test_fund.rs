@@ -13,8 +13,10 @@ use crate::http::response::{self, HttpResponse};
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct FundRequest {
     /// The customer wallet to fund.
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     wallet: Option<Wallet>,
     /// USD to mint (0.01 to 1,000,000; at most 2 decimals).
+    #[schema(value_type = Option<crate::api::openapi::core_types::Usd>)]
     usd: Option<Cents>,
 }
 
@@ -22,6 +24,7 @@ struct FundRequest {
 #[serde(rename_all = "camelCase")]
 struct FundResponse {
     success: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     /// The amount minted, in token base units (6 decimals), as decimal text.
     funded_base_units: String,

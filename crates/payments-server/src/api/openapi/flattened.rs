@@ -3,10 +3,11 @@
 
 use std::borrow::Cow;
 
-use payments_core::Failure;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{RefOr, schema};
 use utoipa::{PartialSchema, ToSchema};
+
+use super::core_types::Failure;
 
 /// `schema` with no required property.
 fn none_required(schema: RefOr<Schema>) -> RefOr<Schema> {

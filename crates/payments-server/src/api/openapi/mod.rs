@@ -8,6 +8,7 @@
 //! built from the table. The tests fail while a route and the document disagree, or while `docs/openapi.json`
 //! is not the generated document.
 
+pub(crate) mod core_types;
 mod flattened;
 mod shared;
 #[cfg(test)]

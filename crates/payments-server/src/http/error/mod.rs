@@ -1,6 +1,7 @@
 //! The one API error type: owns the mapping to HTTP status and spec error code, and renders the envelope
 //! `{"error": code, "message": text}` (plus `field` on invalid input, `resetAt` on 429).
 
+mod category_schema;
 mod from;
 mod from_admin;
 mod from_endpoints;
@@ -18,6 +19,7 @@ use payments_core::{ErrorCode, FailureCategory, OnrampFailure};
 use serde::Serialize;
 
 use crate::http::response::{self, HttpResponse};
+pub(crate) use category_schema::FailureCategory as FailureCategorySchema;
 
 pub(crate) type BoxError = Box<dyn StdError + Send + Sync>;
 
@@ -105,6 +107,7 @@ pub(crate) struct Envelope<'a> {
     reset_at: Option<i64>,
     /// `onramp_failed`: the spec's failure category of the provider's refusal.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<category_schema::FailureCategory>)]
     failure_category: Option<FailureCategory>,
     /// `onramp_failed`: the `PORTAL_ONRAMP_…` code.
     #[serde(skip_serializing_if = "Option::is_none")]

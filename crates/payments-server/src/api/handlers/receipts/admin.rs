@@ -5,7 +5,8 @@ use payments_core::ReceiptStatus;
 use serde::Serialize;
 
 use crate::api::handlers::receipts::view::ReceiptView;
-use crate::domain::receipt::{AdminRequestError, RefundRequest, TerminalRequest};
+use crate::api::wire::receipt_actions::{RefundRequest, TerminalRequest};
+use crate::domain::receipt::{self, AdminRequestError};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::idempotency::{self, RenderContext};
@@ -17,7 +18,9 @@ use crate::store::Transitioned;
 #[serde(rename_all = "camelCase")]
 struct RefundResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
+    #[schema(value_type = Option<crate::api::openapi::core_types::ReceiptStatus>)]
     previous_status: Option<ReceiptStatus>,
 }
 
@@ -42,7 +45,7 @@ struct TerminalResponse<'a> {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe: the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::receipt::RefundRequest,
+    request_body = RefundRequest,
     responses(
         (status = 200, description = "The receipt's status after the refund (refund_requested while its transaction waits for confirmations).", body = RefundResponse),
         (status = 400, description = "missing_receipt_id, invalid_wallet, invalid_buyer, invalid_usd or invalid_input; refund_tx_not_found (txHash is no mined transaction) or refund_tx_mismatch (it does not send at least usd of the configured token to buyer).", body = crate::http::error::Envelope<'static>),
@@ -52,7 +55,7 @@ struct TerminalResponse<'a> {
 )]
 pub(crate) async fn refund(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let refund = ctx.json::<RefundRequest>().await?.parse()?;
+    let refund = receipt::RefundRequest::from(ctx.json::<RefundRequest>().await?).parse()?;
     let wallet = admin.acting_for(Some(refund.wallet))?;
     let claim = idempotency::claim(ctx)?;
     let committed = ctx
@@ -87,7 +90,7 @@ fn render_refund(transitioned: &Transitioned, _: &RenderContext) -> (StatusCode,
     operation_id = "terminalSale",
     tag = "receipts",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::receipt::TerminalRequest,
+    request_body = TerminalRequest,
     responses(
         (status = 200, description = "The sale's receipt.", body = TerminalResponse<'static>),
         (status = 400, description = "wallet_required, invalid_amount or invalid_input.", body = crate::http::error::Envelope<'static>),
@@ -96,7 +99,7 @@ fn render_refund(transitioned: &Transitioned, _: &RenderContext) -> (StatusCode,
 )]
 pub(crate) async fn terminal(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let admin = ctx.admin_session(true).await?;
-    let request: TerminalRequest = ctx.json().await?;
+    let request = receipt::TerminalRequest::from(ctx.json::<TerminalRequest>().await?);
     if request.wallet.is_none() && admin.is_platform_admin() {
         return Err(AdminRequestError::WalletRequired.into());
     }

@@ -12,10 +12,11 @@ use payments_core::{Cents, ErrorCode, Failure, ReceiptBalance, ReceiptStatus};
 use serde::Serialize;
 
 use crate::api::handlers::receipts::view::ReceiptView;
+use crate::api::wire::receipts::CreateReceiptRequest;
 use crate::domain::field_error::parse_flag;
 use crate::domain::page_cursor::ReceiptKey;
 use crate::domain::page_limit::parse_limit;
-use crate::domain::receipt::{CreateReceiptRequest, ReceiptId, TargetPolicy};
+use crate::domain::receipt::{self as domain_receipt, ReceiptId, TargetPolicy};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -33,6 +34,7 @@ const MAX_LIMIT: u32 = 200;
 struct CreatedResponse<'a> {
     id: &'a str,
     payment_url: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     redirect_url: Option<&'a str>,
     webhook_url: Option<&'a str>,
@@ -54,9 +56,11 @@ struct ListResponse<'a> {
 #[schema(as = ReceiptStatusResponse)]
 struct StatusResponse<'a> {
     id: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     transaction_hash: Option<&'a str>,
     currency: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     amount: Cents,
     #[schema(value_type = crate::api::openapi::FailureFields)]
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -82,7 +86,7 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe: the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::receipt::CreateReceiptRequest,
+    request_body = CreateReceiptRequest,
     responses(
         (status = 201, description = "Created.", body = CreatedResponse<'static>),
         (status = 409, description = "The id is taken (conflict), or the Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
@@ -90,10 +94,8 @@ pub(crate) fn target_policy(ctx: &Ctx<'_>) -> TargetPolicy {
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsWrite).await?;
-    let draft = ctx
-        .json::<CreateReceiptRequest>()
-        .await?
-        .parse(target_policy(ctx))?;
+    let body = ctx.json::<CreateReceiptRequest>().await?;
+    let draft = domain_receipt::CreateReceiptRequest::from(body).parse(target_policy(ctx))?;
     let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state

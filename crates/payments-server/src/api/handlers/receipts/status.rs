@@ -4,7 +4,8 @@
 use payments_core::ReceiptStatus;
 use serde::Serialize;
 
-use crate::domain::receipt::StatusPostRequest;
+use crate::api::wire::receipt_actions::StatusPostRequest;
+use crate::domain::receipt;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -14,8 +15,10 @@ use crate::services::receipts::StatusOutcome;
 #[serde(rename_all = "camelCase")]
 struct StatusPostResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::api::openapi::core_types::ReceiptStatus>)]
     previous_status: Option<ReceiptStatus>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ignored: Option<bool>,
@@ -28,7 +31,7 @@ struct StatusPostResponse {
     operation_id = "postReceiptStatus",
     tag = "receipts",
     security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::receipt::StatusPostRequest,
+    request_body = StatusPostRequest,
     responses(
         (status = 200, description = "Applied, or ignored (ignored: true) when it changes nothing.", body = StatusPostResponse),
         (status = 400, description = "missing_receipt_id, invalid_wallet, missing_status or invalid_input.", body = crate::http::error::Envelope<'static>),
@@ -41,7 +44,7 @@ pub(crate) async fn post(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     if !ctx.has_dev_credentials() && !ctx.has_session_cookie() {
         return Err(ApiError::Unauthorized);
     }
-    let request: StatusPostRequest = ctx.json().await?;
+    let request = receipt::StatusPostRequest::from(ctx.json::<StatusPostRequest>().await?);
     let poster = ctx
         .status_poster(request.named_status(), request.claims_payment())
         .await?;

@@ -38,8 +38,10 @@ struct TransferView<'a> {
     log_index: u64,
     block_number: u64,
     /// The token contract.
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     token: Wallet,
     /// The sender.
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     from: Wallet,
     /// Base units as a decimal string; `null` when the value did not fit in 128 bits (a fake token).
     amount: Option<String>,

@@ -13,16 +13,23 @@ use crate::store::SettlementState;
 #[schema(as = Receipt)]
 pub(crate) struct ReceiptView<'a> {
     receipt_id: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     total_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     subtotal_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     tax_usd: Cents,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     fee_usd: Cents,
     currency: &'a str,
+    #[schema(value_type = Vec<crate::api::openapi::core_types::LineItem>)]
     line_items: &'a [LineItem],
     created_at: i64,
     brand_name: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::ReceiptStatus)]
     status: ReceiptStatus,
     jurisdiction_code: Option<&'a str>,
+    #[schema(value_type = crate::api::openapi::core_types::TaxRate)]
     tax_rate: TaxRate,
     tax_components: &'a [String],
     transaction_id: Option<&'a str>,
@@ -41,8 +48,10 @@ pub(crate) struct ReceiptView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     buyer_email: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     buyer_wallet: Option<Wallet>,
     #[serde(skip_serializing_if = "Cents::is_zero")]
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     refunded_usd: Cents,
     /// What its deposit holds: `amountReceivedUsd`, `amountDueUsd`, `overpaidUsd` (and base units).
     #[schema(value_type = crate::api::openapi::BalanceFields)]
@@ -90,7 +99,9 @@ struct SettlementView<'a> {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PaymentView {
     chain_id: u64,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     token: Wallet,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     to: Wallet,
     /// Token base units (6 decimals), as a decimal integer string.
     amount: String,

@@ -15,18 +15,23 @@ use crate::services::split::SplitDraft;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DeployRequest {
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     split_address: Option<Wallet>,
+    #[schema(value_type = Option<Vec<crate::api::openapi::core_types::SplitRecipient>>)]
     recipients: Option<Vec<SplitRecipient>>,
     #[serde(default)]
     replace: bool,
     /// Only a platform admin may name a wallet other than its own.
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     wallet: Option<Wallet>,
 }
 
 /// The spec's SplitConfig: `address` null and no recipients when unconfigured.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct SplitConfig<'a> {
+    #[schema(value_type = Option<crate::api::openapi::core_types::Wallet>)]
     address: Option<Wallet>,
+    #[schema(value_type = Vec<crate::api::openapi::core_types::SplitRecipient>)]
     recipients: &'a [SplitRecipient],
 }
 
@@ -53,7 +58,9 @@ struct DeployResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct HistoryEntry<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     address: Wallet,
+    #[schema(value_type = Vec<crate::api::openapi::core_types::SplitRecipient>)]
     recipients: &'a [SplitRecipient],
     created_at: i64,
     archived_at: i64,

@@ -6,7 +6,8 @@ use payments_core::PlanChangeFacts;
 use serde::Serialize;
 
 use crate::api::handlers::subscriptions::view::SubscriptionView;
-use crate::domain::recurring::ChangeSubscriptionRequest;
+use crate::api::wire::subscriptions::ChangeSubscriptionRequest;
+use crate::domain::recurring;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::idempotency::{self, RenderContext};
@@ -36,7 +37,7 @@ struct ChangeResponse<'a> {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried change safe (per customer): the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::recurring::ChangeSubscriptionRequest,
+    request_body = ChangeSubscriptionRequest,
     responses(
         (status = 200, description = "The subscription on its new plan, and what the change charged or credited.", body = ChangeResponse<'static>),
         (status = 400, description = "A malformed field, or a refused change (subscription_canceled, same_plan, plan_of_another_merchant, plan_inactive, period_change_unsupported, permission_misaligned, a permission that does not fit the plan, signer_mismatch, change_refused_on_chain); nothing changed.", body = crate::http::error::Envelope<'static>),
@@ -46,7 +47,7 @@ struct ChangeResponse<'a> {
     )
 )]
 pub(crate) async fn change(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    let request: ChangeSubscriptionRequest = ctx.json().await?;
+    let request = recurring::ChangeSubscriptionRequest::from(ctx.json::<ChangeSubscriptionRequest>().await?);
     let claim = idempotency::claim(ctx)?;
     let committed = ctx
         .state

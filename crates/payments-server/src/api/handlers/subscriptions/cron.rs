@@ -35,7 +35,7 @@ struct AdvanceResponse {
     tag = "subscriptions",
     security(("cron_secret" = [])),
     responses(
-        (status = 200, description = "The batch report.", body = crate::domain::recurring::BatchReport),
+        (status = 200, description = "The batch report.", body = crate::api::wire::charges::BatchReport),
         (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
     )
@@ -54,7 +54,7 @@ pub(crate) async fn charge(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     tag = "subscriptions",
     security(("cron_secret" = [])),
     responses(
-        (status = 200, description = "The batch report.", body = crate::domain::recurring::BatchReport),
+        (status = 200, description = "The batch report.", body = crate::api::wire::charges::BatchReport),
         (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
     )

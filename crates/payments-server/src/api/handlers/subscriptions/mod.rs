@@ -14,9 +14,8 @@ use serde::Serialize;
 
 use crate::api::handlers::subscriptions::plans::MerchantCaller;
 use crate::api::handlers::subscriptions::view::SubscriptionView;
-use crate::domain::recurring::{
-    BillingEvent, CancelRequest, CreateSubscriptionRequest, CustomerSubscription, StatusQuery,
-};
+use crate::api::wire::subscriptions::{CancelRequest, CreateSubscriptionRequest};
+use crate::domain::recurring::{self, BillingEvent, CustomerSubscription, StatusQuery};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -37,6 +36,7 @@ struct StatusResponse<'a> {
     subscriptions: Vec<SubscriptionView<'a>>,
     /// With `subscriptionId` only: the subscription's charge attempts, oldest first.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<crate::api::wire::charges::BillingEvent>>)]
     billing_events: Option<Vec<BillingEvent>>,
 }
 
@@ -49,14 +49,14 @@ struct StatusResponse<'a> {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe (per customerWallet): the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::recurring::CreateSubscriptionRequest,
+    request_body = CreateSubscriptionRequest,
     responses(
         (status = 201, description = "The active subscription.", body = SubscriptionResponse<'static>),
         (status = 409, description = "The Idempotency-Key was used with another body (idempotency_conflict).", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    let request: CreateSubscriptionRequest = ctx.json().await?;
+    let request = recurring::CreateSubscriptionRequest::from(ctx.json::<CreateSubscriptionRequest>().await?);
     let claim = idempotency::claim(ctx)?;
     let committed = ctx.state.services.recurring.subscribe(&request, claim).await?;
     Ok(idempotency::answer(ctx, committed, render_created).await)
@@ -132,7 +132,7 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "cancelSubscription",
     tag = "subscriptions",
     security((), ("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::recurring::CancelRequest,
+    request_body = CancelRequest,
     responses(
         (status = 200, description = "The canceled subscription.", body = SubscriptionResponse<'static>),
         (status = 404, description = "No such subscription.", body = crate::http::error::Envelope<'static>)
@@ -144,7 +144,7 @@ pub(crate) async fn cancel(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     } else {
         None
     };
-    let request: CancelRequest = ctx.json().await?;
+    let request = recurring::CancelRequest::from(ctx.json::<CancelRequest>().await?);
     let (id, wallet) = request.parse()?;
     let authority = match (session, request.signature) {
         (Some(signed_in), _) => CancelAuthority::Session(signed_in),

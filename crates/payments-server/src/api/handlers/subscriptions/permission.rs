@@ -22,7 +22,7 @@ use crate::http::response::{self, HttpResponse};
         ("subscriptionId" = Option<String>, Query, description = "A plan change instead: the subscription moving to this plan. The document is for its customer, and its start is the subscription's current charge slot (docs/subscriptions.md, Plan changes).")
     ),
     responses(
-        (status = 200, description = "The EIP-712 document (start now less a minute, no end, a random salt, allowance = the price in base units, period = the plan's seconds) and the approval.", body = payments_core::SubscriptionPermissionOffer),
+        (status = 200, description = "The EIP-712 document (start now less a minute, no end, a random salt, allowance = the price in base units, period = the plan's seconds) and the approval.", body = crate::api::openapi::core_types::SubscriptionPermissionOffer),
         (status = 400, description = "customer missing or not an address, or the plan is inactive.", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No such plan.", body = crate::http::error::Envelope<'static>),
         (status = 503, description = "Subscriptions are not configured (subscriptions_not_configured).", body = crate::http::error::Envelope<'static>)

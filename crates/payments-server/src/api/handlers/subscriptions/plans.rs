@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 
 use crate::api::handlers::receipts::target_policy;
 use crate::api::handlers::subscriptions::view::PlanView;
-use crate::domain::recurring::{CreatePlanRequest, DeletePlanRequest, Plan, PlanChange, UpdatePlanRequest};
+use crate::api::wire::plans::{CreatePlanRequest, DeletePlanRequest, UpdatePlanRequest};
+use crate::domain::recurring::{self, Plan, PlanChange};
 use crate::domain::scope::Scope;
 use crate::http::admin::AdminSession;
 use crate::http::context::Ctx;
@@ -119,7 +120,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     params(
         ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried create safe (per merchant): the same key and body answer the first answer again; the same key with another body is 409 idempotency_conflict.")
     ),
-    request_body = crate::domain::recurring::CreatePlanRequest,
+    request_body = CreatePlanRequest,
     responses(
         (status = 201, description = "The new plan.", body = PlanResponse<'static>),
         (status = 400, description = "A malformed field (invalid_input), or a webhookUrl from an admin session, which has no API key to sign with (webhook_requires_key).", body = crate::http::error::Envelope<'static>),
@@ -128,7 +129,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 )]
 pub(crate) async fn create(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
-    let request: CreatePlanRequest = ctx.json().await?;
+    let request = recurring::CreatePlanRequest::from(ctx.json::<CreatePlanRequest>().await?);
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
     let plan = request.into_plan(merchant, service.now_ms(), target_policy(ctx))?;
@@ -157,7 +158,7 @@ fn render_created(plan: &Plan, _: &RenderContext) -> (StatusCode, Vec<u8>) {
     operation_id = "updateSubscriptionPlan",
     tag = "subscriptions",
     security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::recurring::UpdatePlanRequest,
+    request_body = UpdatePlanRequest,
     responses(
         (status = 200, description = "The updated plan.", body = PlanResponse<'static>),
         (status = 400, description = "A malformed field (invalid_input), or a webhookUrl from an admin session, which has no API key to sign with (webhook_requires_key).", body = crate::http::error::Envelope<'static>),
@@ -165,7 +166,7 @@ fn render_created(plan: &Plan, _: &RenderContext) -> (StatusCode, Vec<u8>) {
     )
 )]
 pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    change::<UpdatePlanRequest>(ctx).await
+    change::<UpdatePlanRequest, recurring::UpdatePlanRequest>(ctx).await
 }
 
 /// Deactivates a plan: no new subscriptions, existing ones unaffected (the merchant).
@@ -175,20 +176,24 @@ pub(crate) async fn update(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "deactivateSubscriptionPlan",
     tag = "subscriptions",
     security(("subscription_key" = []), ("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::recurring::DeletePlanRequest,
+    request_body = DeletePlanRequest,
     responses(
         (status = 200, description = "The deactivated plan.", body = PlanResponse<'static>),
         (status = 404, description = "No such plan of this merchant.", body = crate::http::error::Envelope<'static>)
     )
 )]
 pub(crate) async fn delete(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
-    change::<DeletePlanRequest>(ctx).await
+    change::<DeletePlanRequest, recurring::DeletePlanRequest>(ctx).await
 }
 
 /// A merchant's change to one of its plans (an edit or a deactivation), answered with the plan as stored.
-async fn change<R: PlanChange + DeserializeOwned>(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
+async fn change<W, R>(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError>
+where
+    W: DeserializeOwned + Into<R>,
+    R: PlanChange,
+{
     let caller = MerchantCaller::of(ctx, Scope::SubscriptionsWrite).await?;
-    let request: R = ctx.json().await?;
+    let request: R = ctx.json::<W>().await?.into();
     let merchant = caller.acting_for(request.wallet()?)?;
     let service = &ctx.state.services.recurring;
     let update = request.into_update(merchant, service.now_ms(), target_policy(ctx))?;

@@ -13,9 +13,11 @@ use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Pla
 pub(crate) struct PlanView<'a> {
     #[schema(value_type = String)]
     plan_id: &'a PlanId,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     name: &'a str,
     description: &'a str,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     price_usd: Cents,
     /// WEEKLY, BIWEEKLY, MONTHLY, QUARTERLY or YEARLY.
     #[schema(value_type = String)]
@@ -71,8 +73,11 @@ pub(crate) struct SubscriptionView<'a> {
     next_charge_at: Option<i64>,
     #[schema(value_type = String)]
     plan_id: &'a PlanId,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     merchant: Wallet,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     customer: Wallet,
+    #[schema(value_type = crate::api::openapi::core_types::Usd)]
     price_usd: Cents,
     #[schema(value_type = String)]
     period: BillingPeriod,

@@ -7,8 +7,9 @@ use payments_core::Wallet;
 use serde::Serialize;
 
 use crate::api::handlers::users::view::{LiveUserView, UserView};
+use crate::api::wire::users::{FollowRequest, HeartbeatRequest, ProfileRequest};
 use crate::domain::scope::Scope;
-use crate::domain::user::{FollowRequest, HeartbeatRequest, LiveQuery, ProfileRequest, User, UserSearch};
+use crate::domain::user::{LiveQuery, User, UserSearch};
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, Degraded, HttpResponse};
@@ -43,6 +44,7 @@ struct SavedResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct FollowResponse {
     ok: bool,
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     following: bool,
     /// Whether this call changed anything (a repeated follow or unfollow is acknowledged).
@@ -141,7 +143,7 @@ pub(crate) async fn get(ctx: &Ctx<'_>, wallet: &str) -> Result<HttpResponse, Api
     operation_id = "putMyProfile",
     tag = "users",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::user::ProfileRequest,
+    request_body = ProfileRequest,
     responses(
         (status = 200, description = "The saved user.", body = SavedResponse<'static>)
     )
@@ -149,7 +151,12 @@ pub(crate) async fn get(ctx: &Ctx<'_>, wallet: &str) -> Result<HttpResponse, Api
 pub(crate) async fn put_me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: ProfileRequest = ctx.json().await?;
-    let user = ctx.state.services.users.save_profile(wallet, request).await?;
+    let user = ctx
+        .state
+        .services
+        .users
+        .save_profile(wallet, request.into())
+        .await?;
     Ok(saved(ctx, &user))
 }
 
@@ -160,7 +167,7 @@ pub(crate) async fn put_me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "userHeartbeat",
     tag = "users",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::user::HeartbeatRequest,
+    request_body = HeartbeatRequest,
     responses(
         (status = 200, description = "The saved user.", body = SavedResponse<'static>)
     )
@@ -168,7 +175,7 @@ pub(crate) async fn put_me(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn heartbeat(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: HeartbeatRequest = ctx.json().await?;
-    let user = ctx.state.services.users.heartbeat(wallet, request).await?;
+    let user = ctx.state.services.users.heartbeat(wallet, request.into()).await?;
     Ok(saved(ctx, &user))
 }
 
@@ -179,7 +186,7 @@ pub(crate) async fn heartbeat(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "followUser",
     tag = "users",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::user::FollowRequest,
+    request_body = FollowRequest,
     responses(
         (status = 200, description = "Following; changed is false when it already was.", body = FollowResponse),
         (status = 404, description = "No user with this wallet of this merchant.", body = crate::http::error::Envelope<'static>)
@@ -188,7 +195,7 @@ pub(crate) async fn heartbeat(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn follow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: FollowRequest = ctx.json().await?;
-    let (followed, changed) = ctx.state.services.users.follow(wallet, request).await?;
+    let (followed, changed) = ctx.state.services.users.follow(wallet, request.into()).await?;
     Ok(response::ok(&FollowResponse {
         ok: true,
         wallet: followed,
@@ -204,7 +211,7 @@ pub(crate) async fn follow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     operation_id = "unfollowUser",
     tag = "users",
     security(("session_cookie" = [], "csrf_token" = [])),
-    request_body = crate::domain::user::FollowRequest,
+    request_body = FollowRequest,
     responses(
         (status = 200, description = "Not following; changed is false when it already was not.", body = FollowResponse)
     )
@@ -212,7 +219,7 @@ pub(crate) async fn follow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn unfollow(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let wallet = ctx.user_session().await?;
     let request: FollowRequest = ctx.json().await?;
-    let (followed, changed) = ctx.state.services.users.unfollow(wallet, request).await?;
+    let (followed, changed) = ctx.state.services.users.unfollow(wallet, request.into()).await?;
     Ok(response::ok(&FollowResponse {
         ok: true,
         wallet: followed,

@@ -12,6 +12,7 @@ use crate::domain::user::User;
 #[serde(rename_all = "camelCase")]
 #[schema(as = User)]
 pub(crate) struct UserView<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     display_name: &'a str,
     pfp_url: &'a str,
@@ -49,6 +50,7 @@ impl<'a> UserView<'a> {
 #[serde(rename_all = "camelCase")]
 #[schema(as = LiveUser)]
 pub(crate) struct LiveUserView<'a> {
+    #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     display_name: &'a str,
     pfp_url: &'a str,
