@@ -9,7 +9,8 @@ use crate::postgres::{shops, splits};
 
 /// The split and the shop settings in one statement (one executor start-up on the database instead of
 /// two; each side NULL when the merchant has none). One row always: the join hangs off a constant.
-const SNAPSHOT: &str = "SELECT split.split_address, split.split_recipients_json, shop.wallet, shop.brand_name,
+const SNAPSHOT: &str =
+    "SELECT split.split_address, split.split_recipients_json, shop.wallet, shop.brand_name,
         shop.processing_fee_pct, shop.brand_key, shop.support_email, shop.logo_url, shop.redirect_url,
         shop.jurisdictions_json, shop.default_jurisdiction
     FROM (SELECT 1) merchant

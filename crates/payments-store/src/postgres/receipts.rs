@@ -36,8 +36,11 @@ macro_rules! receipt_columns {
 // (docs/benchmarks.md). Each statement below keeps one generic plan per connection.
 
 /// A merchant's receipt by id.
-const FETCH_OF_MERCHANT: &str =
-    concat!("SELECT ", receipt_columns!(), " FROM receipts WHERE public_id = $1 AND wallet = $2");
+const FETCH_OF_MERCHANT: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE public_id = $1 AND wallet = $2"
+);
 /// [`FETCH_OF_MERCHANT`] with the merchant's split (the payment link's address), one statement: fewer
 /// executor start-ups on the database than two pipelined reads.
 const FETCH_WITH_SPLIT_OF_MERCHANT: &str = concat!(
@@ -50,7 +53,11 @@ const FETCH_WITH_SPLIT_OF_MERCHANT: &str = concat!(
 );
 /// The payment page's lookup by id alone, which names a receipt only when exactly one merchant has that id
 /// (two rows at most are read to tell).
-const FETCH_BY_ID: &str = concat!("SELECT ", receipt_columns!(), " FROM receipts WHERE public_id = $1 LIMIT 2");
+const FETCH_BY_ID: &str = concat!(
+    "SELECT ",
+    receipt_columns!(),
+    " FROM receipts WHERE public_id = $1 LIMIT 2"
+);
 /// Like [`FETCH_OF_MERCHANT`], holding the row until the transaction ends so concurrent transitions of one
 /// receipt run one after the other, each deciding on the previous one's result.
 const LOCK_OF_MERCHANT: &str = concat!(
@@ -189,12 +196,22 @@ pub(super) async fn select_by_id(
 ) -> Result<Vec<Row>, tokio_postgres::Error> {
     match wallet {
         Some(wallet) => {
-            let sql = if hold == Hold::Lock { LOCK_OF_MERCHANT } else { FETCH_OF_MERCHANT };
+            let sql = if hold == Hold::Lock {
+                LOCK_OF_MERCHANT
+            } else {
+                FETCH_OF_MERCHANT
+            };
             let statement = client.prepare_cached(sql).await?;
-            client.query(&statement, &[&id.as_str(), &wallet.to_string()]).await
+            client
+                .query(&statement, &[&id.as_str(), &wallet.to_string()])
+                .await
         }
         None => {
-            let sql = if hold == Hold::Lock { LOCK_BY_ID } else { FETCH_BY_ID };
+            let sql = if hold == Hold::Lock {
+                LOCK_BY_ID
+            } else {
+                FETCH_BY_ID
+            };
             let statement = client.prepare_cached(sql).await?;
             client.query(&statement, &[&id.as_str()]).await
         }

@@ -64,6 +64,7 @@ mod tests {
         (20, "82a03db21db0b137"),
         (21, "64bf18274a906eb2"),
         (22, "5848d13ea379f2ad"),
+        (23, "8ee5edd7b7be6231"),
     ];
     const POSTGRES: &[(i64, &str)] = &[
         (1, "d430e3faa232dd5a"),
@@ -88,5 +89,6 @@ mod tests {
         (20, "82a03db21db0b137"),
         (21, "8f4e41eb5a9802bb"),
         (22, "407e2f9105193cfb"),
+        (23, "8ee5edd7b7be6231"),
     ];
 }
