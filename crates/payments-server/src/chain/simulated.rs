@@ -6,6 +6,7 @@
 //! page says so.
 
 mod history;
+mod ledger;
 mod resume;
 mod sent;
 mod spend;
@@ -13,14 +14,14 @@ mod spend;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use alloy_primitives::{Address, B256, U256, keccak256};
+use alloy_primitives::{Address, B256, U256};
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, Split, TokenAmount, Wallet, deposit_address, split_address};
 
 use self::sent::sent_as_transfer;
 use self::spend::{SpendState, Undo};
 use crate::chain::spend::{PermissionChange, PermissionPeriod, SpendCharge};
-use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
+use crate::chain::{Chain, ChainError, MinedTransaction, SentTransaction, TokenTransfer};
 use crate::runtime::clock::Clock;
 
 /// The wallet simulated payments come from (test mode has no buyer keys).
@@ -173,149 +174,6 @@ impl SimulatedChain {
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-impl State {
-    fn next_hash(&mut self, kind: &[u8]) -> B256 {
-        self.sequence += 1;
-        let mut input = kind.to_vec();
-        input.extend_from_slice(&self.epoch.to_be_bytes());
-        input.extend_from_slice(&self.sequence.to_be_bytes());
-        keccak256(input)
-    }
-
-    /// Now in Unix seconds, or the last block's time when the clock went back (block times never decrease).
-    fn next_timestamp(&self) -> u64 {
-        let now = u64::try_from(self.clock.now_ms().div_euclid(1000)).unwrap_or(0);
-        self.blocks.last().map_or(now, |last| now.max(last.timestamp))
-    }
-
-    fn head(&self) -> u64 {
-        (self.blocks.len() as u64).saturating_sub(1)
-    }
-
-    fn balance(&self, token: Wallet, owner: Wallet) -> u128 {
-        self.balances.get(&(token, owner)).copied().unwrap_or(0)
-    }
-
-    /// One transaction in a block of its own: applies the moves, records their logs.
-    /// One transaction in which `from`, holding no key here, is given `amount` and sends it to `to`.
-    fn minted_and_sent(
-        &mut self,
-        token: Wallet,
-        from: Wallet,
-        to: Wallet,
-        amount: TokenAmount,
-    ) -> Result<B256, ChainError> {
-        let units = amount.base_units();
-        let mint = Wallet::from_address(Address::ZERO);
-        self.transact(&[(token, mint, from, units), (token, from, to, units)])
-    }
-
-    fn transact(&mut self, moves: &[(Wallet, Wallet, Wallet, u128)]) -> Result<B256, ChainError> {
-        self.transact_at(self.next_timestamp(), moves)
-    }
-
-    /// [`transact`](Self::transact) in a block dated `timestamp` (what a contract read as `block.timestamp`).
-    fn transact_at(
-        &mut self,
-        timestamp: u64,
-        moves: &[(Wallet, Wallet, Wallet, u128)],
-    ) -> Result<B256, ChainError> {
-        let hash = self.next_hash(b"transaction");
-        let number = self.blocks.len() as u64;
-        let block_hash = self.next_hash(b"block");
-        let mut transfers = Vec::with_capacity(moves.len());
-        for (index, (token, from, to, amount)) in moves.iter().copied().enumerate() {
-            let transfer = TokenTransfer {
-                token,
-                from,
-                to,
-                amount: Some(TokenAmount::from_base_units(amount)),
-                transaction_hash: hash,
-                log_index: index as u64,
-                block: BlockRef {
-                    number,
-                    hash: block_hash,
-                },
-            };
-            if let Err(error) = self.apply(&transfer) {
-                for done in transfers.iter().rev() {
-                    self.undo(done);
-                }
-                return Err(error);
-            }
-            transfers.push(transfer);
-        }
-        self.blocks.push(Block {
-            hash: block_hash,
-            timestamp,
-            transactions: vec![(hash, transfers)],
-            journal: Vec::new(),
-        });
-        Ok(hash)
-    }
-
-    /// Records in the last block what its transaction changed besides balances.
-    fn journal_last_block(&mut self, journal: Vec<Undo>) {
-        if let Some(block) = self.blocks.last_mut() {
-            block.journal.extend(journal);
-        }
-    }
-
-    #[cfg(any(test, feature = "testing"))]
-    fn push_block(&mut self, transactions: Vec<(B256, Vec<TokenTransfer>)>) {
-        let hash = self.next_hash(b"block");
-        let timestamp = self.next_timestamp();
-        self.blocks.push(Block {
-            hash,
-            timestamp,
-            transactions,
-            journal: Vec::new(),
-        });
-    }
-
-    fn apply(&mut self, transfer: &TokenTransfer) -> Result<(), ChainError> {
-        let amount = transfer.amount.map_or(0, TokenAmount::base_units);
-        // Minting comes from the zero address, which has no balance to check.
-        if transfer.from != Wallet::from_address(Address::ZERO) {
-            let held = self.balance(transfer.token, transfer.from);
-            let left = held.checked_sub(amount).ok_or_else(|| {
-                ChainError::Reverted(format!("{} holds {held}, cannot send {amount}", transfer.from))
-            })?;
-            self.balances.insert((transfer.token, transfer.from), left);
-        }
-        let received = self.balance(transfer.token, transfer.to).saturating_add(amount);
-        self.balances.insert((transfer.token, transfer.to), received);
-        Ok(())
-    }
-
-    fn undo(&mut self, transfer: &TokenTransfer) {
-        let amount = transfer.amount.map_or(0, TokenAmount::base_units);
-        let received = self.balance(transfer.token, transfer.to).saturating_sub(amount);
-        self.balances.insert((transfer.token, transfer.to), received);
-        if transfer.from != Wallet::from_address(Address::ZERO) {
-            let held = self.balance(transfer.token, transfer.from).saturating_add(amount);
-            self.balances.insert((transfer.token, transfer.from), held);
-        }
-    }
-
-    fn transaction(&self, hash: B256) -> Option<MinedTransaction> {
-        self.blocks.iter().enumerate().find_map(|(number, block)| {
-            block
-                .transactions
-                .iter()
-                .find(|(tx, _)| *tx == hash)
-                .map(|(_, transfers)| MinedTransaction {
-                    succeeded: true,
-                    block: BlockRef {
-                        number: number as u64,
-                        hash: block.hash,
-                    },
-                    transfers: transfers.clone(),
-                })
-        })
     }
 }
 
