@@ -3,6 +3,7 @@
 //! into [`ChainError::Unavailable`] and the caller's retry, never a stuck worker.
 
 mod batch;
+mod failure;
 mod finality;
 mod history;
 mod redaction;
@@ -10,9 +11,8 @@ mod sender;
 mod sent;
 mod spend;
 
-use redaction::without_urls;
+use failure::{contract_error, rpc_error, within};
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -407,34 +407,4 @@ fn transfer_of(log: &Log) -> Option<TokenTransfer> {
             hash: log.block_hash?,
         },
     })
-}
-
-async fn within<T>(
-    deadline: Duration,
-    call: impl Future<Output = Result<T, ChainError>>,
-) -> Result<T, ChainError> {
-    tokio::time::timeout(deadline, call)
-        .await
-        .unwrap_or_else(|_| Err(ChainError::Unavailable(format!("no answer within {deadline:?}"))))
-}
-
-/// A JSON-RPC error answer (e.g. `execution reverted` at gas estimation) is the chain refusing; anything else
-/// (connection, timeout, garbage) is the node being unavailable.
-fn rpc_error(error: alloy::transports::TransportError) -> ChainError {
-    match error.as_error_resp() {
-        Some(answer) => ChainError::Reverted(answer.message.to_string()),
-        None => unavailable(&error),
-    }
-}
-
-/// A transport failure, told without the node's URL.
-fn unavailable(error: &impl std::fmt::Display) -> ChainError {
-    ChainError::Unavailable(without_urls(&error.to_string()))
-}
-
-fn contract_error(error: alloy::contract::Error) -> ChainError {
-    match error {
-        alloy::contract::Error::TransportError(error) => rpc_error(error),
-        other => ChainError::Reverted(without_urls(&other.to_string())),
-    }
 }
