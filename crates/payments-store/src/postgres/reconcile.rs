@@ -31,18 +31,27 @@ const CHARGES: &str =
       AND e.id > $3
     ORDER BY e.id LIMIT $4";
 
+/// One keyset page of a window's records: every statement above takes `(from, to, after, limit)`.
+async fn window_rows(
+    client: &PgClient,
+    sql: &str,
+    window: &ReconcileWindow,
+    after: i64,
+    limit: u32,
+) -> Result<Vec<tokio_postgres::Row>, PgError> {
+    let statement = client.prepare_cached(sql).await?;
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] =
+        [&window.from_ms, &window.to_ms, &after, &i64::from(limit)];
+    Ok(client.query(&statement, &params).await?)
+}
+
 async fn deposits_page(
     client: PgClient,
     window: &ReconcileWindow,
     after: i64,
     limit: u32,
 ) -> Result<Vec<DepositRecord>, PgError> {
-    let statement = client.prepare_cached(DEPOSITS).await?;
-    let deposits = client
-        .query(
-            &statement,
-            &[&window.from_ms, &window.to_ms, &after, &i64::from(limit)],
-        )
+    let deposits = window_rows(&client, DEPOSITS, window, after, limit)
         .await?
         .iter()
         .map(|row| {
@@ -81,12 +90,7 @@ async fn refunds_page(
     after: i64,
     limit: u32,
 ) -> Result<Vec<RefundRecord>, PgError> {
-    let statement = client.prepare_cached(REFUNDS).await?;
-    client
-        .query(
-            &statement,
-            &[&window.from_ms, &window.to_ms, &after, &i64::from(limit)],
-        )
+    window_rows(&client, REFUNDS, window, after, limit)
         .await?
         .iter()
         .map(|row| {
@@ -109,12 +113,7 @@ async fn charges_page(
     after: i64,
     limit: u32,
 ) -> Result<Vec<ChargeRecord>, PgError> {
-    let statement = client.prepare_cached(CHARGES).await?;
-    client
-        .query(
-            &statement,
-            &[&window.from_ms, &window.to_ms, &after, &i64::from(limit)],
-        )
+    window_rows(&client, CHARGES, window, after, limit)
         .await?
         .iter()
         .map(|row| {
