@@ -24,18 +24,6 @@ pub(super) fn parsed<T, E: Display>(
     parse(text).map_err(|error| PgError::corrupt(format_args!("column {name}"), error))
 }
 
-/// Nullable text column `name`, parsed when present.
-pub(super) fn parsed_opt<T, E: Display>(
-    row: &Row,
-    name: &str,
-    parse: impl FnOnce(&str) -> Result<T, E>,
-) -> Result<Option<T>, PgError> {
-    let text: Option<&str> = get(row, name)?;
-    text.map(parse)
-        .transpose()
-        .map_err(|error| PgError::corrupt(format_args!("column {name}"), error))
-}
-
 /// JSON text column `name`.
 pub(super) fn json<T: serde::de::DeserializeOwned>(row: &Row, name: &str) -> Result<T, PgError> {
     parsed(row, name, |text| serde_json::from_str(text))

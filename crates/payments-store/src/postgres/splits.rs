@@ -24,21 +24,22 @@ const HISTORY: &str = "SELECT address, recipients_json, created_at, archived_at 
 
 /// Recipients are re-validated on the way out ([`Split`]'s `Deserialize` runs `Split::new`).
 fn split_from_row(row: &Row) -> Result<StoredSplit, PgError> {
-    Ok(StoredSplit {
-        address: rows::parsed(row, "address", Wallet::parse)?,
-        split: rows::json::<Split>(row, "recipients_json")?,
-    })
+    split_in_columns(row, "address", "recipients_json")
 }
 
 /// The split a receipt read joined in (`split_address`, `split_recipients_json`; both NULL without one).
 pub(super) fn joined_split(row: &Row) -> Result<Option<StoredSplit>, PgError> {
-    let Some(address) = rows::parsed_opt(row, "split_address", Wallet::parse)? else {
-        return Ok(None);
-    };
-    Ok(Some(StoredSplit {
-        address,
-        split: rows::json::<Split>(row, "split_recipients_json")?,
-    }))
+    let joined: Option<&str> = rows::get(row, "split_address")?;
+    joined
+        .map(|_| split_in_columns(row, "split_address", "split_recipients_json"))
+        .transpose()
+}
+
+fn split_in_columns(row: &Row, address: &str, recipients: &str) -> Result<StoredSplit, PgError> {
+    Ok(StoredSplit {
+        address: rows::parsed(row, address, Wallet::parse)?,
+        split: rows::json::<Split>(row, recipients)?,
+    })
 }
 
 pub(super) async fn fetch(client: &impl Queries, wallet: Wallet) -> Result<Option<StoredSplit>, PgError> {
