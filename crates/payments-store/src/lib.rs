@@ -15,6 +15,7 @@ mod location;
 mod observer;
 mod postgres;
 mod purchase_credit;
+mod receipt_stamp;
 mod receipt_types;
 mod reconcile_repository;
 mod recurring_repository;
@@ -55,6 +56,7 @@ pub use postgres::PgStore;
 #[cfg(any(test, feature = "testing"))]
 pub use postgres::{PgBouncer, PgTestDatabase, ThrowawayCluster};
 pub(crate) use purchase_credit::purchase_credit_changes;
+pub use receipt_stamp::ReceiptStamp;
 pub use receipt_types::{
     AttemptLog, AttemptRecord, Claim, DeliveryLog, DeliveryNext, DeliveryOwner, DueDelivery,
     IdempotentResponse, NewDelivery, NewRefund, OutboxDepth, PendingRefund, PreviousKey, ReceiptFilter,

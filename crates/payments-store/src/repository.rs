@@ -15,7 +15,7 @@ use crate::use_case::{
 };
 use crate::{
     AttachOutcome, AttemptRecord, Claim, DeliveryLog, DueDelivery, ItemUpsert, OutboxDepth, PendingRefund,
-    ReceiptFilter, ReceiptPage, StoreError, UpsertOutcome,
+    ReceiptFilter, ReceiptPage, ReceiptStamp, StoreError, UpsertOutcome,
 };
 use payments_domain::admin::{NewAdminSession, SessionId, StoredAdminSession};
 use payments_domain::api_key::{KeyHash, SubscriptionId};
@@ -121,6 +121,12 @@ pub trait ReceiptRepository<S: Send + 'static, T: Send + 'static>: Send + Sync +
         wallet: Option<Wallet>,
         id: &ReceiptId,
     ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError>;
+    /// A merchant's receipt's [`ReceiptStamp`]: whether a view rendered from an earlier read still shows it.
+    /// The backend that pays per column and per round trip (PostgreSQL) reads only those columns.
+    async fn fetch_stamp(&self, wallet: Wallet, id: &ReceiptId) -> Result<Option<ReceiptStamp>, StoreError> {
+        let found = self.fetch_with_split(Some(wallet), id).await?;
+        Ok(found.map(|(receipt, split)| ReceiptStamp::of(&receipt, split.as_ref())))
+    }
     /// A page of a merchant's receipts, newest first (`created_at`, then insertion order), starting after
     /// `after` when given: a keyset page, so receipts created meanwhile never shift the pages still to come.
     async fn list_page(

@@ -34,6 +34,7 @@ mod pgbouncer;
 mod plan_deliveries;
 #[cfg(test)]
 mod pooler_tests;
+mod receipt_stamp;
 mod receipts;
 mod reconcile;
 mod recurring;

@@ -8,11 +8,13 @@ use payments_core::Wallet;
 use tokio_postgres::Row;
 
 use crate::postgres::error::PgError;
-use crate::postgres::{BACKEND, PgStore, onramp_sessions, refunds, rows, sale, splits, transition};
+use crate::postgres::{
+    BACKEND, PgStore, onramp_sessions, receipt_stamp, refunds, rows, sale, splits, transition,
+};
 use crate::rows::ReceiptRow;
 use crate::{
-    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, Sale, SaleRefused, SaleTx,
-    StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
+    Committed, PendingRefund, ReceiptFilter, ReceiptPage, ReceiptRepository, ReceiptStamp, Sale, SaleRefused,
+    SaleTx, StoreError, TransitionRefused, TransitionTx, Transitioned, TxError,
 };
 use payments_domain::page_cursor::ReceiptKey;
 use payments_domain::receipt::{NewReceipt, OnrampSession, Receipt, ReceiptId};
@@ -360,6 +362,11 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
         id: &ReceiptId,
     ) -> Result<Option<(Receipt, Option<StoredSplit>)>, StoreError> {
         self.run(|client| Box::pin(fetch_with_split(client, wallet, id)))
+            .await
+    }
+
+    async fn fetch_stamp(&self, wallet: Wallet, id: &ReceiptId) -> Result<Option<ReceiptStamp>, StoreError> {
+        self.run(|client| Box::pin(receipt_stamp::fetch(client, wallet, id)))
             .await
     }
 

@@ -15,7 +15,8 @@ use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
 use crate::postgres::{PgStore, merchant, receipts, stock};
 use crate::{
-    Committed, IdempotencyClaim, Resource, Sale, SaleDecision, SaleInputs, SaleRefused, SaleTx, TxError,
+    Committed, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision, SaleInputs, SalePlan,
+    SaleRefused, SaleTx, TxError,
 };
 use payments_domain::inventory::InventoryItem;
 use payments_domain::receipt::{ItemRef, ReceiptId};
@@ -55,25 +56,68 @@ async fn attempt_sale<S>(
     (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<SaleDecision<S>>,
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
-    let tx = client.transaction().await?;
-    let claimed = match claim {
-        None => None,
-        Some(claim) => match idempotency::claim(&tx, claim).await? {
-            Claimed::Fresh(id) => Some(id),
-            Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
-            Claimed::Unkept(Resource::Receipt(id)) => {
-                idempotency::unkept(recover)?;
-                return recovered(&tx, wallet, &id).await;
-            }
-            Claimed::Unkept(_) => return Err(Failed::Busy(idempotency::pending(claim))),
-            Claimed::Conflict => return Err(Failed::Conflict),
-            Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
-        },
+    let Some(claim) = claim else {
+        return unclaimed_sale(client, wallet, items, decide).await;
     };
-    // Independent reads, pipelined: one round trip for the merchant and every named product.
+    let tx = client.transaction().await?;
+    let claim_id = match idempotency::claim(&tx, claim).await? {
+        Claimed::Fresh(id) => id,
+        Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
+        Claimed::Unkept(Resource::Receipt(id)) => {
+            idempotency::unkept(recover)?;
+            return recovered(&tx, wallet, &id).await;
+        }
+        Claimed::Unkept(_) => return Err(Failed::Busy(idempotency::pending(claim))),
+        Claimed::Conflict => return Err(Failed::Conflict),
+        Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
+    };
+    let decided = read_and_decide(&tx, wallet, items, decide).await?;
+    let sale = write_sale(&tx, wallet, decided).await?;
+    idempotency::name(&tx, claim_id, &Resource::Receipt(sale.receipt.id.clone())).await?;
+    tx.commit().await?;
+    Ok(Committed::Fresh(sale))
+}
+
+/// A sale without an idempotency key. Its reads are single statements that need no transaction around
+/// them (each sees one snapshot, as in a READ COMMITTED transaction), and a sale that reserves no stock
+/// writes one row, atomic on its own: two round trips (the reads, pipelined; the insert) instead of four
+/// with `BEGIN` and `COMMIT`. A sale that reserves stock writes the reservations, the receipt and their
+/// link in one transaction.
+async fn unclaimed_sale<S>(
+    mut client: PgClient,
+    wallet: Wallet,
+    items: &[ItemRef],
+    decide: &mut Option<SaleDecision<S>>,
+) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
+    let decided = read_and_decide(&client, wallet, items, decide).await?;
+    if decided.plan.reserve.is_empty() {
+        return Ok(Committed::Fresh(write_sale(&client, wallet, decided).await?));
+    }
+    let tx = client.transaction().await?;
+    let sale = write_sale(&tx, wallet, decided).await?;
+    tx.commit().await?;
+    Ok(Committed::Fresh(sale))
+}
+
+/// What the decision saw and planned.
+struct Decided {
+    merchant: MerchantSnapshot,
+    plan: SalePlan,
+    /// `(product id, SKU)` of every product read, to name one deleted before its reservation.
+    skus: Vec<(String, String)>,
+}
+
+/// The merchant's configuration and the named products (independent reads, pipelined: one round trip),
+/// then the service's decision.
+async fn read_and_decide<S>(
+    client: &impl Queries,
+    wallet: Wallet,
+    items: &[ItemRef],
+    decide: &mut Option<SaleDecision<S>>,
+) -> Result<Decided, Failed<SaleRefused<S>>> {
     let (merchant, products) = try_join(
-        merchant::snapshot(&tx, wallet),
-        stock::fetch_refs(&tx, wallet, items),
+        merchant::snapshot(client, wallet),
+        stock::fetch_refs(client, wallet, items),
     )
     .await?;
     let skus: Vec<(String, String)> = products
@@ -89,31 +133,35 @@ async fn attempt_sale<S>(
         items: products,
     })
     .map_err(|refusal| Failed::Refused(SaleRefused::Decision(refusal)))?;
+    Ok(Decided { merchant, plan, skus })
+}
+
+/// Reserves the plan's stock, inserts the receipt and links the reservations to it.
+async fn write_sale<S>(
+    client: &impl Queries,
+    wallet: Wallet,
+    Decided { merchant, plan, skus }: Decided,
+) -> Result<Sale, Failed<SaleRefused<S>>> {
     // One lock order for every sale, so two orders of the same products cannot deadlock.
     let mut reserve = plan.reserve.clone();
     reserve.sort_by(|a, b| a.item_id.cmp(&b.item_id));
     for take in &reserve {
-        if !stock::reserve(&tx, wallet, take, plan.receipt.now_ms).await? {
-            let (sku, available) = match stock::stock_of(&tx, wallet, &take.item_id).await? {
+        if !stock::reserve(client, wallet, take, plan.receipt.now_ms).await? {
+            let (sku, available) = match stock::stock_of(client, wallet, &take.item_id).await? {
                 Some(stock) => stock,
                 None => (sku_of(&skus, &take.item_id), 0),
             };
             return Err(Failed::Refused(SaleRefused::OutOfStock { sku, available }));
         }
     }
-    let Some(rowid) = receipts::insert(&tx, &plan.receipt).await? else {
+    let Some(rowid) = receipts::insert(client, &plan.receipt).await? else {
         return Err(Failed::Refused(SaleRefused::IdTaken(plan.receipt.id)));
     };
-    stock::record(&tx, rowid, &plan.reserve).await?;
-    let sale = Sale {
+    stock::record(client, rowid, &plan.reserve).await?;
+    Ok(Sale {
         receipt: plan.receipt.into_stored(),
         merchant,
-    };
-    if let Some(claim_id) = claimed {
-        idempotency::name(&tx, claim_id, &Resource::Receipt(sale.receipt.id.clone())).await?;
-    }
-    tx.commit().await?;
-    Ok(Committed::Fresh(sale))
+    })
 }
 
 /// The sale an earlier call with the same key committed, as stored now (the process stopped before it kept

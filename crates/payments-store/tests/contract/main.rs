@@ -26,6 +26,7 @@ pub(crate) mod paging;
 pub(crate) mod payment_windows;
 mod pgbouncer;
 mod postgres;
+pub(crate) mod receipt_stamps;
 pub(crate) mod reconcile;
 pub(crate) mod recurring;
 pub(crate) mod recurring_changes;
@@ -60,6 +61,7 @@ macro_rules! contract_suite {
     ($backend:ty) => {
         $crate::contract_suite!(@each $backend;
             sales::a_created_receipt_reads_back_with_its_initial_status,
+            receipt_stamps::a_receipts_stamp_is_the_full_reads_and_moves_with_every_change_its_view_shows,
             sales::a_created_receipt_with_every_field_set_is_what_a_read_returns,
             sales::receipts_list_newest_first_within_the_limit,
             sales::parallel_idempotent_creates_have_one_effect,

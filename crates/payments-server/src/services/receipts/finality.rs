@@ -1,9 +1,9 @@
 //! Finality after paid (docs/money.md, "Finality and reorganisations"): where a paid receipt's payment
 //! stands on chain, and what happens when a reorganisation takes it away.
 
-use payments_core::{Failure, FailureCategory, PaymentBlock, ReceiptEvent, Wallet};
+use payments_core::{Failure, FailureCategory, PaymentBlock, ReceiptEvent, ReceiptStatus, Wallet};
 
-use crate::domain::receipt::{Actor, Receipt, ReceiptError, ReceiptId};
+use crate::domain::receipt::{Actor, PaymentTarget, Receipt, ReceiptError, ReceiptId};
 use crate::services::receipts::chain_events::FundsReceived;
 use crate::services::receipts::service::ReceiptService;
 use crate::services::receipts::transition::{StatusChange, StatusOutcome, fresh};
@@ -49,10 +49,25 @@ impl ReceiptService {
         &self,
         receipt: &Receipt,
     ) -> Result<Option<PaymentBlock>, ReceiptError> {
-        let (Some(target), Some(hash)) = (receipt.payment, receipt.transaction_hash.as_deref()) else {
+        self.payment_block_at(
+            receipt.payment,
+            receipt.transaction_hash.as_deref(),
+            receipt.status,
+        )
+        .await
+    }
+
+    /// [`Self::payment_block_of`] a receipt known by its payment target, transaction hash and status.
+    pub(super) async fn payment_block_at(
+        &self,
+        payment: Option<PaymentTarget>,
+        transaction_hash: Option<&str>,
+        status: ReceiptStatus,
+    ) -> Result<Option<PaymentBlock>, ReceiptError> {
+        let (Some(target), Some(hash)) = (payment, transaction_hash) else {
             return Ok(None);
         };
-        if !receipt.status.is_settled() {
+        if !status.is_settled() {
             return Ok(None);
         }
         Ok(self.chain_records.payment_block(target.to, hash).await?)

@@ -21,12 +21,15 @@ mod refund_confirmations;
 mod sale;
 mod service;
 mod transition;
+mod view_stamp;
 mod webhook_body;
 
 pub(crate) use chain_events::{ConfirmedPayment, FundsReceived};
 pub(crate) use dispatcher::{Dispatcher, start_dispatcher};
 pub(crate) use error::{OrderError, ReceiptError};
 pub(crate) use page_checkout::{PageStep, accepted_or_refused};
+#[cfg(test)]
 pub(crate) use read::PayableReceipt;
 pub(crate) use service::{Deposits, IdempotencyRequest, ReceiptService, sale_link};
 pub(crate) use transition::StatusOutcome;
+pub(crate) use view_stamp::ViewStamp;

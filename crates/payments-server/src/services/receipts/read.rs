@@ -56,10 +56,7 @@ impl ReceiptService {
             .await?
             .ok_or(ReceiptError::NotFound(id))?;
         let recipient = pay_to(&receipt, &MerchantSnapshot { split, shop: None });
-        // Only a receipt the chain paid and settlement has not completed can have failed attempts to show.
-        let awaiting_settlement =
-            receipt.status == ReceiptStatus::Paid && receipt.status_authority == Authority::Chain;
-        let settlement = match awaiting_settlement {
+        let settlement = match awaiting_settlement(receipt.status, receipt.status_authority) {
             true => self.chain_records.fetch_settlement(wallet, &receipt.id).await?,
             false => None,
         };
@@ -149,4 +146,9 @@ impl ReceiptService {
             })
         }
     }
+}
+
+/// Only a receipt the chain paid and settlement has not completed can have failed attempts to show.
+pub(super) fn awaiting_settlement(status: ReceiptStatus, authority: Authority) -> bool {
+    status == ReceiptStatus::Paid && authority == Authority::Chain
 }

@@ -152,14 +152,18 @@ pub(crate) fn sale_link(base_url: &Url, sale: &Sale) -> String {
 /// The address buyers of `receipt` pay: its own deposit address, fixed at creation; for receipts from before
 /// deposits, the merchant's split (or wallet) as read now.
 pub(crate) fn pay_to(receipt: &Receipt, merchant: &MerchantSnapshot) -> Wallet {
-    receipt
-        .payment
-        .map_or_else(|| recipient_of(receipt.wallet, merchant), |target| target.to)
+    let split = merchant.split.as_ref().map(|split| split.address);
+    paid_at(receipt.payment, split, receipt.wallet)
+}
+
+/// [`pay_to`] from the receipt's payment target, its merchant's split address and wallet.
+pub(crate) fn paid_at(payment: Option<PaymentTarget>, split: Option<Wallet>, wallet: Wallet) -> Wallet {
+    payment.map_or_else(|| split.unwrap_or(wallet), |target| target.to)
 }
 
 /// The address buyers pay: the merchant's split contract when it configured one, else its wallet.
 pub(crate) fn recipient_of(wallet: Wallet, merchant: &MerchantSnapshot) -> Wallet {
-    merchant.split.as_ref().map_or(wallet, |split| split.address)
+    paid_at(None, merchant.split.as_ref().map(|split| split.address), wallet)
 }
 
 /// The shop's brand name as receipts show it.

@@ -198,28 +198,26 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
 pub(crate) async fn get(ctx: &Ctx<'_>, id: &str) -> Result<HttpResponse, ApiError> {
     let caller = ctx.dev_caller(Scope::ReceiptsRead).await?;
     let id = ReceiptId::parse("id", id).map_err(|_| not_found(id))?;
-    let payable = ctx
-        .state
-        .services
-        .receipts
-        .fetch_payable(caller.wallet, id)
-        .await?;
+    let receipts = &ctx.state.services.receipts;
     let bodies = &ctx.state.receipt_bodies;
-    if let Some(body) = bodies.get(&payable) {
+    // Rendered before: the receipt's stamp, a narrow read, tells whether that body still shows it.
+    if bodies.holds(caller.wallet, &id)
+        && let Some(stamp) = receipts.view_stamp(caller.wallet, &id).await?
+        && let Some(body) = bodies.get(caller.wallet, &id, &stamp)
+    {
         return Ok(response::json_bytes(StatusCode::OK, body));
     }
-    let link = ctx
-        .state
-        .services
-        .receipts
-        .link_for(&payable.receipt, payable.recipient);
+    let payable = receipts.fetch_payable(caller.wallet, id.clone()).await?;
+    let link = receipts.link_for(&payable.receipt, payable.recipient);
     let view = ReceiptView::new(&payable.receipt, &link, ctx.state.config.payment_chain())
         .with_settlement(payable.settlement.as_ref())
         .with_payment_block(payable.payment_block.as_ref());
     match serde_json::to_vec(&view) {
         Ok(body) => {
             let body = Bytes::from(body);
-            bodies.keep(&payable, &body);
+            if let Some(stamp) = payable.view_stamp() {
+                bodies.keep(caller.wallet, &id, stamp, &body);
+            }
             Ok(response::json_bytes(StatusCode::OK, body))
         }
         // Never expected; `ok` reports it the way every other response does.
