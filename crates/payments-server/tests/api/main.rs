@@ -61,6 +61,7 @@ mod receipt_ids;
 mod receipt_refunds_and_terminal;
 mod receipt_status_posts;
 mod receipt_transfers;
+mod receipt_views_instances;
 mod receipt_webhooks;
 mod receipts_create;
 mod reconcile_access;
