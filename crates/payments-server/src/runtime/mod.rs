@@ -7,6 +7,7 @@ pub(crate) mod dev_admin_key;
 pub(crate) mod dev_cron_secret;
 pub(crate) mod dev_mode;
 pub(crate) mod limits;
+pub(crate) mod log_writer;
 pub(crate) mod master_key;
 pub(crate) mod metrics;
 pub(crate) mod onramp;
