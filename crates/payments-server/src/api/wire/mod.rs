@@ -15,3 +15,6 @@ pub(crate) mod receipts;
 pub(crate) mod shop;
 pub(crate) mod subscriptions;
 pub(crate) mod users;
+
+#[cfg(test)]
+mod answers_tests;
