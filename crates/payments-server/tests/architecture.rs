@@ -274,16 +274,25 @@ fn the_core_and_domain_crates_do_not_depend_on_utoipa() {
 /// every HTTP, GraphQL or CLI answer is written by a wire type of the server (`api/wire/`, `api/handlers/*/view.rs`)
 /// from the domain's record, so an answer and a stored form can change apart.
 const STORED_SERDE: &[(&str, &str)] = &[
-    ("ChainContracts", "the --chain-contracts file that `chain bootstrap` prints"),
+    (
+        "ChainContracts",
+        "the --chain-contracts file that `chain bootstrap` prints",
+    ),
     ("BillingAddress", "receipts.options_json"),
     ("ReceiptOptions", "receipts.options_json"),
-    ("ShippingConfig", "inventory_items.shipping_config_json (and the upsert body's shippingConfig)"),
+    ("ShippingConfig", "inventory_items.shipping_config_json"),
     ("Dimensions", "inside ShippingConfig"),
     ("DimensionUnit", "inside ShippingConfig"),
     ("ShippingClass", "inside ShippingConfig"),
     ("ShippingMethod", "inside ShippingConfig"),
-    ("ImageMeta", "the image metadata a product read aggregates as JSON"),
-    ("ContentHash", "inside ImageMeta, and the JSON list of hashes an image lookup binds"),
+    (
+        "ImageMeta",
+        "the image metadata a product read aggregates as JSON",
+    ),
+    (
+        "ContentHash",
+        "inside ImageMeta, and the JSON list of hashes an image lookup binds",
+    ),
 ];
 
 /// The types of `source` that derive or implement `Serialize` or `Deserialize`.
@@ -317,7 +326,9 @@ fn next_type_name(text: &str) -> String {
 }
 
 fn identifier(text: &str) -> String {
-    text.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
+    text.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
 }
 
 #[test]

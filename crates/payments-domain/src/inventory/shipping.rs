@@ -1,7 +1,7 @@
 //! `shippingConfig` of a product: the spec's known names plus the ones this server names (docs/inventory.md).
 //!
-//! Its serde is the stored form (the product's `shipping_config` JSON column) and how an upsert body's
-//! `shippingConfig` decodes; answers write it through the server's wire twin (`api/wire/inventory_answers.rs`).
+//! Its serde is the stored form (the product's `shipping_config_json` column) only: the upsert body decodes,
+//! and the answers write, the server's wire twin (`api/wire/shipping.rs`), so the two can change apart.
 
 use std::collections::BTreeMap;
 

@@ -1,14 +1,12 @@
 //! The product answers (`ShownItem` and its parts), written from the domain's records: the domain's
-//! `InventoryItem` and `ShownItem` have no JSON form of their own, and its `ShippingConfig` keeps serde only
-//! for the stored column and the upsert body, so an answer can change without touching what is stored.
-
-use std::collections::BTreeMap;
+//! `InventoryItem` and `ShownItem` have no JSON form of their own.
 
 use payments_core::{Cents, Wallet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::api::openapi::core_types::{Usd, Wallet as WalletSchema};
+use crate::api::wire::shipping::ShippingConfig;
 use crate::domain::inventory as domain;
 
 /// Public product id: `prod_` + 32 hex digits when generated; any id a caller sends is looked up as is.
@@ -118,137 +116,6 @@ impl<'a> From<&'a domain::ShownItem> for ShownItem<'a> {
                     domain::ShownImage::Linked(url) => url.as_str(),
                 })
                 .collect(),
-        }
-    }
-}
-
-/// Parcel size class.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum ShippingClass {
-    Standard,
-    Expedited,
-    Freight,
-    Oversized,
-}
-
-impl From<domain::ShippingClass> for ShippingClass {
-    fn from(class: domain::ShippingClass) -> Self {
-        match class {
-            domain::ShippingClass::Standard => ShippingClass::Standard,
-            domain::ShippingClass::Expedited => ShippingClass::Expedited,
-            domain::ShippingClass::Freight => ShippingClass::Freight,
-            domain::ShippingClass::Oversized => ShippingClass::Oversized,
-        }
-    }
-}
-
-/// A delivery method a product can be sent with.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum ShippingMethod {
-    Standard,
-    Express,
-    Overnight,
-    Pickup,
-}
-
-impl From<domain::ShippingMethod> for ShippingMethod {
-    fn from(method: domain::ShippingMethod) -> Self {
-        match method {
-            domain::ShippingMethod::Standard => ShippingMethod::Standard,
-            domain::ShippingMethod::Express => ShippingMethod::Express,
-            domain::ShippingMethod::Overnight => ShippingMethod::Overnight,
-            domain::ShippingMethod::Pickup => ShippingMethod::Pickup,
-        }
-    }
-}
-
-/// Unit of the dimensions.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum DimensionUnit {
-    In,
-    Cm,
-}
-
-/// Package dimensions; all three sizes are required and positive.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Dimensions {
-    length: f64,
-    width: f64,
-    height: f64,
-    unit: DimensionUnit,
-}
-
-impl From<&domain::Dimensions> for Dimensions {
-    fn from(dimensions: &domain::Dimensions) -> Self {
-        Dimensions {
-            length: dimensions.length,
-            width: dimensions.width,
-            height: dimensions.height,
-            unit: match dimensions.unit {
-                domain::DimensionUnit::In => DimensionUnit::In,
-                domain::DimensionUnit::Cm => DimensionUnit::Cm,
-            },
-        }
-    }
-}
-
-// `default` and `deny_unknown_fields` only shape the schema (the upsert body decodes the domain's type,
-// which carries the same attributes); serializing ignores them.
-/// Shipping settings. Unknown properties are refused (`deny_unknown_fields`) so typos do not vanish silently.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ShippingConfig {
-    #[serde(default)]
-    enabled: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    weight_lbs: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dimensions: Option<Dimensions>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shipping_class: Option<ShippingClass>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    allowed_methods: Option<Vec<ShippingMethod>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    /// Keyed by method name (text keys, so a bad price names its key in the error path).
-    #[schema(value_type = Option<BTreeMap<String, Usd>>)]
-    method_pricing: Option<BTreeMap<String, Cents>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Usd>)]
-    free_shipping_threshold_usd: Option<Cents>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    handling_days: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    origin_country: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    domestic_only: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signature_required: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    insured_only: Option<bool>,
-}
-
-impl From<&domain::ShippingConfig> for ShippingConfig {
-    fn from(config: &domain::ShippingConfig) -> Self {
-        ShippingConfig {
-            enabled: config.enabled,
-            weight_lbs: config.weight_lbs,
-            dimensions: config.dimensions.as_ref().map(Dimensions::from),
-            shipping_class: config.shipping_class.map(ShippingClass::from),
-            allowed_methods: config
-                .allowed_methods
-                .as_ref()
-                .map(|methods| methods.iter().copied().map(ShippingMethod::from).collect()),
-            method_pricing: config.method_pricing.clone(),
-            free_shipping_threshold_usd: config.free_shipping_threshold_usd,
-            handling_days: config.handling_days,
-            origin_country: config.origin_country.clone(),
-            domestic_only: config.domestic_only,
-            signature_required: config.signature_required,
-            insured_only: config.insured_only,
         }
     }
 }

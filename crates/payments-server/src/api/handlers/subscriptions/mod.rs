@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use crate::api::handlers::subscriptions::plans::MerchantCaller;
 use crate::api::handlers::subscriptions::view::SubscriptionView;
-use crate::api::wire::subscriptions::{CancelRequest, CreateSubscriptionRequest};
 use crate::api::wire::charges::BillingEvent;
+use crate::api::wire::subscriptions::{CancelRequest, CreateSubscriptionRequest};
 use crate::domain::recurring::{self, CustomerSubscription, StatusQuery};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
