@@ -3,7 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Serialize, Serializer};
 use thiserror::Error;
 
 /// One permission attached to a subscription key.
@@ -99,14 +98,8 @@ impl FromStr for Scope {
     }
 }
 
-impl Serialize for Scope {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
 /// A set of scopes, kept sorted and without duplicates.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Scopes(Vec<Scope>);
 
 impl Scopes {

@@ -269,3 +269,95 @@ fn the_core_and_domain_crates_do_not_depend_on_utoipa() {
         }
     }
 }
+
+/// The `payments-domain` types with serde, and what each is stored as. The domain's serde is for storage only:
+/// every HTTP, GraphQL or CLI answer is written by a wire type of the server (`api/wire/`, `api/handlers/*/view.rs`)
+/// from the domain's record, so an answer and a stored form can change apart.
+const STORED_SERDE: &[(&str, &str)] = &[
+    (
+        "ChainContracts",
+        "the --chain-contracts file that `chain bootstrap` prints",
+    ),
+    ("BillingAddress", "receipts.options_json"),
+    ("ReceiptOptions", "receipts.options_json"),
+    ("ShippingConfig", "inventory_items.shipping_config_json"),
+    ("Dimensions", "inside ShippingConfig"),
+    ("DimensionUnit", "inside ShippingConfig"),
+    ("ShippingClass", "inside ShippingConfig"),
+    ("ShippingMethod", "inside ShippingConfig"),
+    (
+        "ImageMeta",
+        "the image metadata a product read aggregates as JSON",
+    ),
+    (
+        "ContentHash",
+        "inside ImageMeta, and the JSON list of hashes an image lookup binds",
+    ),
+];
+
+/// The types of `source` that derive or implement `Serialize` or `Deserialize`.
+fn serde_types(source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("#[derive(") {
+        let after = &rest[start..];
+        let end = after.find(")]").unwrap_or(after.len());
+        rest = &after[end..];
+        if after[..end].contains("Serialize") || after[..end].contains("Deserialize") {
+            names.push(next_type_name(rest));
+        }
+    }
+    for marker in ["Serialize for ", "Deserialize<'de> for "] {
+        for (at, _) in source.match_indices(marker) {
+            names.push(identifier(&source[at + marker.len()..]));
+        }
+    }
+    names
+}
+
+/// The name of the first `struct` or `enum` in `text`.
+fn next_type_name(text: &str) -> String {
+    let at = ["struct ", "enum "]
+        .into_iter()
+        .filter_map(|keyword| text.find(keyword).map(|at| at + keyword.len()))
+        .min()
+        .unwrap_or(text.len());
+    identifier(&text[at..])
+}
+
+fn identifier(text: &str) -> String {
+    text.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+#[test]
+fn the_domain_derives_serde_only_for_what_is_stored() {
+    let domain = Path::new(env!("CARGO_MANIFEST_DIR")).join("../payments-domain/src");
+    let mut files = Vec::new();
+    rust_files(&domain, &mut files);
+    let unlisted: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            let names = serde_types(&fs::read_to_string(file).unwrap());
+            names.into_iter().map(move |name| (file.clone(), name))
+        })
+        .filter(|(_, name)| !STORED_SERDE.iter().any(|(stored, _)| stored == name))
+        .map(|(file, name)| format!("{}: {name}", file.display()))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "payments-domain serializes {unlisted:?}: write answers with a wire type in the server's api/, \
+         or list a stored type in STORED_SERDE with where it is stored"
+    );
+}
+
+#[test]
+fn serde_types_are_found_by_derive_and_by_impl() {
+    let source = "#[derive(Debug, Clone)]\npub struct Plain;\n\
+                  /// Doc.\n#[derive(Debug,\n    Serialize)]\n#[serde(transparent)]\npub struct Shown(String);\n\
+                  #[derive(Deserialize)]\nenum Stored { A }\n\
+                  impl Serialize for Manual {}\nimpl<'de> Deserialize<'de> for Read {}\n";
+
+    assert_eq!(serde_types(source), ["Shown", "Stored", "Manual", "Read"]);
+}

@@ -7,7 +7,6 @@ use crate::digest::sha256_hex;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
-use serde::Serialize;
 use thiserror::Error;
 
 use crate::inventory::stored_image::ContentHash;
@@ -133,8 +132,7 @@ impl ContentHash {
 }
 
 /// `data:<content type>;base64,<payload>`: the spec's form of an image in JSON.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageDataUrl(String);
 
 impl ImageDataUrl {

@@ -1,7 +1,6 @@
 //! The product record and its validated, not-yet-stored form.
 
 use payments_core::{Cents, Wallet};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::field_error::FieldError;
@@ -12,8 +11,7 @@ use crate::inventory::text;
 const PRODUCT_ID_PREFIX: &str = "prod_";
 
 /// Public product id: `prod_` + 32 hex digits when generated; any id a caller sends is looked up as is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ProductId(String);
 
 impl ProductId {
@@ -35,8 +33,7 @@ impl ProductId {
 }
 
 /// Stock keeping unit, unique per merchant: trimmed, 1 to 64 printable characters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sku(String);
 
 impl Sku {
@@ -55,9 +52,9 @@ impl Sku {
     }
 }
 
-/// The writable fields of a product, validated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The writable fields of a product, validated. Stored in columns and answered through `api/wire/`, so
+/// it has no serde of its own.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ItemFields {
     pub sku: Sku,
     pub name: String,
@@ -89,17 +86,14 @@ pub struct ItemDraft {
     pub fields: ItemFields,
 }
 
-/// A stored product, as the spec's InventoryItem; its `images` are answered through
-/// [`ShownItem`](crate::domain::inventory::ShownItem) (embedded or linked).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A stored product, as the spec's InventoryItem; its `images` are shown through
+/// [`ShownItem`](crate::inventory::ShownItem) (embedded or linked).
+#[derive(Debug, Clone, PartialEq)]
 pub struct InventoryItem {
     pub id: ProductId,
     pub wallet: Wallet,
-    #[serde(flatten)]
     pub fields: ItemFields,
     /// What is stored of each image, in order, without the bytes.
-    #[serde(skip)]
     pub images: Vec<ImageMeta>,
     pub created_at: i64,
     pub updated_at: i64,

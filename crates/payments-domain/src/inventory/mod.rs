@@ -14,8 +14,8 @@ pub use image::{ImageDataUrl, ImageError, MAX_IMAGE_BYTES, MAX_IMAGES, NewImage}
 pub use item::{InventoryItem, ItemDraft, ItemFields, ProductId, Sku};
 pub use query::{InventoryPage, InventoryQuery, SortField, SortOrder, StockFilter, TagsMode};
 pub use request::InventoryItemRequest;
-pub use shipping::ShippingConfig;
-pub use shown::{EMBEDDED_IMAGES_BUDGET, ShownItem, images_to_embed, show, show_one};
+pub use shipping::{DimensionUnit, Dimensions, ShippingClass, ShippingConfig, ShippingMethod};
+pub use shown::{EMBEDDED_IMAGES_BUDGET, ShownImage, ShownItem, images_to_embed, show, show_one};
 pub use stored_image::{
     ContentHash, ImageFetch, ImageInput, ImageKey, ImageMeta, StoredImage, first_unknown_kept, parse_index,
 };

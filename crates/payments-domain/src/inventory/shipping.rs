@@ -1,4 +1,7 @@
 //! `shippingConfig` of a product: the spec's known names plus the ones this server names (docs/inventory.md).
+//!
+//! Its serde is the stored form (the product's `shipping_config_json` column) only: the upsert body decodes,
+//! and the answers write, the server's wire twin (`api/wire/shipping.rs`), so the two can change apart.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +16,7 @@ const MAX_HANDLING_DAYS: u32 = 30;
 /// Parcel size class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub(super) enum ShippingClass {
+pub enum ShippingClass {
     Standard,
     Expedited,
     Freight,
@@ -23,7 +26,7 @@ pub(super) enum ShippingClass {
 /// A delivery method a product can be sent with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub(super) enum ShippingMethod {
+pub enum ShippingMethod {
     Standard,
     Express,
     Overnight,
@@ -44,7 +47,7 @@ impl ShippingMethod {
 /// Unit of the dimensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub(super) enum DimensionUnit {
+pub enum DimensionUnit {
     In,
     Cm,
 }
@@ -52,11 +55,11 @@ pub(super) enum DimensionUnit {
 /// Package dimensions; all three sizes are required and positive.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Dimensions {
-    length: f64,
-    width: f64,
-    height: f64,
-    unit: DimensionUnit,
+pub struct Dimensions {
+    pub length: f64,
+    pub width: f64,
+    pub height: f64,
+    pub unit: DimensionUnit,
 }
 
 /// Shipping settings. Unknown properties are refused (`deny_unknown_fields`) so typos do not vanish silently.
@@ -64,30 +67,30 @@ pub(super) struct Dimensions {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ShippingConfig {
     #[serde(default)]
-    enabled: bool,
+    pub enabled: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    weight_lbs: Option<f64>,
+    pub weight_lbs: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    dimensions: Option<Dimensions>,
+    pub dimensions: Option<Dimensions>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    shipping_class: Option<ShippingClass>,
+    pub shipping_class: Option<ShippingClass>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    allowed_methods: Option<Vec<ShippingMethod>>,
+    pub allowed_methods: Option<Vec<ShippingMethod>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Keyed by method name (text keys, so a bad price names its key in the error path).
-    method_pricing: Option<BTreeMap<String, Cents>>,
+    pub method_pricing: Option<BTreeMap<String, Cents>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    free_shipping_threshold_usd: Option<Cents>,
+    pub free_shipping_threshold_usd: Option<Cents>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    handling_days: Option<u32>,
+    pub handling_days: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    origin_country: Option<String>,
+    pub origin_country: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    domestic_only: Option<bool>,
+    pub domestic_only: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    signature_required: Option<bool>,
+    pub signature_required: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    insured_only: Option<bool>,
+    pub insured_only: Option<bool>,
 }
 
 impl ShippingConfig {

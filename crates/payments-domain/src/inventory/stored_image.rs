@@ -7,6 +7,8 @@ use crate::inventory::image::{ImageDataUrl, NewImage, data_url_len};
 use crate::inventory::item::ProductId;
 
 /// Lower-case hex SHA-256 of an image's bytes: its `ETag`, and (shortened) the `v` of its route URL.
+// serde for the store only: read back from the image metadata a product read aggregates as JSON, and
+// written as the JSON list of hashes an image lookup binds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ContentHash(String);

@@ -2,7 +2,6 @@
 //! subscription change recorded with it, and the batch's report.
 
 use payments_core::{Cents, ScheduleAfter, TokenAmount};
-use serde::Serialize;
 
 use crate::recurring::{CustomerSubscription, CustomerSubscriptionId};
 
@@ -73,23 +72,20 @@ pub enum SettleOutcome {
 }
 
 /// One recorded charge attempt (`charged` or `charge_failed`), or a plan change's `prorated_charge`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Answered through `api/wire/charges.rs` (the store keeps it in columns, not as JSON).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BillingEvent {
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
     pub status: &'static str,
     pub gross_usd: Cents,
-    /// The fee rounded to the cent (half up); `feeBaseUnits` is exact.
+    /// The fee rounded to the cent (half up); `fee_base_units` is exact.
     pub fee_usd: Cents,
-    /// `grossUsd - feeUsd`; `netBaseUnits` is exact.
+    /// `gross_usd - fee_usd`; `net_base_units` is exact.
     pub net_usd: Cents,
-    /// The exact amounts in token base units (6 decimals), as decimal text.
-    #[serde(serialize_with = "as_text")]
+    /// The exact amounts in token base units (6 decimals).
     pub gross_base_units: TokenAmount,
-    #[serde(serialize_with = "as_text")]
     pub fee_base_units: TokenAmount,
-    #[serde(serialize_with = "as_text")]
     pub net_base_units: TokenAmount,
     pub transaction_hash: Option<String>,
     pub failure: Option<String>,
@@ -161,8 +157,7 @@ impl BillingEvent {
 }
 
 /// What one claimed charge of a batch run came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChargeResultStatus {
     /// The period was charged (by this run, or found charged on chain).
     Charged,
@@ -172,26 +167,22 @@ pub enum ChargeResultStatus {
     Pending,
 }
 
-/// One line of the batch answer's `results`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// One claimed charge of a batch run, as reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChargeResult {
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
     pub status: ChargeResultStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The subscription's status afterwards.
     pub subscription_status: &'static str,
 }
 
-/// The batch answer `{ success, processed, succeeded, failed, durationMs, results }`, plus what the run did
-/// besides charging: `noticesSent` (`subscription.charge_upcoming` webhooks recorded) and
-/// `revokedOnChain` (subscriptions canceled because their customer revoked the permission).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What a batch run did: its counts and one result per claimed charge, plus what it did besides charging:
+/// `notices_sent` (`subscription.charge_upcoming` webhooks recorded) and `revoked_on_chain` (subscriptions
+/// canceled because their customer revoked the permission). Answered through `api/wire/charges.rs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BatchReport {
     pub success: bool,
     pub processed: u64,
@@ -201,9 +192,4 @@ pub struct BatchReport {
     pub notices_sent: u64,
     pub revoked_on_chain: u64,
     pub results: Vec<ChargeResult>,
-}
-
-/// A token amount as decimal text of base units (JSON numbers lose precision past 2^53).
-fn as_text<S: serde::Serializer>(amount: &TokenAmount, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(amount)
 }

@@ -1,8 +1,6 @@
 //! Public ids of plans and customer subscriptions: a prefix and 32 hex digits when generated; an id a caller
 //! sends is looked up as is (bounded, printable), so an unknown one is simply not found.
 
-use serde::{Deserialize, Serialize};
-
 use crate::field_error::FieldError;
 use crate::inventory::text;
 
@@ -10,8 +8,7 @@ use crate::inventory::text;
 const MAX_ID_CHARS: usize = 128;
 
 /// A subscription plan's public id, `plan_` + 32 hex digits.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlanId(String);
 
 impl PlanId {
@@ -39,8 +36,7 @@ impl PlanId {
 }
 
 /// A customer subscription's public id, `csub_` + 32 hex digits (`sub_` ids are gateway key records).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CustomerSubscriptionId(String);
 
 impl CustomerSubscriptionId {

@@ -147,7 +147,7 @@ fn issued_json(issued: &IssuedKey) -> serde_json::Value {
         "subscriptionId": issued.subscription_id.as_str(),
         "key": issued.key.expose(),
         "wallet": issued.wallet,
-        "scopes": issued.scopes,
+        "scopes": scope_names(&issued.scopes),
         "name": issued.name,
     })
 }
@@ -156,10 +156,15 @@ fn subscription_json(subscription: &Subscription) -> serde_json::Value {
     json!({
         "subscriptionId": subscription.id.as_str(),
         "wallet": subscription.wallet,
-        "scopes": subscription.scopes,
+        "scopes": scope_names(&subscription.scopes),
         "name": subscription.name,
         "createdAt": subscription.created_at,
         "revokedAt": subscription.revoked_at,
         "active": subscription.revoked_at.is_none(),
     })
+}
+
+/// The scopes as the output names them (`inventory:read`, ...), in the set's order.
+fn scope_names(scopes: &Scopes) -> Vec<&'static str> {
+    scopes.iter().map(|scope| scope.as_str()).collect()
 }

@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use crate::api::wire::inventory::InventoryItemRequest;
-use crate::domain::inventory::{self, InventoryQuery, ItemDraft, ProductId, ShownItem};
+use crate::api::wire::inventory_answers::ShownItem;
+use crate::domain::inventory::{self, InventoryQuery, ItemDraft, ProductId};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -12,8 +13,7 @@ use crate::http::response::{self, Degraded, HttpResponse};
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct InventoryListResponse<'a> {
-    #[schema(value_type = Vec<crate::api::wire::inventory_answers::ShownItem>)]
-    items: &'a [ShownItem],
+    items: Vec<ShownItem<'a>>,
     total: u64,
     page: u32,
     page_size: u32,
@@ -26,8 +26,7 @@ struct InventoryListResponse<'a> {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct UpsertResponse<'a> {
     ok: bool,
-    #[schema(value_type = crate::api::wire::inventory_answers::ShownItem)]
-    item: &'a ShownItem,
+    item: ShownItem<'a>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -70,7 +69,7 @@ pub(crate) async fn list(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let (page, page_size) = (query.page, query.page_size);
     let found = ctx.state.services.inventory.list(caller.wallet, query).await?;
     Ok(response::ok(&InventoryListResponse {
-        items: &found.items,
+        items: found.items.iter().map(ShownItem::from).collect(),
         total: found.total,
         page,
         page_size,
@@ -100,7 +99,7 @@ pub(crate) async fn upsert(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let item = ctx.state.services.inventory.upsert(&caller, draft).await?;
     Ok(response::ok(&UpsertResponse {
         ok: true,
-        item: &item,
+        item: ShownItem::from(&item),
     }))
 }
 

@@ -3,7 +3,7 @@
 use payments_core::Wallet;
 use serde::Serialize;
 
-use crate::domain::scope::Scopes;
+use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -16,7 +16,7 @@ struct PingResponse<'a> {
     merchant: Wallet,
     subscription_id: &'a str,
     #[schema(value_type = Vec<String>)]
-    scopes: &'a Scopes,
+    scopes: Vec<&'static str>,
     server_time: i64,
     version: &'static str,
 }
@@ -38,7 +38,7 @@ pub(crate) async fn get(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
         ok: true,
         merchant: caller.wallet,
         subscription_id: caller.subscription_id.as_str(),
-        scopes: &caller.scopes,
+        scopes: caller.scopes.iter().map(Scope::as_str).collect(),
         server_time: ctx.state.clock.now_ms(),
         version: env!("CARGO_PKG_VERSION"),
     }))

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::api::openapi::core_types::{Usd, Wallet as WalletSchema};
-use crate::api::wire::inventory_answers::ShippingConfig;
+use crate::api::wire::shipping::ShippingConfig;
 use crate::domain::inventory as domain;
 
 /// Wire form. Unknown top-level properties (e.g. `createdAt` echoed back from a GET) are ignored; types are
@@ -34,8 +34,7 @@ pub(crate) struct InventoryItemRequest {
     jurisdiction_code: Option<String>,
     industry_pack: Option<String>,
     shipping_enabled: Option<bool>,
-    #[schema(value_type = Option<ShippingConfig>)]
-    shipping_config: Option<domain::ShippingConfig>,
+    shipping_config: Option<ShippingConfig>,
 }
 
 impl From<InventoryItemRequest> for domain::InventoryItemRequest {
@@ -58,7 +57,7 @@ impl From<InventoryItemRequest> for domain::InventoryItemRequest {
             jurisdiction_code: request.jurisdiction_code,
             industry_pack: request.industry_pack,
             shipping_enabled: request.shipping_enabled,
-            shipping_config: request.shipping_config,
+            shipping_config: request.shipping_config.map(domain::ShippingConfig::from),
         }
     }
 }

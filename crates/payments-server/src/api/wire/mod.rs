@@ -12,6 +12,10 @@ pub(crate) mod inventory_answers;
 pub(crate) mod plans;
 pub(crate) mod receipt_actions;
 pub(crate) mod receipts;
+pub(crate) mod shipping;
 pub(crate) mod shop;
 pub(crate) mod subscriptions;
 pub(crate) mod users;
+
+#[cfg(test)]
+mod answers_tests;

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::wire::charges::BatchReport;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
 use crate::http::response::{self, HttpResponse};
@@ -35,7 +36,7 @@ struct AdvanceResponse {
     tag = "subscriptions",
     security(("cron_secret" = [])),
     responses(
-        (status = 200, description = "The batch report.", body = crate::api::wire::charges::BatchReport),
+        (status = 200, description = "The batch report.", body = BatchReport<'static>),
         (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
     )
@@ -43,7 +44,7 @@ struct AdvanceResponse {
 pub(crate) async fn charge(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     require_cron_secret(ctx, ctx.state.config.cron_secret.is_some())?;
     let report = ctx.state.services.recurring.run_batch().await?;
-    Ok(response::ok(&report))
+    Ok(response::ok(&BatchReport::from(&report)))
 }
 
 /// The same batch under the subscriptions path (internal; x-cron-secret).
@@ -54,7 +55,7 @@ pub(crate) async fn charge(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     tag = "subscriptions",
     security(("cron_secret" = [])),
     responses(
-        (status = 200, description = "The batch report.", body = crate::api::wire::charges::BatchReport),
+        (status = 200, description = "The batch report.", body = BatchReport<'static>),
         (status = 401, description = "A missing or wrong x-cron-secret.", body = crate::http::error::Envelope<'static>),
         (status = 404, description = "No cron secret is configured.", body = crate::http::error::Envelope<'static>)
     )

@@ -14,8 +14,9 @@ use serde::Serialize;
 
 use crate::api::handlers::subscriptions::plans::MerchantCaller;
 use crate::api::handlers::subscriptions::view::SubscriptionView;
+use crate::api::wire::charges::BillingEvent;
 use crate::api::wire::subscriptions::{CancelRequest, CreateSubscriptionRequest};
-use crate::domain::recurring::{self, BillingEvent, CustomerSubscription, StatusQuery};
+use crate::domain::recurring::{self, CustomerSubscription, StatusQuery};
 use crate::domain::scope::Scope;
 use crate::http::context::Ctx;
 use crate::http::error::ApiError;
@@ -36,8 +37,7 @@ struct StatusResponse<'a> {
     subscriptions: Vec<SubscriptionView<'a>>,
     /// With `subscriptionId` only: the subscription's charge attempts, oldest first.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<crate::api::wire::charges::BillingEvent>>)]
-    billing_events: Option<Vec<BillingEvent>>,
+    billing_events: Option<Vec<BillingEvent<'a>>>,
 }
 
 /// Subscribes a customer with an EIP-712 signed spend permission (the signature is the proof; no key).
@@ -121,7 +121,9 @@ pub(crate) async fn status(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     Ok(response::ok(&StatusResponse {
         success: true,
         subscriptions: subscriptions.iter().map(SubscriptionView::new).collect(),
-        billing_events,
+        billing_events: billing_events
+            .as_deref()
+            .map(|events| events.iter().map(BillingEvent::from).collect()),
     }))
 }
 

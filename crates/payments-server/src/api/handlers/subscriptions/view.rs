@@ -4,7 +4,7 @@
 use payments_core::{BillingPeriod, Cents, Wallet};
 use serde::Serialize;
 
-use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Plan, PlanId};
+use crate::domain::recurring::{CustomerSubscription, Plan};
 
 /// SubscriptionPlan: `planId, name, description, priceUsd, period, active, createdAt` (+ `wallet`, and
 /// `webhookUrl`; never its signing key).
@@ -12,7 +12,7 @@ use crate::domain::recurring::{CustomerSubscription, CustomerSubscriptionId, Pla
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlanView<'a> {
     #[schema(value_type = String)]
-    plan_id: &'a PlanId,
+    plan_id: &'a str,
     #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     wallet: Wallet,
     name: &'a str,
@@ -37,7 +37,7 @@ pub(crate) struct PlanView<'a> {
 impl<'a> PlanView<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Self {
         PlanView {
-            plan_id: &plan.id,
+            plan_id: plan.id.as_str(),
             wallet: plan.merchant,
             name: &plan.name,
             description: &plan.description,
@@ -65,14 +65,14 @@ impl<'a> PlanView<'a> {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubscriptionView<'a> {
     #[schema(value_type = String)]
-    subscription_id: &'a CustomerSubscriptionId,
+    subscription_id: &'a str,
     /// trialing, active, past_due or canceled.
     status: &'static str,
     /// Unix ms; absent once canceled.
     #[serde(skip_serializing_if = "Option::is_none")]
     next_charge_at: Option<i64>,
     #[schema(value_type = String)]
-    plan_id: &'a PlanId,
+    plan_id: &'a str,
     #[schema(value_type = crate::api::openapi::core_types::Wallet)]
     merchant: Wallet,
     #[schema(value_type = crate::api::openapi::core_types::Wallet)]
@@ -93,13 +93,13 @@ pub(crate) struct SubscriptionView<'a> {
 impl<'a> SubscriptionView<'a> {
     pub(crate) fn new(subscription: &'a CustomerSubscription) -> Self {
         SubscriptionView {
-            subscription_id: &subscription.id,
+            subscription_id: subscription.id.as_str(),
             status: subscription.status.as_str(),
             next_charge_at: subscription
                 .status
                 .is_chargeable()
                 .then_some(subscription.next_charge_at),
-            plan_id: &subscription.plan_id,
+            plan_id: subscription.plan_id.as_str(),
             merchant: subscription.merchant,
             customer: subscription.customer,
             price_usd: subscription.price,
