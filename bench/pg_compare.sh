@@ -23,6 +23,10 @@ base="http://127.0.0.1:${port}"
 duration=${DURATION:-10}
 admin_url=${PAYMENTS_BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# Every side without TLS, as the probe (tokio-postgres `NoTls`): libpq's default `sslmode=prefer` (pgbench,
+# psql) and the server's would otherwise encrypt on loopback whenever the cluster has `ssl = on`, as this
+# machine's has, and the comparison would weigh encryption against none (docs/benchmarks.md).
+export PGSSLMODE=disable
 
 if ! command -v wrk >/dev/null && [[ $(id -u) == 0 ]]; then
     apt-get install -y -qq wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk >/dev/null)
@@ -90,7 +94,7 @@ wrk_run probe_order "http://127.0.0.1:${probe_port}/orders" -s "$work/post.lua"
 kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true; probe_pid=""
 
 echo "== server"
-server_db=$(url_of "${databases[2]}")
+server_db="$(url_of "${databases[2]}")?sslmode=disable"
 export BENCH_KEY
 BENCH_KEY=$(bench_create_key 0x1111111111111111111111111111111111111111 "receipts:read,receipts:write" "$server_db")
 bench_start_server "$server_db"
