@@ -4,6 +4,7 @@
 
 pub(crate) mod v19;
 pub(crate) mod v20;
+pub(crate) mod v23;
 pub(crate) mod v6;
 
 #[cfg(test)]
