@@ -25,7 +25,7 @@ use thiserror::Error;
 
 use crate::money::Cents;
 use crate::receipt_authority::{Authority, AuthorityError, authorize_request};
-use crate::receipt_event::{ReceiptEvent, TrackingStatus};
+use crate::receipt_event::ReceiptEvent;
 use crate::receipt_status::ReceiptStatus;
 
 /// What the machine needs to know about a receipt.

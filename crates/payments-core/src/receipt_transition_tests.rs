@@ -1,5 +1,5 @@
 use super::*;
-use crate::receipt_event::PaymentProof;
+use crate::receipt_event::{PaymentProof, TrackingStatus};
 use crate::receipt_status::{Failure, FailureCategory};
 use crate::wallet::Wallet;
 
