@@ -75,7 +75,7 @@ pub(crate) use subscription_deliveries::{
     SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
 };
 pub use use_case::{
-    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
+    Committed, EarlierCall, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
     SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused, TransitionTx,
     Transitioned, TxError,
 };

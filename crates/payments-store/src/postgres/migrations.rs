@@ -50,6 +50,7 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
     (23, schema::v23::SQL),
+    (24, schema::v24::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

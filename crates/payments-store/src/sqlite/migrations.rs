@@ -56,6 +56,7 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
     (23, schema::v23::SQL),
+    (24, schema::v24::SQL),
 ];
 
 /// Applies every migration the database lacks, each in its own transaction with its version row. The check

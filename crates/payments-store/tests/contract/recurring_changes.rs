@@ -16,10 +16,10 @@ use payments_domain::recurring::{
 };
 use payments_store::TxError;
 
-const LEASE_MS: i64 = 60_000;
+pub(crate) const LEASE_MS: i64 = 60_000;
 
 /// A change of `subscription` to `to` with `proration`, its permission salted by `salt`.
-fn change_to(
+pub(crate) fn change_to(
     subscription: &CustomerSubscription,
     to: &Plan,
     proration: Proration,
@@ -56,7 +56,7 @@ fn change_to(
 }
 
 /// A merchant's weekly $9.99 plan and $19.99 plan, and a subscription to the first charged once.
-async fn charged_subscription(repos: &Repositories) -> (CustomerSubscription, Plan) {
+pub(crate) async fn charged_subscription(repos: &Repositories) -> (CustomerSubscription, Plan) {
     let basic = plan(wallet('a'), "Basic");
     let mut pro = plan(wallet('a'), "Pro");
     pro.price = payments_core::Cents::new(1999);
@@ -115,6 +115,7 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         claims_while_pending.is_empty(),
         "a pending change keeps the batch away"
     );
+    let applied = applied.subscription;
     assert_eq!(
         (applied.plan_id.clone(), applied.price),
         (pro.id.clone(), pro.price)
@@ -229,7 +230,7 @@ pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(applied.credit, credit);
+    assert_eq!(applied.subscription.credit, credit);
 
     let claim = first_claim(&repos, "run-2", T0 + WEEK_MS + 1).await;
     let mut settlement = charged(&claim, "run-2", T0 + WEEK_MS + 1);
