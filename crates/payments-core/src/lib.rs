@@ -21,8 +21,8 @@ mod platform_fees;
 mod pricing;
 mod rate;
 mod receipt_authority;
-mod receipt_status;
 mod receipt_event;
+mod receipt_status;
 mod receipt_transition;
 mod reconcile;
 mod refund_proof;
@@ -72,8 +72,8 @@ pub use pricing::{
 };
 pub use rate::{FeePct, RateError, TaxRate};
 pub use receipt_authority::{Authority, AuthorityError, UnknownAuthority, authorize_request};
-pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
 pub use receipt_event::{PaymentProof, ReceiptEvent, TrackingStatus};
+pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
 pub use receipt_transition::{ReceiptState, Transition, TransitionError, apply_event, apply_event_as};
 pub use reconcile::{
     ABSENT, Difference, Expected, LoggedTransfer, MinedMovement, deposit_differences, movement_differences,

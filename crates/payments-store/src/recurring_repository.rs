@@ -14,9 +14,9 @@ use payments_core::Wallet;
 
 use crate::{Committed, EarlierCall, IdempotencyClaim, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -135,7 +135,10 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
     ) -> Result<Option<ChangedSubscription>, StoreError>;
     /// The applied change `id` as it answered: the subscription as stored now, and what the change did as its
     /// record kept it; `None` when it is not applied (or was applied before its record kept that, v24).
-    async fn applied_change(&self, id: &SubscriptionChangeId) -> Result<Option<ChangedSubscription>, StoreError>;
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError>;
     /// Marks the pending change `id` failed (the chain refused it, or it never happened): the subscription
     /// keeps its plan. Nothing when it is not pending.
     async fn fail_change(

@@ -98,7 +98,10 @@ pub enum EarlierCall {
     /// Its answer, kept.
     Kept(IdempotentResponse),
     /// Its transaction committed naming `resource`; its answer is not kept (yet).
-    Committed { request_hash: String, resource: Resource },
+    Committed {
+        request_hash: String,
+        resource: Resource,
+    },
 }
 
 impl EarlierCall {

@@ -150,7 +150,12 @@ async fn a_subscription_create_whose_kept_answer_was_lost_is_answered_from_the_s
     let again = send_raw(subscribe(&api, "sub-lost", &body)).await;
 
     assert_eq!((first.status, first.replayed), (201, false));
-    assert_eq!((recovered.status, recovered.replayed), (201, true), "{}", json_of(&recovered));
+    assert_eq!(
+        (recovered.status, recovered.replayed),
+        (201, true),
+        "{}",
+        json_of(&recovered)
+    );
     assert_eq!(recovered.body, first.body);
     assert_eq!((again.status, again.replayed), (201, true));
     assert_eq!(again.body, first.body);

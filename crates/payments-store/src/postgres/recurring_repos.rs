@@ -11,9 +11,9 @@ use crate::postgres::{
 };
 use crate::{Committed, EarlierCall, IdempotencyClaim, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -150,7 +150,10 @@ impl RecurringRepository for PgStore {
             .await
     }
 
-    async fn applied_change(&self, id: &SubscriptionChangeId) -> Result<Option<ChangedSubscription>, StoreError> {
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
         self.run(|client| Box::pin(async move { recurring_changes::applied(&client, id).await }))
             .await
     }

@@ -153,7 +153,9 @@ async fn recovered<T>(
         Resource::StatusChange(entry) => Some(history_entry(tx, *entry, receipt_id).await?),
         Resource::Receipt(_) => None,
         Resource::Plan(_) | Resource::Subscription(_) | Resource::Change(_) => {
-            return Err(PgError::corrupt("column resource_kind", "a transition's claim names no receipt").into());
+            return Err(
+                PgError::corrupt("column resource_kind", "a transition's claim names no receipt").into(),
+            );
         }
     };
     Ok(Committed::Recovered(Transitioned::recovered(before, moved)))
@@ -169,7 +171,12 @@ async fn history_entry(
     let row = tx
         .query_opt(&statement, &[&entry, &id.as_str()])
         .await?
-        .ok_or_else(|| PgError::corrupt("idempotency_keys.resource_id", format!("no history entry {entry}")))?;
+        .ok_or_else(|| {
+            PgError::corrupt(
+                "idempotency_keys.resource_id",
+                format!("no history entry {entry}"),
+            )
+        })?;
     let status = |name: &str| -> Result<ReceiptStatus, PgError> {
         rows::get::<String>(&row, name)?
             .parse()
@@ -208,17 +215,18 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
         return Ok(None);
     }
     let history = tx.prepare_cached(INSERT_HISTORY).await?;
-    let entry = tx.query_one(
-        &history,
-        &[
-            &rowid,
-            &commit.from.as_str(),
-            &commit.to.status.as_str(),
-            &commit.actor,
-            &commit.now_ms,
-        ],
-    )
-    .await?;
+    let entry = tx
+        .query_one(
+            &history,
+            &[
+                &rowid,
+                &commit.from.as_str(),
+                &commit.to.status.as_str(),
+                &commit.actor,
+                &commit.now_ms,
+            ],
+        )
+        .await?;
     let entry: i64 = rows::get(&entry, "id")?;
     if let Some(delivery) = &commit.delivery {
         outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;

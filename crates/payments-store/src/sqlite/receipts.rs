@@ -251,7 +251,9 @@ pub(super) fn history_entry(
             .map_err(|error| rows::corrupt(index, error))
     };
     conn.prepare_cached(HISTORY_ENTRY)?
-        .query_row(params![entry, id.as_str()], |row| Ok((status(row, 0)?, status(row, 1)?)))
+        .query_row(params![entry, id.as_str()], |row| {
+            Ok((status(row, 0)?, status(row, 1)?))
+        })
         .optional()
 }
 

@@ -208,16 +208,21 @@ pub(super) fn apply(
     {
         idempotency::name(conn, &claim, &Resource::Change(id.clone()))?;
     }
-    Ok(recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
-        ChangedSubscription {
-            subscription,
-            change: facts,
-        }
-    }))
+    Ok(
+        recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
+            ChangedSubscription {
+                subscription,
+                change: facts,
+            }
+        }),
+    )
 }
 
 /// The applied change `id`: the subscription as stored now and what the change did, from its record.
-pub(super) fn applied(conn: &Connection, id: &SubscriptionChangeId) -> rusqlite::Result<Option<ChangedSubscription>> {
+pub(super) fn applied(
+    conn: &Connection,
+    id: &SubscriptionChangeId,
+) -> rusqlite::Result<Option<ChangedSubscription>> {
     let Some((PendingRow(change, _, _, credit_before), transaction_hash)) = conn
         .prepare_cached(APPLIED_BY_ID)?
         .query_row([id.as_str()], |row| Ok((change_from_row(row)?, row.get(20)?)))
@@ -225,12 +230,14 @@ pub(super) fn applied(conn: &Connection, id: &SubscriptionChangeId) -> rusqlite:
     else {
         return Ok(None);
     };
-    Ok(recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
-        ChangedSubscription {
-            subscription,
-            change: change.facts(credit_before, transaction_hash),
-        }
-    }))
+    Ok(
+        recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
+            ChangedSubscription {
+                subscription,
+                change: change.facts(credit_before, transaction_hash),
+            }
+        }),
+    )
 }
 
 pub(super) fn fail(

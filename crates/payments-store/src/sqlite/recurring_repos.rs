@@ -13,9 +13,9 @@ use crate::sqlite::{
 };
 use crate::{Committed, EarlierCall, IdempotencyClaim, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -163,7 +163,10 @@ impl RecurringRepository for SqliteStore {
             .await
     }
 
-    async fn applied_change(&self, id: &SubscriptionChangeId) -> Result<Option<ChangedSubscription>, StoreError> {
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
         let id = id.clone();
         self.read_point(move |conn| recurring_changes::applied(conn, &id))
             .await

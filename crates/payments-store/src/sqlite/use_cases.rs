@@ -226,13 +226,18 @@ pub(super) fn transition<T>(
                     .ok_or_else(|| gone(&resource))?,
             ),
             Resource::Receipt(_) => None,
-            Resource::Plan(_) | Resource::Subscription(_) | Resource::Change(_) => return Err(gone(&resource)),
+            Resource::Plan(_) | Resource::Subscription(_) | Resource::Change(_) => {
+                return Err(gone(&resource));
+            }
         };
-        return Ok(Step::Done(Committed::Recovered(Transitioned::recovered(before, moved))));
+        return Ok(Step::Done(Committed::Recovered(Transitioned::recovered(
+            before, moved,
+        ))));
     }
     let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
     let decided = decide(&before, &merchant);
-    let Some(commit) = decided.map_err(|refusal| TxError::Refused(TransitionRefused::Decision(refusal)))? else {
+    let Some(commit) = decided.map_err(|refusal| TxError::Refused(TransitionRefused::Decision(refusal)))?
+    else {
         name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
         return Ok(Step::Done(Committed::Fresh(Transitioned {
             before,

@@ -72,10 +72,7 @@ pub(crate) async fn a_committed_transition_without_a_kept_response_answers_the_s
         panic!("expected the recorded change, got {retried:?}")
     };
     let moved = recovered.moved.map(|(from, to)| (from, to.status));
-    assert_eq!(
-        moved,
-        Some((ReceiptStatus::Paid, ReceiptStatus::RefundPartial))
-    );
+    assert_eq!(moved, Some((ReceiptStatus::Paid, ReceiptStatus::RefundPartial)));
     assert_eq!(recovered.before.status, ReceiptStatus::Refunded);
     let stored = repos.receipts.list(merchant, 1).await.unwrap().remove(0);
     assert_eq!((stored.refunded, stored.version), (Cents::new(3_000), 3));

@@ -7,8 +7,8 @@
 //! changes".
 
 use payments_core::{
-    Proration, SpendPermission, SpendingConfig, SubscriptionChargeUnits, TokenAmount,
-    check_change_alignment, check_permission_fits_plan, prorate, slot_at,
+    Proration, SpendPermission, SpendingConfig, SubscriptionChargeUnits, TokenAmount, check_change_alignment,
+    check_permission_fits_plan, prorate, slot_at,
 };
 
 use crate::domain::field_error::FieldError;

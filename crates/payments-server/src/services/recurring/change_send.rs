@@ -10,7 +10,9 @@ use payments_core::Wallet;
 
 use crate::chain::ChainError;
 use crate::chain::spend::PermissionChange;
-use crate::domain::recurring::{ChangeRefusal, ChangedSubscription, CustomerSubscription, SubscriptionChange};
+use crate::domain::recurring::{
+    ChangeRefusal, ChangedSubscription, CustomerSubscription, SubscriptionChange,
+};
 use crate::services::recurring::{RecurringError, RecurringService};
 use crate::store::{Committed, IdempotencyClaim, TxError};
 

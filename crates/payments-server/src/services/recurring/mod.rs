@@ -33,8 +33,8 @@ use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::store::{EarlierCall, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository};
 
-pub(crate) use cancel::CancelAuthority;
 pub(crate) use crate::domain::recurring::ChangedSubscription;
+pub(crate) use cancel::CancelAuthority;
 pub(crate) use error::RecurringError;
 pub(crate) use scheduler::start_scheduler;
 pub(crate) use subscribe::SubscribeError;
@@ -120,7 +120,10 @@ impl RecurringService {
     ///
     /// # Errors
     /// [`RecurringError::IdempotencyConflict`] when the key was used with another body.
-    async fn earlier_call(&self, claim: Option<&IdempotencyClaim>) -> Result<Option<EarlierCall>, RecurringError> {
+    async fn earlier_call(
+        &self,
+        claim: Option<&IdempotencyClaim>,
+    ) -> Result<Option<EarlierCall>, RecurringError> {
         let Some(claim) = claim else {
             return Ok(None);
         };

@@ -102,7 +102,10 @@ impl RecurringService {
     }
 
     /// The subscription an earlier create under the same key committed, as stored now.
-    async fn recovered_subscription(&self, resource: &Resource) -> Result<CustomerSubscription, RecurringError> {
+    async fn recovered_subscription(
+        &self,
+        resource: &Resource,
+    ) -> Result<CustomerSubscription, RecurringError> {
         let found = match resource {
             Resource::Subscription(id) => self.recurring.fetch_subscription(id).await?,
             _ => None,

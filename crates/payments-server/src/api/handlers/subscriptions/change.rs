@@ -49,12 +49,7 @@ struct ChangeResponse<'a> {
 pub(crate) async fn change(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request = recurring::ChangeSubscriptionRequest::from(ctx.json::<ChangeSubscriptionRequest>().await?);
     let claim = idempotency::claim(ctx)?;
-    let outcome = ctx
-        .state
-        .services
-        .recurring
-        .change_plan(&request, claim)
-        .await?;
+    let outcome = ctx.state.services.recurring.change_plan(&request, claim).await?;
     Ok(idempotency::answer(ctx, outcome, render_changed).await)
 }
 
