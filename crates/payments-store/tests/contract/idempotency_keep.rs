@@ -3,12 +3,12 @@
 //! A replay finds the kept answer, or, when the first call stopped in between, the resource the claim names,
 //! and never writes a second time.
 
-use payments_core::{Cents, Proration, ReceiptStatus, TokenAmount};
+use payments_core::{Cents, ReceiptStatus};
 
 use crate::Repositories;
 use crate::fixtures::{self, T0, wallet};
 use crate::recurring::plan;
-use crate::recurring_changes::{LEASE_MS, change_to, charged_subscription};
+use crate::recurring_changes::pending_downgrade;
 use crate::recurring_idempotency::{create_plan, plan_claim};
 use crate::transitions::paid_receipt;
 use payments_store::testing::keeping;
@@ -79,14 +79,7 @@ pub(crate) async fn a_committed_transition_without_a_kept_response_answers_the_s
 }
 
 pub(crate) async fn a_committed_change_without_a_kept_response_answers_from_its_record(repos: Repositories) {
-    let (subscription, pro) = charged_subscription(&repos).await;
-    let credit = TokenAmount::from_base_units(2_333_333);
-    let change = change_to(&subscription, &pro, Proration::Credit(credit), 1);
-    repos
-        .recurring
-        .begin_change(&change, T0 + LEASE_MS)
-        .await
-        .unwrap();
+    let (subscription, change, credit) = pending_downgrade(&repos).await;
     let claim = IdempotencyClaim {
         wallet: subscription.customer,
         scope: "subscriptions.change",

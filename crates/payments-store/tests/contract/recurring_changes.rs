@@ -16,10 +16,10 @@ use payments_domain::recurring::{
 };
 use payments_store::TxError;
 
-pub(crate) const LEASE_MS: i64 = 60_000;
+const LEASE_MS: i64 = 60_000;
 
 /// A change of `subscription` to `to` with `proration`, its permission salted by `salt`.
-pub(crate) fn change_to(
+fn change_to(
     subscription: &CustomerSubscription,
     to: &Plan,
     proration: Proration,
@@ -56,7 +56,7 @@ pub(crate) fn change_to(
 }
 
 /// A merchant's weekly $9.99 plan and $19.99 plan, and a subscription to the first charged once.
-pub(crate) async fn charged_subscription(repos: &Repositories) -> (CustomerSubscription, Plan) {
+async fn charged_subscription(repos: &Repositories) -> (CustomerSubscription, Plan) {
     let basic = plan(wallet('a'), "Basic");
     let mut pro = plan(wallet('a'), "Pro");
     pro.price = payments_core::Cents::new(1999);
@@ -215,8 +215,12 @@ pub(crate) async fn a_change_whose_lease_ran_out_is_handed_out_for_reconciliatio
     assert_eq!(after, vec![change]);
 }
 
-pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it(repos: Repositories) {
-    let (subscription, pro) = charged_subscription(&repos).await;
+/// A downgrade crediting 2.333333 recorded `pending` for a charged subscription (the subscription, the
+/// change, the credit).
+pub(crate) async fn pending_downgrade(
+    repos: &Repositories,
+) -> (CustomerSubscription, SubscriptionChange, TokenAmount) {
+    let (subscription, pro) = charged_subscription(repos).await;
     let credit = TokenAmount::from_base_units(2_333_333);
     let change = change_to(&subscription, &pro, Proration::Credit(credit), 1);
     repos
@@ -224,6 +228,11 @@ pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it
         .begin_change(&change, T0 + LEASE_MS)
         .await
         .unwrap();
+    (subscription, change, credit)
+}
+
+pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it(repos: Repositories) {
+    let (subscription, change, credit) = pending_downgrade(&repos).await;
     let applied = repos
         .recurring
         .apply_change(&change.id, None, T0 + 3, None)

@@ -73,10 +73,11 @@ pub(super) fn parse_signed_permission(
 impl RecurringService {
     /// Verifies and stores a subscription; the first charge is due at once. The customer's signature is
     /// checked first, before the `Idempotency-Key` is consulted: a caller who cannot sign for the customer
-    /// learns nothing about the customer's keys. With a key (claimed per customer wallet), a response
-    /// already kept for it is then answered before the plan and permission checks run again (a replay must
-    /// not depend on the plan as it is now); the create's transaction checks the key once more, so
-    /// concurrent duplicates still create one subscription.
+    /// learns nothing about the customer's keys. With a key (claimed per customer wallet), an earlier create
+    /// under it is then answered before the plan and permission checks run again (a replay must not depend on
+    /// the plan as it is now): its kept response, or the subscription it committed when its response was
+    /// lost. The create's transaction checks the key once more, so concurrent duplicates still create one
+    /// subscription.
     ///
     /// # Errors
     /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
