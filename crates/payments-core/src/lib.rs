@@ -21,6 +21,7 @@ mod platform_fees;
 mod pricing;
 mod rate;
 mod receipt_authority;
+mod receipt_event;
 mod receipt_status;
 mod receipt_transition;
 mod reconcile;
@@ -71,11 +72,9 @@ pub use pricing::{
 };
 pub use rate::{FeePct, RateError, TaxRate};
 pub use receipt_authority::{Authority, AuthorityError, UnknownAuthority, authorize_request};
+pub use receipt_event::{PaymentProof, ReceiptEvent, TrackingStatus};
 pub use receipt_status::{Failure, FailureCategory, FailureError, ReceiptStatus, UnknownStatus};
-pub use receipt_transition::{
-    PaymentProof, ReceiptEvent, ReceiptState, TrackingStatus, Transition, TransitionError, apply_event,
-    apply_event_as,
-};
+pub use receipt_transition::{ReceiptState, Transition, TransitionError, apply_event, apply_event_as};
 pub use reconcile::{
     ABSENT, Difference, Expected, LoggedTransfer, MinedMovement, deposit_differences, movement_differences,
     settlement_differences,

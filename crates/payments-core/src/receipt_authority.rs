@@ -19,8 +19,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::receipt_event::{PaymentProof, ReceiptEvent, TrackingStatus};
 use crate::receipt_status::ReceiptStatus;
-use crate::receipt_transition::{PaymentProof, ReceiptEvent, TrackingStatus};
 
 /// Who asks for a receipt change, from least to most trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,5 +1,7 @@
 use super::*;
-use crate::receipt_status::FailureCategory;
+use crate::receipt_event::{PaymentProof, TrackingStatus};
+use crate::receipt_status::{Failure, FailureCategory};
+use crate::wallet::Wallet;
 
 fn wallet() -> Wallet {
     Wallet::parse("0x00000000000000000000000000000000000000aa").unwrap()

@@ -77,9 +77,9 @@ pub(crate) use subscription_deliveries::{
     SubscriptionDelivery, SubscriptionHook, merged_credits, subscription_credit,
 };
 pub use use_case::{
-    Committed, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale, SaleDecision,
-    SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused, TransitionTx,
-    Transitioned, TxError,
+    Committed, EarlierCall, IDEMPOTENCY_RETENTION_MS, IdempotencyClaim, MerchantSnapshot, Resource, Sale,
+    SaleDecision, SaleInputs, SalePlan, SaleRefused, SaleTx, TransitionDecision, TransitionRefused,
+    TransitionTx, Transitioned, TxError,
 };
 pub use user_repository::{BillingRepository, ReceiptFeeBase, SubscriptionFeeBase, UserRepository};
 

@@ -2,8 +2,9 @@
 //! the batch claims and settles.
 //!
 //! Creating a plan or a subscription is one transaction with an optional idempotency claim, like the sale
-//! use case ([`crate::ReceiptRepository::create`]): the key is checked first, the row written, and
-//! the rendered response kept under the key before commit.
+//! use case ([`crate::ReceiptRepository::create`]): the key is checked first, the row written, and the
+//! claim committed naming it; the caller keeps the rendered response afterwards. A plan change commits its
+//! claim the same way when it is applied.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -11,11 +12,11 @@ use std::fmt;
 use async_trait::async_trait;
 use payments_core::Wallet;
 
-use crate::{Committed, IdempotencyClaim, IdempotentResponse, StoreError, TxError};
+use crate::{Committed, EarlierCall, IdempotencyClaim, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -48,12 +49,12 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
         now_ms: i64,
         claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<CustomerSubscription>, TxError<SubscriptionRefusal>>;
-    /// The response kept under the claim's wallet, scope and key within the retention (its request hash
-    /// tells a replay from a conflict); `None` when none is. A read outside any transaction: the service
-    /// answers a replay before checks that read state a replay must not depend on (the create's
-    /// transaction checks the claim again).
-    async fn kept_response(&self, claim: &IdempotencyClaim)
-    -> Result<Option<IdempotentResponse>, StoreError>;
+    /// What an earlier call under the claim's wallet, scope and key left within the retention (its request
+    /// hash tells a replay from a conflict); `None` when the key is unused. A read outside any transaction:
+    /// the service answers a replay, or recovers a committed call's answer from the resource its claim
+    /// names, before checks that read state a replay must not depend on (the use case's transaction checks
+    /// the claim again).
+    async fn earlier_call(&self, claim: &IdempotencyClaim) -> Result<Option<EarlierCall>, StoreError>;
     async fn fetch_subscription(
         &self,
         id: &CustomerSubscriptionId,
@@ -121,15 +122,23 @@ pub trait RecurringRepository: Send + Sync + fmt::Debug {
     ) -> Result<(), TxError<ChangeRefusal>>;
     /// Applies the pending change `id` in one transaction: the subscription's plan, price, permission and
     /// credit, the prorated charge's billing event (`transaction_hash`, `None` when found on chain by a
-    /// reconciliation), the `subscription.updated` webhook, and `response` kept under its claim. `None` when
-    /// the change is not pending (another run finished it).
+    /// reconciliation), the `subscription.updated` webhook, what the change replaced (kept on its record),
+    /// and the claim committed naming the change (the caller keeps the answer with
+    /// [`crate::IdempotencyRepository::keep_response`]). `None` when the change is not pending (another run
+    /// finished it).
     async fn apply_change(
         &self,
         id: &SubscriptionChangeId,
         transaction_hash: Option<String>,
         now_ms: i64,
-        response: Option<(IdempotencyClaim, IdempotentResponse)>,
-    ) -> Result<Option<CustomerSubscription>, StoreError>;
+        claim: Option<IdempotencyClaim>,
+    ) -> Result<Option<ChangedSubscription>, StoreError>;
+    /// The applied change `id` as it answered: the subscription as stored now, and what the change did as its
+    /// record kept it; `None` when it is not applied (or was applied before its record kept that, v24).
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError>;
     /// Marks the pending change `id` failed (the chain refused it, or it never happened): the subscription
     /// keeps its plan. Nothing when it is not pending.
     async fn fail_change(

@@ -11,7 +11,7 @@ use payments_core::{ReceiptState, ReceiptStatus, Wallet};
 use crate::{IdempotentResponse, StockTake, StoreError, TransitionCommit};
 use payments_domain::inventory::InventoryItem;
 use payments_domain::receipt::{ItemRef, NewReceipt, Receipt, ReceiptId};
-use payments_domain::recurring::{CustomerSubscriptionId, PlanId};
+use payments_domain::recurring::{CustomerSubscriptionId, PlanId, SubscriptionChangeId};
 use payments_domain::shop::ShopConfig;
 use payments_domain::split::StoredSplit;
 
@@ -43,8 +43,13 @@ impl IdempotencyClaim {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resource {
     Receipt(ReceiptId),
+    /// A status change a receipt's history records (its row): the statuses it moved between are the
+    /// answer's, whatever the receipt went through since.
+    StatusChange(i64),
     Plan(PlanId),
     Subscription(CustomerSubscriptionId),
+    /// An applied plan change, whose record keeps what it replaced.
+    Change(SubscriptionChangeId),
 }
 
 impl Resource {
@@ -52,17 +57,21 @@ impl Resource {
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Resource::Receipt(_) => "receipt",
+            Resource::StatusChange(_) => "status_change",
             Resource::Plan(_) => "plan",
             Resource::Subscription(_) => "subscription",
+            Resource::Change(_) => "change",
         }
     }
 
-    /// The stored (public) id.
-    pub(crate) fn id(&self) -> &str {
+    /// The stored id: the public one, or a history row's.
+    pub(crate) fn id(&self) -> String {
         match self {
-            Resource::Receipt(id) => id.as_str(),
-            Resource::Plan(id) => id.as_str(),
-            Resource::Subscription(id) => id.as_str(),
+            Resource::Receipt(id) => id.as_str().to_owned(),
+            Resource::StatusChange(row) => row.to_string(),
+            Resource::Plan(id) => id.as_str().to_owned(),
+            Resource::Subscription(id) => id.as_str().to_owned(),
+            Resource::Change(id) => id.as_str().to_owned(),
         }
     }
 
@@ -70,9 +79,37 @@ impl Resource {
     pub(crate) fn from_parts(kind: &str, id: String) -> Result<Self, String> {
         match kind {
             "receipt" => Ok(Resource::Receipt(ReceiptId::from_stored(id))),
+            "status_change" => id
+                .parse()
+                .map(Resource::StatusChange)
+                .map_err(|_| format!("status change {id} is not a row id")),
             "plan" => Ok(Resource::Plan(PlanId::from_stored(id))),
             "subscription" => Ok(Resource::Subscription(CustomerSubscriptionId::from_stored(id))),
+            "change" => Ok(Resource::Change(SubscriptionChangeId::from_stored(id))),
             other => Err(format!("unknown resource kind {other}")),
+        }
+    }
+}
+
+/// What an earlier call under an idempotency key left, as a use case reads it before checks a replay must
+/// not depend on (the state they read may have changed since that call succeeded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EarlierCall {
+    /// Its answer, kept.
+    Kept(IdempotentResponse),
+    /// Its transaction committed naming `resource`; its answer is not kept (yet).
+    Committed {
+        request_hash: String,
+        resource: Resource,
+    },
+}
+
+impl EarlierCall {
+    /// The hash of the body the key was first used with: another one is a conflict.
+    pub fn request_hash(&self) -> &str {
+        match self {
+            EarlierCall::Kept(kept) => &kept.request_hash,
+            EarlierCall::Committed { request_hash, .. } => request_hash,
         }
     }
 }
@@ -215,4 +252,26 @@ pub struct Transitioned {
     pub moved: Option<(ReceiptStatus, ReceiptState)>,
     /// Whether a webhook delivery was enqueued (the dispatcher is woken after commit).
     pub enqueued: bool,
+}
+
+impl Transitioned {
+    /// A transition an earlier call under the same key committed, recovered from what its claim names: the
+    /// statuses it moved between as the receipt's history recorded them (`None`: it acknowledged the event,
+    /// or its claim names only the receipt), the receipt as stored now.
+    pub(crate) fn recovered(now: Receipt, moved: Option<(ReceiptStatus, ReceiptStatus)>) -> Self {
+        let moved = moved.map(|(from, to)| {
+            let state = ReceiptState {
+                status: to,
+                paid: now.paid,
+                refunded: now.refunded,
+                held_by: now.status_authority,
+            };
+            (from, state)
+        });
+        Transitioned {
+            before: now,
+            moved,
+            enqueued: false,
+        }
+    }
 }

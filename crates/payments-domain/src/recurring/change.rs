@@ -119,6 +119,14 @@ impl SubscriptionChange {
     }
 }
 
+/// A plan change applied: the subscription on its new plan, and what the change did to money (the answer
+/// to the change, and what a replay whose answer was lost recovers from the change's record).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedSubscription {
+    pub subscription: CustomerSubscription,
+    pub change: PlanChangeFacts,
+}
+
 /// Why a change was not recorded (or not applied); nothing was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeRefusal {

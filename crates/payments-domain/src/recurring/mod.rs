@@ -12,7 +12,9 @@ mod plan;
 mod plan_request;
 mod subscribe;
 
-pub use change::{ChangeRefusal, ChangeSubscriptionRequest, SubscriptionChange, SubscriptionChangeId};
+pub use change::{
+    ChangeRefusal, ChangeSubscriptionRequest, ChangedSubscription, SubscriptionChange, SubscriptionChangeId,
+};
 pub use charge::{
     BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeResultStatus,
     ChargeSettlement, ClaimRequest, SettleOutcome,

@@ -125,3 +125,22 @@ pub(crate) const PNG: &[u8] =
 pub(crate) const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0";
 pub(crate) const WEBP: &[u8] =
     b"RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f\0\0\0\x10\x07\x10\x11\x11\x88\x88\xfe\x07\0";
+
+/// A reply as bytes: what a replay must repeat exactly.
+pub(crate) struct Raw {
+    pub(crate) status: u16,
+    pub(crate) replayed: bool,
+    pub(crate) body: Vec<u8>,
+}
+
+pub(crate) async fn send_raw(request: RequestBuilder) -> Raw {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let replayed = response.headers().get("idempotent-replayed").is_some();
+    let body = response.bytes().await.unwrap().to_vec();
+    Raw {
+        status,
+        replayed,
+        body,
+    }
+}

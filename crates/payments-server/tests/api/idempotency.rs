@@ -111,15 +111,8 @@ async fn a_replay_after_the_kept_response_was_lost_answers_the_same_receipt_and_
     };
     let first = send(request()).await;
     assert_eq!(first.status, 201);
-    // The process stopped between the commit and keeping the answer: the claim is there, its response not.
+    lose_kept_answer(&api, "create-lost");
     let db = rusqlite::Connection::open(&api.app.db_path).unwrap();
-    let cleared = db
-        .execute(
-            "UPDATE idempotency_keys SET status = 0, body = X'' WHERE key = 'create-lost'",
-            [],
-        )
-        .unwrap();
-    assert_eq!(cleared, 1);
 
     let replay = send(request()).await;
     let again = send(request()).await;
@@ -143,4 +136,17 @@ async fn a_replay_after_the_kept_response_was_lost_answers_the_same_receipt_and_
         serde_json::from_slice::<serde_json::Value>(&kept.1).unwrap(),
         first.json
     );
+}
+
+/// The process stopped between the commit and keeping the answer under `key`: the claim is there, naming
+/// what it made, its response not.
+pub(crate) fn lose_kept_answer(api: &Api, key: &str) {
+    let db = rusqlite::Connection::open(&api.app.db_path).unwrap();
+    let cleared = db
+        .execute(
+            "UPDATE idempotency_keys SET status = 0, body = X'' WHERE key = ?1",
+            [key],
+        )
+        .unwrap();
+    assert_eq!(cleared, 1, "one answer kept under {key}");
 }

@@ -5,7 +5,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::admin_helpers::{admin, admin_without_csrf};
-use crate::helpers::{Api, Reply, send};
+use crate::helpers::{Api, Reply, send, send_raw};
+use crate::idempotency::lose_kept_answer;
 use crate::paid_receipt::{paid_receipt, refund_sent};
 
 const BUYER: &str = "0x3333333333333333333333333333333333333333";
@@ -55,6 +56,38 @@ async fn refunds_are_partial_then_full_and_never_exceed_what_was_paid() {
         json!({"ok": true, "status": "refunded", "previousStatus": "refund_partial"})
     );
     assert!(!rest.header("x-correlation-id").is_empty());
+}
+
+#[tokio::test]
+async fn a_refund_whose_kept_answer_was_lost_answers_the_same_bytes_after_the_receipt_moved_on() {
+    let api = Api::spawn().await;
+    let (session, key) = paid_receipt(&api, "sold").await;
+    let (first_tx, rest_tx) = (
+        refund_sent(&api, BUYER, 350).await,
+        refund_sent(&api, BUYER, 425).await,
+    );
+    let keyed = || {
+        admin(&api, &session, Method::POST, "/api/receipts/refund")
+            .header("Idempotency-Key", "refund-lost")
+            .json(&refund_body(&key, json!(3.5), &first_tx))
+    };
+    let first = send_raw(keyed()).await;
+    lose_kept_answer(&api, "refund-lost");
+    let rest = refund(&api, &session, refund_body(&key, json!(4.25), &rest_tx)).await;
+    assert_eq!(rest.json["status"], "refunded", "{}", rest.json);
+
+    let recovered = send_raw(keyed()).await;
+    let again = send_raw(keyed()).await;
+
+    assert_eq!(
+        serde_json::from_slice::<Value>(&first.body).unwrap(),
+        json!({"ok": true, "status": "refund_partial", "previousStatus": "paid"})
+    );
+    assert_eq!((recovered.status, recovered.replayed), (200, true));
+    assert_eq!(recovered.body, first.body);
+    assert_eq!((again.status, again.body), (200, first.body));
+    let read = send(api.dev_as(&key.key, Method::GET, "/api/receipts/sold")).await;
+    assert_eq!(read.json["refundedUsd"], json!(7.75), "refunded once each");
 }
 
 #[tokio::test]

@@ -7,27 +7,9 @@ use payments_server::testing::wallet_of_key;
 use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
 
-use crate::helpers::{Api, send};
+use crate::helpers::{Api, Raw, send, send_raw};
+use crate::idempotency::lose_kept_answer;
 use crate::subscription_helpers::{CUSTOMER_KEY, OTHER_KEY, create_body, weekly_permission, weekly_plan};
-
-/// A reply as bytes: what a replay must repeat exactly.
-struct Raw {
-    status: u16,
-    replayed: bool,
-    body: Vec<u8>,
-}
-
-async fn send_raw(request: RequestBuilder) -> Raw {
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let replayed = response.headers().get("idempotent-replayed").is_some();
-    let body = response.bytes().await.unwrap().to_vec();
-    Raw {
-        status,
-        replayed,
-        body,
-    }
-}
 
 fn json_of(raw: &Raw) -> Value {
     serde_json::from_slice(&raw.body).unwrap()
@@ -145,6 +127,38 @@ async fn a_subscription_create_resent_with_its_key_answers_the_first_response_ev
     assert_eq!((second.status, second.replayed), (201, true));
     assert_eq!(second.body, first.body);
     assert_eq!(json_of(&first)["subscription"]["status"], "active");
+    assert_eq!(subscriptions_of(&api, CUSTOMER_KEY).await, 1);
+}
+
+#[tokio::test]
+async fn a_subscription_create_whose_kept_answer_was_lost_is_answered_from_the_subscription_even_after_the_plan_was_deactivated()
+ {
+    let api = Api::spawn().await;
+    let plan = weekly_plan(&api).await;
+    let body = subscription_body(&api, &plan, CUSTOMER_KEY, 1);
+    let first = send_raw(subscribe(&api, "sub-lost", &body)).await;
+    lose_kept_answer(&api, "sub-lost");
+    // The checks a fresh create runs would refuse now; the committed create is answered all the same.
+    let deactivated = send(
+        api.dev(Method::DELETE, "/api/subscriptions/plans")
+            .json(&json!({ "planId": plan })),
+    )
+    .await;
+    assert_eq!(deactivated.status, 200, "{}", deactivated.json);
+
+    let recovered = send_raw(subscribe(&api, "sub-lost", &body)).await;
+    let again = send_raw(subscribe(&api, "sub-lost", &body)).await;
+
+    assert_eq!((first.status, first.replayed), (201, false));
+    assert_eq!(
+        (recovered.status, recovered.replayed),
+        (201, true),
+        "{}",
+        json_of(&recovered)
+    );
+    assert_eq!(recovered.body, first.body);
+    assert_eq!((again.status, again.replayed), (201, true));
+    assert_eq!(again.body, first.body);
     assert_eq!(subscriptions_of(&api, CUSTOMER_KEY).await, 1);
 }
 

@@ -11,7 +11,7 @@ use crate::postgres::connection::Queries;
 
 use crate::postgres::error::PgError;
 use crate::postgres::rows;
-use crate::{IdempotencyClaim, IdempotencyRepository, IdempotentResponse, Resource, StoreError};
+use crate::{EarlierCall, IdempotencyClaim, IdempotencyRepository, IdempotentResponse, Resource, StoreError};
 
 /// Keys past their retention go first, so an expired key can be used again. Rows another transaction is
 /// purging right now are skipped rather than waited for: that transaction deletes them anyway.
@@ -23,7 +23,6 @@ const CLAIM: &str =
     VALUES ($1, $2, $3, $4, 0, ''::bytea, $5) ON CONFLICT (wallet, scope, key) DO NOTHING RETURNING id";
 const FETCH: &str = "SELECT request_hash, status, body, resource_kind, resource_id FROM idempotency_keys
     WHERE wallet = $1 AND scope = $2 AND key = $3 AND created_at >= $4";
-const KEEP: &str = "UPDATE idempotency_keys SET status = $2, body = $3 WHERE id = $1";
 const NAME: &str = "UPDATE idempotency_keys SET resource_kind = $2, resource_id = $3 WHERE id = $1";
 /// Only a committed claim still without its response, of the same body: a later write never replaces the
 /// answer a replay may already have given.
@@ -85,15 +84,7 @@ pub(super) async fn claim(tx: &impl Queries, claim: &IdempotencyClaim) -> Result
         return Ok(Claimed::Conflict);
     }
     if status == PENDING {
-        let kind: Option<String> = rows::get(&row, "resource_kind")?;
-        let id: Option<String> = rows::get(&row, "resource_id")?;
-        return Ok(match kind.zip(id) {
-            Some((kind, id)) => Claimed::Unkept(
-                Resource::from_parts(&kind, id)
-                    .map_err(|error| PgError::corrupt("column resource_kind", error))?,
-            ),
-            None => Claimed::Pending,
-        });
+        return Ok(resource(&row)?.map_or(Claimed::Pending, Claimed::Unkept));
     }
     Ok(Claimed::Replay(IdempotentResponse {
         request_hash,
@@ -102,12 +93,12 @@ pub(super) async fn claim(tx: &impl Queries, claim: &IdempotencyClaim) -> Result
     }))
 }
 
-/// The response committed under the claimed key within its retention (whatever the body it was kept for);
-/// `None` when there is none yet.
-pub(super) async fn kept(
+/// What an earlier use of the claimed key committed within its retention (whatever the body it was used
+/// with); `None` when there is none (a claim still in its transaction is not visible).
+pub(super) async fn earlier(
     client: &impl Queries,
     claim: &IdempotencyClaim,
-) -> Result<Option<IdempotentResponse>, PgError> {
+) -> Result<Option<EarlierCall>, PgError> {
     let fetch = client.prepare_cached(FETCH).await?;
     let wallet = claim.wallet.to_string();
     let row = client
@@ -119,27 +110,30 @@ pub(super) async fn kept(
     let Some(row) = row else {
         return Ok(None);
     };
+    let request_hash: String = rows::get(&row, "request_hash")?;
     let status: i32 = rows::get(&row, "status")?;
     if status == PENDING {
-        return Ok(None);
+        return Ok(resource(&row)?.map(|resource| EarlierCall::Committed {
+            request_hash,
+            resource,
+        }));
     }
-    Ok(Some(IdempotentResponse {
-        request_hash: rows::get(&row, "request_hash")?,
+    Ok(Some(EarlierCall::Kept(IdempotentResponse {
+        request_hash,
         status: u16::try_from(status).map_err(|error| PgError::corrupt("column status", error))?,
         body: rows::get(&row, "body")?,
-    }))
+    })))
 }
 
-/// Fills in the response of the key this transaction claimed.
-pub(super) async fn keep(
-    tx: &impl Queries,
-    claim_id: i64,
-    response: &IdempotentResponse,
-) -> Result<(), PgError> {
-    let keep = tx.prepare_cached(KEEP).await?;
-    tx.execute(&keep, &[&claim_id, &i32::from(response.status), &response.body])
-        .await?;
-    Ok(())
+/// The resource a claim's row names, if any.
+fn resource(row: &tokio_postgres::Row) -> Result<Option<Resource>, PgError> {
+    let kind: Option<String> = rows::get(row, "resource_kind")?;
+    let id: Option<String> = rows::get(row, "resource_id")?;
+    kind.zip(id)
+        .map(|(kind, id)| {
+            Resource::from_parts(&kind, id).map_err(|error| PgError::corrupt("column resource_kind", error))
+        })
+        .transpose()
 }
 
 /// Names the resource this transaction's claim made; it commits with the claim.

@@ -10,7 +10,7 @@ use crate::postgres::error::PgError;
 use crate::postgres::{
     schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v7, schema_v8, schema_v9, schema_v10,
     schema_v11, schema_v12, schema_v13, schema_v14, schema_v15, schema_v16, schema_v17, schema_v18,
-    schema_v21, schema_v22, schema_v23,
+    schema_v21, schema_v22,
 };
 use crate::schema;
 
@@ -49,7 +49,8 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (20, schema::v20::SQL),
     (21, schema_v21::SQL),
     (22, schema_v22::SQL),
-    (23, schema_v23::SQL),
+    (23, schema::v23::SQL),
+    (24, schema::v24::SQL),
 ];
 
 /// Applies every migration the database lacks; returns the versions it applied.

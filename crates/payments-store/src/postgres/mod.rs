@@ -62,7 +62,6 @@ mod schema_v18;
 mod schema_v2;
 mod schema_v21;
 mod schema_v22;
-mod schema_v23;
 mod schema_v3;
 mod schema_v4;
 mod schema_v5;

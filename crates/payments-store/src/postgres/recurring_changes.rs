@@ -11,9 +11,9 @@ use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::{recurring, rows, subscription_hooks};
 use crate::rows::{ChangeRow, PendingRow, proration_columns, units_column};
-use crate::{IdempotencyClaim, IdempotentResponse};
+use crate::{IdempotencyClaim, Resource};
 use payments_domain::recurring::{
-    ChangeRefusal, CustomerSubscription, SubscriptionChange, SubscriptionChangeId,
+    ChangeRefusal, ChangedSubscription, SubscriptionChange, SubscriptionChangeId,
 };
 
 const LOCK_SUBSCRIPTION: &str =
@@ -52,8 +52,20 @@ const STALE: &str = concat!(
 const SWITCH: &str = "UPDATE customer_subscriptions SET plan_id = $2, price_cents = $3,
     permission_json = $4, signature = $5, permission_hash = $6, credit_units = credit_units + $7,
     updated_at = $8 WHERE id = $1";
+/// Applied, with what the change replaced: the record answers a replay whose answer was lost.
 const APPLIED: &str = "UPDATE subscription_changes SET state = 'applied', tx_hash = $2, lease_until = NULL,
-    updated_at = $3 WHERE public_id = $1 AND state = 'pending'";
+    updated_at = $3, previous_plan_id = (SELECT id FROM subscription_plans WHERE public_id = $4),
+    previous_price_cents = $5, previous_permission_json = $6, credit_before_units = $7
+    WHERE public_id = $1 AND state = 'pending'";
+/// An applied change with what it replaced, under [`change_from_row`]'s names, and its transaction hash.
+const APPLIED_BY_ID: &str = "SELECT c.public_id AS change_id, s.public_id AS subscription_id, s.merchant,
+    op.public_id AS previous_plan_id, c.previous_price_cents, c.previous_permission_json AS old_permission_json,
+    np.public_id AS plan_id, c.price_cents, c.permission_json, c.signature, c.permission_hash, c.period_index,
+    c.proration, c.proration_units, c.fee_units, c.net_units, c.created_at, s.id AS subscription_row,
+    np.id AS plan_row, c.credit_before_units AS credit_units, c.tx_hash
+    FROM subscription_changes c JOIN customer_subscriptions s ON s.id = c.subscription_id
+    JOIN subscription_plans op ON op.id = c.previous_plan_id JOIN subscription_plans np ON np.id = c.plan_id
+    WHERE c.public_id = $1 AND c.state = 'applied'";
 const FAILED: &str = "UPDATE subscription_changes SET state = 'failed', failure = $2, lease_until = NULL,
     updated_at = $3 WHERE public_id = $1 AND state = 'pending'";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
@@ -149,8 +161,8 @@ pub(super) async fn apply(
     id: &SubscriptionChangeId,
     transaction_hash: Option<String>,
     now_ms: i64,
-    response: Option<&(IdempotencyClaim, IdempotentResponse)>,
-) -> Result<Option<CustomerSubscription>, PgError> {
+    claim: Option<&IdempotencyClaim>,
+) -> Result<Option<ChangedSubscription>, PgError> {
     let tx = client.transaction().await?;
     let pending = tx.prepare_cached(PENDING_BY_ID).await?;
     let Some(row) = tx.query_opt(&pending, &[&id.as_str()]).await? else {
@@ -173,8 +185,19 @@ pub(super) async fn apply(
     )
     .await?;
     let applied = tx.prepare_cached(APPLIED).await?;
-    tx.execute(&applied, &[&id.as_str(), &transaction_hash, &now_ms])
-        .await?;
+    tx.execute(
+        &applied,
+        &[
+            &id.as_str(),
+            &transaction_hash,
+            &now_ms,
+            &change.previous_plan_id.as_str(),
+            &change.previous_price.as_i64(),
+            &rows::to_json(&SpendPermissionData::from(&change.old_permission))?,
+            &units_column(credit_before),
+        ],
+    )
+    .await?;
     if let Some(event) = change.prorated_charge_event(transaction_hash.clone(), now_ms) {
         let insert = tx.prepare_cached(INSERT_EVENT).await?;
         tx.execute(
@@ -198,15 +221,37 @@ pub(super) async fn apply(
     // Read after the switch: the webhook names the new plan and goes to its target.
     let facts = change.facts(credit_before, transaction_hash);
     let hook = subscription_hooks::hook_at(&tx, row_id).await?;
-    subscription_hooks::enqueue(&tx, hook.and_then(|hook| hook.updated(facts, now_ms)), now_ms).await?;
-    if let Some((claim, response)) = response
+    let updated = hook.and_then(|hook| hook.updated(facts.clone(), now_ms));
+    subscription_hooks::enqueue(&tx, updated, now_ms).await?;
+    if let Some(claim) = claim
         && let Claimed::Fresh(claim_id) = idempotency::claim(&tx, claim).await?
     {
-        idempotency::keep(&tx, claim_id, response).await?;
+        idempotency::name(&tx, claim_id, &Resource::Change(id.clone())).await?;
     }
     let subscription = recurring::fetch_subscription(&tx, &change.subscription_id).await?;
     tx.commit().await?;
-    Ok(subscription)
+    Ok(subscription.map(|subscription| ChangedSubscription {
+        subscription,
+        change: facts,
+    }))
+}
+
+/// The applied change `id`: the subscription as stored now and what the change did, from its record.
+pub(super) async fn applied(
+    client: &impl Queries,
+    id: &SubscriptionChangeId,
+) -> Result<Option<ChangedSubscription>, PgError> {
+    let statement = client.prepare_cached(APPLIED_BY_ID).await?;
+    let Some(row) = client.query_opt(&statement, &[&id.as_str()]).await? else {
+        return Ok(None);
+    };
+    let PendingRow(change, _, _, credit_before) = change_from_row(&row)?;
+    let transaction_hash: Option<String> = rows::get(&row, "tx_hash")?;
+    let subscription = recurring::fetch_subscription(client, &change.subscription_id).await?;
+    Ok(subscription.map(|subscription| ChangedSubscription {
+        subscription,
+        change: change.facts(credit_before, transaction_hash),
+    }))
 }
 
 pub(super) async fn fail(

@@ -9,11 +9,11 @@ use crate::postgres::{
     PgStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_create,
     recurring_notices, relayer_lease,
 };
-use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
+use crate::{Committed, EarlierCall, IdempotencyClaim, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -51,11 +51,8 @@ impl RecurringRepository for PgStore {
         recurring_create::create_subscription(self, subscription, now_ms, claim).await
     }
 
-    async fn kept_response(
-        &self,
-        claim: &IdempotencyClaim,
-    ) -> Result<Option<IdempotentResponse>, StoreError> {
-        self.run(|client| Box::pin(async move { idempotency::kept(&client, claim).await }))
+    async fn earlier_call(&self, claim: &IdempotencyClaim) -> Result<Option<EarlierCall>, StoreError> {
+        self.run(|client| Box::pin(async move { idempotency::earlier(&client, claim).await }))
             .await
     }
 
@@ -145,20 +142,20 @@ impl RecurringRepository for PgStore {
         id: &SubscriptionChangeId,
         transaction_hash: Option<String>,
         now_ms: i64,
-        response: Option<(IdempotencyClaim, IdempotentResponse)>,
-    ) -> Result<Option<CustomerSubscription>, StoreError> {
-        let response = response.as_ref();
+        claim: Option<IdempotencyClaim>,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
+        let claim = claim.as_ref();
         let hash = transaction_hash.as_ref();
-        self.run(|client| {
-            Box::pin(recurring_changes::apply(
-                client,
-                id,
-                hash.cloned(),
-                now_ms,
-                response,
-            ))
-        })
-        .await
+        self.run(|client| Box::pin(recurring_changes::apply(client, id, hash.cloned(), now_ms, claim)))
+            .await
+    }
+
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
+        self.run(|client| Box::pin(async move { recurring_changes::applied(&client, id).await }))
+            .await
     }
 
     async fn fail_change(

@@ -111,7 +111,8 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
             (20, T0),
             (21, T0),
             (22, T0),
-            (23, T0)
+            (23, T0),
+            (24, T0)
         ]
     );
     drop(first);

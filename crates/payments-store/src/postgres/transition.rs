@@ -4,7 +4,7 @@
 //! outbox and refund rows (a refund whose transaction already proves another refund rolls it all back).
 
 use crate::postgres::connection::{PgClient, Queries};
-use payments_core::Wallet;
+use payments_core::{ReceiptStatus, Wallet};
 
 use crate::postgres::error::PgError;
 use crate::postgres::idempotency::{self, Claimed};
@@ -24,7 +24,9 @@ const APPLY: &str = "UPDATE receipts SET status = $2, version = version + 1, pai
     expired = expired OR $11, paid_late = $12, received_units = $13
     WHERE id = $1 AND version = $9";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
-    VALUES ($1, $2, $3, $4, $5)";
+    VALUES ($1, $2, $3, $4, $5) RETURNING id";
+const HISTORY_ENTRY: &str = "SELECT h.from_status, h.to_status FROM receipt_history h
+    JOIN receipts r ON r.id = h.receipt_id WHERE h.id = $1 AND r.public_id = $2";
 
 /// Runs the transition, again after a transient failure as long as the decision has not run.
 pub(super) async fn apply<T: Send>(
@@ -74,9 +76,9 @@ async fn attempt_transition<T>(
         Some(claim) => match idempotency::claim(&tx, claim).await? {
             Claimed::Fresh(id) => Some(id),
             Claimed::Replay(response) => return Ok(Committed::Replayed(response)),
-            Claimed::Unkept(_) => {
+            Claimed::Unkept(resource) => {
                 idempotency::unkept(recover)?;
-                return recovered(&tx, wallet, receipt_id).await;
+                return recovered(&tx, wallet, receipt_id, &resource).await;
             }
             Claimed::Conflict => return Err(Failed::Conflict),
             Claimed::Pending => return Err(Failed::Busy(idempotency::pending(claim))),
@@ -92,20 +94,23 @@ async fn attempt_transition<T>(
         .take()
         .ok_or_else(|| Failed::Busy("the transition's decision already ran".to_owned()))?;
     let decided = decide(&before, &snapshot);
-    let transitioned =
+    let (transitioned, resource) =
         match decided.map_err(|refusal| Failed::Refused(TransitionRefused::Decision(refusal)))? {
-            None => Transitioned {
-                before,
-                moved: None,
-                enqueued: false,
-            },
+            None => (
+                Transitioned {
+                    before,
+                    moved: None,
+                    enqueued: false,
+                },
+                Resource::Receipt(receipt_id.clone()),
+            ),
             Some(commit) => {
-                if !write(&tx, rowid, &commit).await? {
+                let Some(entry) = write(&tx, rowid, &commit).await? else {
                     // The row is locked FOR UPDATE, so its version cannot have moved; if it did, say busy.
                     return Err(Failed::Busy(format!(
                         "receipt {receipt_id} changed during its transaction"
                     )));
-                }
+                };
                 if let Some(refund) = &commit.refund
                     && !refunds::insert(&tx, rowid, refund, commit.now_ms).await?
                 {
@@ -117,40 +122,73 @@ async fn attempt_transition<T>(
                 for (buyer, change) in purchase_credit_changes(&before, &commit) {
                     users::credit_purchases(&tx, buyer, change, commit.now_ms).await?;
                 }
-                Transitioned {
+                let moved = Transitioned {
                     before,
                     moved: Some((commit.from, commit.to)),
                     enqueued: commit.delivery.is_some(),
-                }
+                };
+                (moved, Resource::StatusChange(entry))
             }
         };
     if let Some(claim_id) = claimed {
-        idempotency::name(&tx, claim_id, &Resource::Receipt(receipt_id.clone())).await?;
+        idempotency::name(&tx, claim_id, &resource).await?;
     }
     tx.commit().await?;
     Ok(Committed::Fresh(transitioned))
 }
 
-/// The receipt an earlier call with the same key changed, as stored now (the process stopped before it kept
-/// its response): what the change did is not recorded with the claim, so it reads as acknowledged.
+/// The transition an earlier call with the same key committed (the process stopped before it kept its
+/// response): the statuses it moved between as the receipt's history recorded them, the receipt as stored
+/// now.
 async fn recovered<T>(
     tx: &impl Queries,
     wallet: Option<Wallet>,
     receipt_id: &ReceiptId,
+    resource: &Resource,
 ) -> Result<Committed<Transitioned>, Failed<TransitionRefused<T>>> {
     let Some(before) = receipts::fetch_row(tx, wallet, receipt_id).await? else {
         return Err(Failed::Refused(TransitionRefused::NotFound(receipt_id.clone())));
     };
-    Ok(Committed::Recovered(Transitioned {
-        before,
-        moved: None,
-        enqueued: false,
-    }))
+    let moved = match resource {
+        Resource::StatusChange(entry) => Some(history_entry(tx, *entry, receipt_id).await?),
+        Resource::Receipt(_) => None,
+        Resource::Plan(_) | Resource::Subscription(_) | Resource::Change(_) => {
+            return Err(
+                PgError::corrupt("column resource_kind", "a transition's claim names no receipt").into(),
+            );
+        }
+    };
+    Ok(Committed::Recovered(Transitioned::recovered(before, moved)))
+}
+
+/// The statuses history entry `entry` of receipt `id` moved between.
+async fn history_entry(
+    tx: &impl Queries,
+    entry: i64,
+    id: &ReceiptId,
+) -> Result<(ReceiptStatus, ReceiptStatus), PgError> {
+    let statement = tx.prepare_cached(HISTORY_ENTRY).await?;
+    let row = tx
+        .query_opt(&statement, &[&entry, &id.as_str()])
+        .await?
+        .ok_or_else(|| {
+            PgError::corrupt(
+                "idempotency_keys.resource_id",
+                format!("no history entry {entry}"),
+            )
+        })?;
+    let status = |name: &str| -> Result<ReceiptStatus, PgError> {
+        rows::get::<String>(&row, name)?
+            .parse()
+            .map_err(|error| PgError::corrupt("receipt_history status", error))
+    };
+    Ok((status("from_status")?, status("to_status")?))
 }
 
 /// Writes an accepted transition like SQLite's `commit_transition`, with the stock an expiry gives back or a
-/// late payment takes again. False when the receipt is not at the decision's version.
-async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Result<bool, PgError> {
+/// late payment takes again. Answers the history entry it wrote; `None` when the receipt is not at the
+/// decision's version.
+async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Result<Option<i64>, PgError> {
     let failure = commit.failure.as_ref().map(rows::to_json).transpose()?;
     let apply = tx.prepare_cached(APPLY).await?;
     let changed = tx
@@ -174,20 +212,22 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
         )
         .await?;
     if changed == 0 {
-        return Ok(false);
+        return Ok(None);
     }
     let history = tx.prepare_cached(INSERT_HISTORY).await?;
-    tx.execute(
-        &history,
-        &[
-            &rowid,
-            &commit.from.as_str(),
-            &commit.to.status.as_str(),
-            &commit.actor,
-            &commit.now_ms,
-        ],
-    )
-    .await?;
+    let entry = tx
+        .query_one(
+            &history,
+            &[
+                &rowid,
+                &commit.from.as_str(),
+                &commit.to.status.as_str(),
+                &commit.actor,
+                &commit.now_ms,
+            ],
+        )
+        .await?;
+    let entry: i64 = rows::get(&entry, "id")?;
     if let Some(delivery) = &commit.delivery {
         outbox::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms).await?;
     }
@@ -201,5 +241,5 @@ async fn write(tx: &impl Queries, rowid: i64, commit: &TransitionCommit) -> Resu
     if let Some(tx_hash) = &commit.confirms_refund {
         refunds::confirm(tx, rowid, tx_hash, commit.now_ms).await?;
     }
-    Ok(true)
+    Ok(Some(entry))
 }

@@ -4,6 +4,8 @@
 
 pub(crate) mod v19;
 pub(crate) mod v20;
+pub(crate) mod v23;
+pub(crate) mod v24;
 pub(crate) mod v6;
 
 #[cfg(test)]
@@ -65,6 +67,7 @@ mod tests {
         (21, "64bf18274a906eb2"),
         (22, "5848d13ea379f2ad"),
         (23, "8ee5edd7b7be6231"),
+        (24, "4c51416b93b40888"),
     ];
     const POSTGRES: &[(i64, &str)] = &[
         (1, "d430e3faa232dd5a"),
@@ -90,5 +93,6 @@ mod tests {
         (21, "8f4e41eb5a9802bb"),
         (22, "407e2f9105193cfb"),
         (23, "8ee5edd7b7be6231"),
+        (24, "4c51416b93b40888"),
     ];
 }

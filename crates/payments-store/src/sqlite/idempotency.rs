@@ -7,14 +7,12 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::sqlite::{SqliteStore, rows};
-use crate::{IdempotencyClaim, IdempotencyRepository, IdempotentResponse, Resource, StoreError};
+use crate::{EarlierCall, IdempotencyClaim, IdempotencyRepository, IdempotentResponse, Resource, StoreError};
 
 const FETCH: &str = "SELECT request_hash, status, body, resource_kind, resource_id FROM idempotency_keys
     WHERE wallet = ?1 AND scope = ?2 AND key = ?3 AND created_at >= ?4";
 /// Keys past their retention go first, so an expired key can be used again.
 const PURGE: &str = "DELETE FROM idempotency_keys WHERE created_at < ?1";
-const KEEP: &str = "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 /// `status = 0` and an empty body: committed with its resource, response not kept yet.
 const NAME: &str = "INSERT INTO idempotency_keys (wallet, scope, key, request_hash, status, body, created_at,
     resource_kind, resource_id) VALUES (?1, ?2, ?3, ?4, 0, X'', ?5, ?6, ?7)";
@@ -58,15 +56,18 @@ pub(super) fn claim(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Re
     })
 }
 
-/// The response kept under the claimed key within its retention (whatever the body it was kept for); `None`
-/// when there is none (or none kept yet).
-pub(super) fn kept(
-    conn: &Connection,
-    claim: &IdempotencyClaim,
-) -> rusqlite::Result<Option<IdempotentResponse>> {
-    Ok(stored(conn, claim)?
-        .map(|stored| stored.response)
-        .filter(|response| response.status != PENDING))
+/// What an earlier use of the claimed key left within its retention (whatever the body it was used with);
+/// `None` when it is unused.
+pub(super) fn earlier(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Option<EarlierCall>> {
+    Ok(stored(conn, claim)?.and_then(|Stored { response, resource }| {
+        if response.status != PENDING {
+            return Some(EarlierCall::Kept(response));
+        }
+        resource.map(|resource| EarlierCall::Committed {
+            request_hash: response.request_hash,
+            resource,
+        })
+    }))
 }
 
 fn stored(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Option<Stored>> {
@@ -98,25 +99,6 @@ fn stored(conn: &Connection, claim: &IdempotencyClaim) -> rusqlite::Result<Optio
             },
         )
         .optional()
-}
-
-/// Keeps the use case's response under the claimed key, in the use case's transaction (plan changes, whose
-/// response is known before their transaction).
-pub(super) fn keep(
-    conn: &Connection,
-    claim: &IdempotencyClaim,
-    response: &IdempotentResponse,
-) -> rusqlite::Result<()> {
-    conn.prepare_cached(KEEP)?.execute(params![
-        claim.wallet.to_string(),
-        claim.scope,
-        claim.key,
-        claim.request_hash,
-        response.status,
-        response.body,
-        claim.now_ms
-    ])?;
-    Ok(())
 }
 
 /// Records the claim as committed with the resource it made, in the use case's transaction.

@@ -1,7 +1,7 @@
 //! Receipt rows: insert, reads (always by merchant wallet, except the payment page's lookup by id), and
 //! transitions committed with their history, outbox and refund rows.
 
-use payments_core::Wallet;
+use payments_core::{ReceiptStatus, Wallet};
 use rusqlite::{Connection, OptionalExtension, Row, named_params, params};
 
 use crate::rows::ReceiptRow;
@@ -60,6 +60,8 @@ const WINDOWS_ENDED: &str = "SELECT wallet, public_id FROM receipts
     WHERE paid_cents = 0 AND expired = 0 AND expires_at <= ?1 ORDER BY expires_at, id LIMIT ?2";
 const INSERT_HISTORY: &str = "INSERT INTO receipt_history (receipt_id, from_status, to_status, actor, at)
     VALUES (?1, ?2, ?3, ?4, ?5)";
+const HISTORY_ENTRY: &str = "SELECT h.from_status, h.to_status FROM receipt_history h
+    JOIN receipts r ON r.id = h.receipt_id WHERE h.id = ?1 AND r.public_id = ?2";
 
 fn receipt_from_row(row: &Row<'_>) -> rusqlite::Result<Receipt> {
     ReceiptRow {
@@ -187,8 +189,9 @@ pub(super) fn list(
     Ok(ReceiptPage::of_rows(found, limit))
 }
 
-/// False when the receipt moved on since it was read (nothing written).
-pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> rusqlite::Result<bool> {
+/// The history entry (row id) the transition wrote; `None` when the receipt moved on since it was read
+/// (nothing written).
+pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> rusqlite::Result<Option<i64>> {
     let failure = match &commit.failure {
         Some(failure) => Some(rows::to_json(failure)?),
         None => None,
@@ -207,7 +210,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         .query_row(params, |row| row.get::<_, i64>(0))
         .optional()?
     else {
-        return Ok(false);
+        return Ok(None);
     };
     tx.prepare_cached(INSERT_HISTORY)?.execute(params![
         rowid,
@@ -216,6 +219,7 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
         commit.actor,
         commit.now_ms
     ])?;
+    let entry = tx.last_insert_rowid();
     if let Some(delivery) = &commit.delivery {
         webhooks::insert_delivery(tx, OwnerRow::Receipt(rowid), delivery, commit.now_ms)?;
     }
@@ -232,7 +236,25 @@ pub(super) fn commit_transition(tx: &Connection, commit: &TransitionCommit) -> r
     if let Some(tx_hash) = &commit.confirms_refund {
         refunds::confirm(tx, rowid, tx_hash, commit.now_ms)?;
     }
-    Ok(true)
+    Ok(Some(entry))
+}
+
+/// The statuses history entry `entry` of receipt `id` moved between; `None` when there is no such entry.
+pub(super) fn history_entry(
+    conn: &Connection,
+    entry: i64,
+    id: &ReceiptId,
+) -> rusqlite::Result<Option<(ReceiptStatus, ReceiptStatus)>> {
+    let status = |row: &Row<'_>, index: usize| {
+        row.get::<_, String>(index)?
+            .parse::<ReceiptStatus>()
+            .map_err(|error| rows::corrupt(index, error))
+    };
+    conn.prepare_cached(HISTORY_ENTRY)?
+        .query_row(params![entry, id.as_str()], |row| {
+            Ok((status(row, 0)?, status(row, 1)?))
+        })
+        .optional()
 }
 
 /// Unpaid, unexpired receipts whose window ended by `now_ms` (the partial index `receipts_window_open`).

@@ -9,9 +9,9 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::rows::{ChangeRow, PendingRow, proration_columns, units_column};
 use crate::sqlite::idempotency::{self, Claimed};
 use crate::sqlite::{recurring, rows, subscription_hooks};
-use crate::{IdempotencyClaim, IdempotentResponse};
+use crate::{IdempotencyClaim, Resource};
 use payments_domain::recurring::{
-    ChangeRefusal, CustomerSubscription, SubscriptionChange, SubscriptionChangeId,
+    ChangeRefusal, ChangedSubscription, SubscriptionChange, SubscriptionChangeId,
 };
 
 const SUBSCRIPTION_STATE: &str = "SELECT id, status FROM customer_subscriptions WHERE public_id = ?1";
@@ -45,8 +45,19 @@ const STALE: &str = concat!(
 const SWITCH: &str = "UPDATE customer_subscriptions SET plan_id = ?2, price_cents = ?3,
     permission_json = ?4, signature = ?5, permission_hash = ?6, credit_units = credit_units + ?7,
     updated_at = ?8 WHERE id = ?1";
+/// Applied, with what the change replaced: the record answers a replay whose answer was lost.
 const APPLIED: &str = "UPDATE subscription_changes SET state = 'applied', tx_hash = ?2, lease_until = NULL,
-    updated_at = ?3 WHERE public_id = ?1 AND state = 'pending'";
+    updated_at = ?3, previous_plan_id = (SELECT id FROM subscription_plans WHERE public_id = ?4),
+    previous_price_cents = ?5, previous_permission_json = ?6, credit_before_units = ?7
+    WHERE public_id = ?1 AND state = 'pending'";
+/// An applied change with what it replaced, in [`change_from_row`]'s order, then its transaction hash.
+const APPLIED_BY_ID: &str = "SELECT c.public_id, s.public_id, s.merchant, op.public_id,
+    c.previous_price_cents, c.previous_permission_json, np.public_id, c.price_cents, c.permission_json,
+    c.signature, c.permission_hash, c.period_index, c.proration, c.proration_units, c.fee_units, c.net_units,
+    c.created_at, s.id, np.id, c.credit_before_units, c.tx_hash
+    FROM subscription_changes c JOIN customer_subscriptions s ON s.id = c.subscription_id
+    JOIN subscription_plans op ON op.id = c.previous_plan_id JOIN subscription_plans np ON np.id = c.plan_id
+    WHERE c.public_id = ?1 AND c.state = 'applied'";
 const FAILED: &str = "UPDATE subscription_changes SET state = 'failed', failure = ?2, lease_until = NULL,
     updated_at = ?3 WHERE public_id = ?1 AND state = 'pending'";
 const INSERT_EVENT: &str = "INSERT INTO billing_events (subscription_id, period_index, status, gross_cents,
@@ -133,16 +144,16 @@ pub(super) fn begin(
     Ok(Ok(()))
 }
 
-/// Applies the pending change `id` and keeps `response` under its claim (unless the key answered another
-/// request already: the change happened on chain, so it is applied whatever the key says); `None` when the
-/// change is not pending (finished by another run).
+/// Applies the pending change `id`, recording what it replaced, and commits `claim` naming it (unless the
+/// key answered another request already: the change happened on chain, so it is applied whatever the key
+/// says); `None` when the change is not pending (finished by another run).
 pub(super) fn apply(
     conn: &Connection,
     id: &SubscriptionChangeId,
     transaction_hash: Option<String>,
     now_ms: i64,
-    response: Option<(IdempotencyClaim, IdempotentResponse)>,
-) -> rusqlite::Result<Option<CustomerSubscription>> {
+    claim: Option<IdempotencyClaim>,
+) -> rusqlite::Result<Option<ChangedSubscription>> {
     let Some(PendingRow(change, row_id, plan_row, credit_before)) = conn
         .prepare_cached(PENDING_BY_ID)?
         .query_row([id.as_str()], change_from_row)
@@ -160,8 +171,15 @@ pub(super) fn apply(
         units_column(change.credit()),
         now_ms,
     ])?;
-    conn.prepare_cached(APPLIED)?
-        .execute(params![id.as_str(), transaction_hash, now_ms])?;
+    conn.prepare_cached(APPLIED)?.execute(params![
+        id.as_str(),
+        transaction_hash,
+        now_ms,
+        change.previous_plan_id.as_str(),
+        change.previous_price.as_i64(),
+        rows::to_json(&SpendPermissionData::from(&change.old_permission))?,
+        units_column(credit_before),
+    ])?;
     if let Some(event) = change.prorated_charge_event(transaction_hash.clone(), now_ms) {
         conn.prepare_cached(INSERT_EVENT)?.execute(params![
             row_id,
@@ -180,13 +198,46 @@ pub(super) fn apply(
     // Read after the switch: the webhook names the new plan and goes to its target.
     let facts = change.facts(credit_before, transaction_hash);
     let hook = subscription_hooks::hook_at(conn, row_id)?;
-    subscription_hooks::enqueue(conn, hook.and_then(|hook| hook.updated(facts, now_ms)), now_ms)?;
-    if let Some((claim, response)) = response
+    subscription_hooks::enqueue(
+        conn,
+        hook.and_then(|hook| hook.updated(facts.clone(), now_ms)),
+        now_ms,
+    )?;
+    if let Some(claim) = claim
         && matches!(idempotency::claim(conn, &claim)?, Claimed::Fresh)
     {
-        idempotency::keep(conn, &claim, &response)?;
+        idempotency::name(conn, &claim, &Resource::Change(id.clone()))?;
     }
-    recurring::fetch_subscription(conn, &change.subscription_id)
+    Ok(
+        recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
+            ChangedSubscription {
+                subscription,
+                change: facts,
+            }
+        }),
+    )
+}
+
+/// The applied change `id`: the subscription as stored now and what the change did, from its record.
+pub(super) fn applied(
+    conn: &Connection,
+    id: &SubscriptionChangeId,
+) -> rusqlite::Result<Option<ChangedSubscription>> {
+    let Some((PendingRow(change, _, _, credit_before), transaction_hash)) = conn
+        .prepare_cached(APPLIED_BY_ID)?
+        .query_row([id.as_str()], |row| Ok((change_from_row(row)?, row.get(20)?)))
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    Ok(
+        recurring::fetch_subscription(conn, &change.subscription_id)?.map(|subscription| {
+            ChangedSubscription {
+                subscription,
+                change: change.facts(credit_before, transaction_hash),
+            }
+        }),
+    )
 }
 
 pub(super) fn fail(

@@ -11,11 +11,11 @@ use crate::sqlite::{
     SqliteStore, idempotency, recurring, recurring_changes, recurring_charges, recurring_notices,
     relayer_lease, use_cases,
 };
-use crate::{Committed, IdempotencyClaim, IdempotentResponse, RecurringRepository, StoreError, TxError};
+use crate::{Committed, EarlierCall, IdempotencyClaim, RecurringRepository, StoreError, TxError};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, ChargeClaim, ChargeNotice, ChargeSettlement, ClaimRequest,
-    CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId, PlanUpdate,
-    PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, ChangeRefusal, ChangedSubscription, ChargeClaim, ChargeNotice, ChargeSettlement,
+    ClaimRequest, CustomerSubscription, CustomerSubscriptionId, NewCustomerSubscription, Plan, PlanId,
+    PlanUpdate, PlatformCancelReason, SettleOutcome, StatusQuery, SubscriptionChange, SubscriptionChangeId,
     SubscriptionRefusal,
 };
 
@@ -59,12 +59,10 @@ impl RecurringRepository for SqliteStore {
         .await
     }
 
-    async fn kept_response(
-        &self,
-        claim: &IdempotencyClaim,
-    ) -> Result<Option<IdempotentResponse>, StoreError> {
+    async fn earlier_call(&self, claim: &IdempotencyClaim) -> Result<Option<EarlierCall>, StoreError> {
         let claim = claim.clone();
-        self.read_point(move |conn| idempotency::kept(conn, &claim)).await
+        self.read_point(move |conn| idempotency::earlier(conn, &claim))
+            .await
     }
 
     async fn fetch_subscription(
@@ -158,10 +156,19 @@ impl RecurringRepository for SqliteStore {
         id: &SubscriptionChangeId,
         transaction_hash: Option<String>,
         now_ms: i64,
-        response: Option<(IdempotencyClaim, IdempotentResponse)>,
-    ) -> Result<Option<CustomerSubscription>, StoreError> {
+        claim: Option<IdempotencyClaim>,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
         let id = id.clone();
-        self.write(move |conn| recurring_changes::apply(conn, &id, transaction_hash, now_ms, response))
+        self.write(move |conn| recurring_changes::apply(conn, &id, transaction_hash, now_ms, claim))
+            .await
+    }
+
+    async fn applied_change(
+        &self,
+        id: &SubscriptionChangeId,
+    ) -> Result<Option<ChangedSubscription>, StoreError> {
+        let id = id.clone();
+        self.read_point(move |conn| recurring_changes::applied(conn, &id))
             .await
     }
 

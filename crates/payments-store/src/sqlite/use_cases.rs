@@ -202,12 +202,12 @@ pub(super) fn transition<T>(
     change: TransitionTx<T>,
     recover: bool,
 ) -> Run<TransitionTx<T>, Transitioned, TransitionRefused<T>> {
-    let earlier = check_claim(conn, change.claim.as_ref())?;
-    match earlier {
+    let earlier = match check_claim(conn, change.claim.as_ref())? {
+        None => None,
         Some(Earlier::Kept(kept)) => return Ok(Step::Done(Committed::Replayed(kept))),
         Some(Earlier::Named(_)) if !recover => return Ok(Step::Wait(change)),
-        _ => {}
-    }
+        Some(Earlier::Named(resource)) => Some(resource),
+    };
     let TransitionTx {
         wallet,
         receipt_id,
@@ -217,51 +217,57 @@ pub(super) fn transition<T>(
     let before = receipts::fetch(conn, wallet, &receipt_id)
         .map_err(sql)?
         .ok_or(TxError::Refused(TransitionRefused::NotFound(receipt_id.clone())))?;
-    if earlier.is_some() {
-        // Committed by an earlier call that stopped before keeping its response: what the change did is not
-        // recorded with the claim, so the receipt as it is now reads as acknowledged.
-        return Ok(Step::Done(Committed::Recovered(Transitioned {
+    if let Some(resource) = earlier {
+        // Committed by an earlier call that stopped before keeping its response: answered as it moved.
+        let moved = match &resource {
+            Resource::StatusChange(entry) => Some(
+                receipts::history_entry(conn, *entry, &receipt_id)
+                    .map_err(sql)?
+                    .ok_or_else(|| gone(&resource))?,
+            ),
+            Resource::Receipt(_) => None,
+            Resource::Plan(_) | Resource::Subscription(_) | Resource::Change(_) => {
+                return Err(gone(&resource));
+            }
+        };
+        return Ok(Step::Done(Committed::Recovered(Transitioned::recovered(
+            before, moved,
+        ))));
+    }
+    let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
+    let decided = decide(&before, &merchant);
+    let Some(commit) = decided.map_err(|refusal| TxError::Refused(TransitionRefused::Decision(refusal)))?
+    else {
+        name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
+        return Ok(Step::Done(Committed::Fresh(Transitioned {
             before,
             moved: None,
             enqueued: false,
         })));
+    };
+    if let Some(refund) = &commit.refund
+        && refunds::is_recorded(conn, &refund.tx_hash).map_err(sql)?
+    {
+        return Err(TxError::Refused(TransitionRefused::RefundTxTaken(
+            refund.tx_hash.clone(),
+        )));
     }
-    let merchant = lookups.merchant(conn, before.wallet).map_err(sql)?;
-    let decided = decide(&before, &merchant);
-    let transitioned =
-        match decided.map_err(|refusal| TxError::Refused(TransitionRefused::Decision(refusal)))? {
-            None => Transitioned {
-                before,
-                moved: None,
-                enqueued: false,
-            },
-            Some(commit) => {
-                if let Some(refund) = &commit.refund
-                    && refunds::is_recorded(conn, &refund.tx_hash).map_err(sql)?
-                {
-                    return Err(TxError::Refused(TransitionRefused::RefundTxTaken(
-                        refund.tx_hash.clone(),
-                    )));
-                }
-                // The writer holds the only write lock, so the version read above is still current.
-                if !receipts::commit_transition(conn, &commit).map_err(sql)? {
-                    return Err(TxError::Store(StoreError::Busy(format!(
-                        "receipt {} changed during its transaction",
-                        commit.receipt_id
-                    ))));
-                }
-                for (buyer, change) in purchase_credit_changes(&before, &commit) {
-                    users::credit_purchases(conn, buyer, change, commit.now_ms).map_err(sql)?;
-                }
-                Transitioned {
-                    before,
-                    moved: Some((commit.from, commit.to)),
-                    enqueued: commit.delivery.is_some(),
-                }
-            }
-        };
-    name(conn, claim.as_ref(), Resource::Receipt(receipt_id))?;
-    Ok(Step::Done(Committed::Fresh(transitioned)))
+    // The writer holds the only write lock, so the version read above is still current.
+    let Some(entry) = receipts::commit_transition(conn, &commit).map_err(sql)? else {
+        return Err(TxError::Store(StoreError::Busy(format!(
+            "receipt {} changed during its transaction",
+            commit.receipt_id
+        ))));
+    };
+    for (buyer, change) in purchase_credit_changes(&before, &commit) {
+        users::credit_purchases(conn, buyer, change, commit.now_ms).map_err(sql)?;
+    }
+    name(conn, claim.as_ref(), Resource::StatusChange(entry))?;
+    Ok(Step::Done(Committed::Fresh(Transitioned {
+        before,
+        moved: Some((commit.from, commit.to)),
+        enqueued: commit.delivery.is_some(),
+    })))
 }
 
 /// A plan created under an optional claim: the stored plan is the plan as given.

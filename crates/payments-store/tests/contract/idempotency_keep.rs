@@ -6,12 +6,13 @@
 use payments_core::{Cents, ReceiptStatus};
 
 use crate::Repositories;
-use crate::fixtures::{self, wallet};
+use crate::fixtures::{self, T0, wallet};
 use crate::recurring::plan;
+use crate::recurring_changes::pending_downgrade;
 use crate::recurring_idempotency::{create_plan, plan_claim};
 use crate::transitions::paid_receipt;
 use payments_store::testing::keeping;
-use payments_store::{Committed, IdempotentResponse};
+use payments_store::{Committed, EarlierCall, IdempotencyClaim, IdempotentResponse, Resource};
 
 pub(crate) async fn a_committed_claim_without_a_kept_response_answers_from_the_named_resource(
     repos: Repositories,
@@ -50,7 +51,7 @@ pub(crate) async fn a_committed_claim_without_a_kept_response_answers_from_the_n
     assert_eq!(stored, vec![recovered.receipt]);
 }
 
-pub(crate) async fn a_committed_transition_without_a_kept_response_answers_from_its_receipt(
+pub(crate) async fn a_committed_transition_without_a_kept_response_answers_the_statuses_it_moved_between(
     repos: Repositories,
 ) {
     let merchant = wallet('a');
@@ -61,18 +62,65 @@ pub(crate) async fn a_committed_transition_without_a_kept_response_answers_from_
     };
     let first = repos.receipts.transition(refund()).await.unwrap();
     assert!(matches!(first, Committed::Fresh(_)), "{first:?}");
+    // The receipt moves on before the retry: the rest is refunded without a key.
+    let rest = fixtures::transition(merchant, "order-1", fixtures::refund(2_500));
+    repos.receipts.transition(rest).await.unwrap();
 
     let retried = repos.receipts.transition(refund()).await.unwrap();
 
     let Committed::Recovered(recovered) = retried else {
-        panic!("expected the named receipt, got {retried:?}")
+        panic!("expected the recorded change, got {retried:?}")
     };
-    assert_eq!(
-        (recovered.before.status, recovered.before.refunded),
-        (ReceiptStatus::RefundPartial, Cents::new(500))
-    );
+    let moved = recovered.moved.map(|(from, to)| (from, to.status));
+    assert_eq!(moved, Some((ReceiptStatus::Paid, ReceiptStatus::RefundPartial)));
+    assert_eq!(recovered.before.status, ReceiptStatus::Refunded);
     let stored = repos.receipts.list(merchant, 1).await.unwrap().remove(0);
-    assert_eq!((stored.refunded, stored.version), (Cents::new(500), 2));
+    assert_eq!((stored.refunded, stored.version), (Cents::new(3_000), 3));
+}
+
+pub(crate) async fn a_committed_change_without_a_kept_response_answers_from_its_record(repos: Repositories) {
+    let (subscription, change, credit) = pending_downgrade(&repos).await;
+    let claim = IdempotencyClaim {
+        wallet: subscription.customer,
+        scope: "subscriptions.change",
+        key: "change-1".to_owned(),
+        request_hash: "hash-1".to_owned(),
+        now_ms: T0 + 3,
+    };
+    let applied = repos
+        .recurring
+        .apply_change(&change.id, Some("0xabc".to_owned()), T0 + 3, Some(claim.clone()))
+        .await
+        .unwrap()
+        .unwrap();
+
+    let earlier = repos.recurring.earlier_call(&claim).await.unwrap();
+    let recovered = repos.recurring.applied_change(&change.id).await.unwrap();
+
+    assert_eq!(
+        earlier,
+        Some(EarlierCall::Committed {
+            request_hash: "hash-1".to_owned(),
+            resource: Resource::Change(change.id.clone()),
+        })
+    );
+    assert_eq!(recovered.as_ref(), Some(&applied));
+    assert_eq!(
+        (
+            applied.change.previous_plan_id.as_str(),
+            applied.change.credit_balance,
+            applied.change.transaction_hash.as_deref(),
+        ),
+        (subscription.plan_id.as_str(), credit, Some("0xabc"))
+    );
+    let answer = IdempotentResponse {
+        request_hash: "hash-1".to_owned(),
+        status: 200,
+        body: b"{}".to_vec(),
+    };
+    repos.idempotency.keep_response(&claim, &answer).await.unwrap();
+    let kept = repos.recurring.earlier_call(&claim).await.unwrap();
+    assert_eq!(kept, Some(EarlierCall::Kept(answer)));
 }
 
 pub(crate) async fn a_committed_plan_without_a_kept_response_answers_the_stored_plan(repos: Repositories) {

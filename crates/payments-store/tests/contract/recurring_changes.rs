@@ -115,6 +115,7 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         claims_while_pending.is_empty(),
         "a pending change keeps the batch away"
     );
+    let applied = applied.subscription;
     assert_eq!(
         (applied.plan_id.clone(), applied.price),
         (pro.id.clone(), pro.price)
@@ -214,8 +215,12 @@ pub(crate) async fn a_change_whose_lease_ran_out_is_handed_out_for_reconciliatio
     assert_eq!(after, vec![change]);
 }
 
-pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it(repos: Repositories) {
-    let (subscription, pro) = charged_subscription(&repos).await;
+/// A downgrade crediting 2.333333 recorded `pending` for a charged subscription (the subscription, the
+/// change, the credit).
+pub(crate) async fn pending_downgrade(
+    repos: &Repositories,
+) -> (CustomerSubscription, SubscriptionChange, TokenAmount) {
+    let (subscription, pro) = charged_subscription(repos).await;
     let credit = TokenAmount::from_base_units(2_333_333);
     let change = change_to(&subscription, &pro, Proration::Credit(credit), 1);
     repos
@@ -223,13 +228,18 @@ pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it
         .begin_change(&change, T0 + LEASE_MS)
         .await
         .unwrap();
+    (subscription, change, credit)
+}
+
+pub(crate) async fn a_downgrades_credit_comes_off_in_the_settlement_that_uses_it(repos: Repositories) {
+    let (subscription, change, credit) = pending_downgrade(&repos).await;
     let applied = repos
         .recurring
         .apply_change(&change.id, None, T0 + 3, None)
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(applied.credit, credit);
+    assert_eq!(applied.subscription.credit, credit);
 
     let claim = first_claim(&repos, "run-2", T0 + WEEK_MS + 1).await;
     let mut settlement = charged(&claim, "run-2", T0 + WEEK_MS + 1);

@@ -11,7 +11,7 @@ use crate::Repositories;
 use crate::fixtures::{T0, wallet};
 use crate::recurring::{new_subscription, plan};
 use payments_domain::recurring::{CustomerSubscription, Plan, StatusQuery, SubscriptionRefusal};
-use payments_store::{Committed, IdempotencyClaim, IdempotentResponse, TxError};
+use payments_store::{Committed, EarlierCall, IdempotencyClaim, IdempotentResponse, TxError};
 
 const PLANS: &str = "plans.create";
 const SUBSCRIPTIONS: &str = "subscriptions.create";
@@ -239,7 +239,7 @@ pub(crate) async fn a_refused_subscription_keeps_no_response(repos: Repositories
         ),
         "{refused:?}"
     );
-    assert_eq!(repos.recurring.kept_response(&key).await.unwrap(), None);
+    assert_eq!(repos.recurring.earlier_call(&key).await.unwrap(), None);
     let live = plan(wallet('a'), "Live");
     repos.recurring.create_plan(&live, None).await.unwrap();
     let corrected = subscribe(
@@ -285,5 +285,8 @@ pub(crate) async fn kept_responses_belong_to_one_wallet_and_one_scope(repos: Rep
 /// What is kept under the key `shared` of `wallet` on `scope`.
 async fn kept(repos: &Repositories, wallet: Wallet, scope: &'static str) -> Option<IdempotentResponse> {
     let claim = claim(wallet, scope, "shared", "any");
-    repos.recurring.kept_response(&claim).await.unwrap()
+    match repos.recurring.earlier_call(&claim).await.unwrap() {
+        Some(EarlierCall::Kept(kept)) => Some(kept),
+        Some(EarlierCall::Committed { .. }) | None => None,
+    }
 }

@@ -7,41 +7,23 @@
 //! changes".
 
 use payments_core::{
-    PlanChangeFacts, Proration, SpendPermission, SpendingConfig, SubscriptionChargeUnits, TokenAmount,
-    check_change_alignment, check_permission_fits_plan, prorate, slot_at,
+    Proration, SpendPermission, SpendingConfig, SubscriptionChargeUnits, TokenAmount, check_change_alignment,
+    check_permission_fits_plan, prorate, slot_at,
 };
 
 use crate::domain::field_error::FieldError;
 use crate::domain::recurring::{
-    ChangeSubscriptionRequest, CustomerSubscription, CustomerSubscriptionId, Plan, PlanId,
-    SubscriptionChange, SubscriptionChangeId,
+    ChangeSubscriptionRequest, ChangedSubscription, CustomerSubscription, CustomerSubscriptionId, Plan,
+    PlanId, SubscriptionChange, SubscriptionChangeId,
 };
 use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
-use crate::services::recurring::subscribe::{SubscribeError, parse_signed_permission};
+use crate::services::recurring::subscribe::{SubscribeError, gone, parse_signed_permission};
 use crate::services::recurring::{RecurringError, RecurringService};
-use crate::store::IdempotentResponse;
-
-/// Renders a change's answer (status and body). A change's answer is known before its last transaction (the
-/// chain transaction decides it), so it is kept in that transaction with the change it answers for.
-pub(crate) type RenderChanged = fn(&ChangedSubscription) -> (u16, Vec<u8>);
+use crate::store::{Committed, EarlierCall, Resource};
 
 /// The `Idempotency-Key` scope of plan changes, claimed per customer wallet.
 const CHANGES_SCOPE: &str = "subscriptions.change";
-
-/// The answer `render` gives for `changed`, as kept under `claim`'s key.
-pub(super) fn kept_answer(
-    claim: &crate::store::IdempotencyClaim,
-    render: RenderChanged,
-    changed: &ChangedSubscription,
-) -> IdempotentResponse {
-    let (status, body) = render(changed);
-    IdempotentResponse {
-        request_hash: claim.request_hash.clone(),
-        status,
-        body,
-    }
-}
 
 /// A change request with its fields present and well-formed.
 struct ParsedChange {
@@ -67,17 +49,11 @@ fn parse(request: &ChangeSubscriptionRequest) -> Result<Result<ParsedChange, Rec
     }))
 }
 
-/// A finished plan change: the subscription on its new plan, and what the change did to money.
-#[derive(Debug, Clone)]
-pub(crate) struct ChangedSubscription {
-    pub(crate) subscription: CustomerSubscription,
-    pub(crate) change: PlanChangeFacts,
-}
-
 impl RecurringService {
     /// Moves a subscription to another plan (see the module docs). The customer's signature is checked
-    /// first, then the `Idempotency-Key` (claimed per customer wallet): a response kept for it is answered
-    /// at once, as for subscribe.
+    /// first, then the `Idempotency-Key` (claimed per customer wallet): an earlier change under it is
+    /// answered at once, as for subscribe, from its kept answer or from the change's record. A fresh change
+    /// commits its claim with the change when it is applied; the caller keeps the answer.
     ///
     /// # Errors
     /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
@@ -86,7 +62,6 @@ impl RecurringService {
         &self,
         request: &ChangeSubscriptionRequest,
         idempotency: Option<IdempotencyRequest>,
-        render: RenderChanged,
     ) -> Result<Outcome<ChangedSubscription>, SubscribeError> {
         let parsed = parse(request)?.map_err(SubscribeError::Refused)?;
         let subscription = self
@@ -98,16 +73,29 @@ impl RecurringService {
         let hash = self.signed_by_subscriber(&subscription, &parsed).await?;
         let claim =
             idempotency.map(|request| request.claim(subscription.customer, CHANGES_SCOPE, self.now_ms()));
-        if let Some(replayed) = self.kept_replay(claim.as_ref()).await? {
-            return Ok(Outcome::new(replayed, None));
-        }
-        // A change a crashed run left pending blocks this subscription until it is settled from the chain.
-        self.reconcile_changes().await?;
-        let change = self.decide_change(&subscription, parsed, hash).await?;
-        let keep = claim.map(|claim| (claim, render));
-        // Kept with the change: nothing is left to keep after.
-        let committed = self.make_change(&subscription, change, keep).await?;
-        Ok(Outcome::new(committed, None))
+        let committed = match self.earlier_call(claim.as_ref()).await? {
+            Some(EarlierCall::Kept(kept)) => Committed::Replayed(kept),
+            Some(EarlierCall::Committed { resource, .. }) => {
+                Committed::Recovered(self.recovered_change(&resource).await?)
+            }
+            None => {
+                // A change a crashed run left pending blocks this subscription until it is settled from the
+                // chain.
+                self.reconcile_changes().await?;
+                let change = self.decide_change(&subscription, parsed, hash).await?;
+                self.make_change(&subscription, change, claim.clone()).await?
+            }
+        };
+        Ok(Outcome::new(committed, claim))
+    }
+
+    /// The change an earlier call under the same key applied, from its record.
+    async fn recovered_change(&self, resource: &Resource) -> Result<ChangedSubscription, RecurringError> {
+        let found = match resource {
+            Resource::Change(id) => self.recurring.applied_change(id).await?,
+            _ => None,
+        };
+        found.ok_or_else(|| gone(resource))
     }
 
     /// The permission is the subscription customer's and signed by it; answers its hash.

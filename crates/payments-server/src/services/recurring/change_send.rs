@@ -10,8 +10,9 @@ use payments_core::Wallet;
 
 use crate::chain::ChainError;
 use crate::chain::spend::PermissionChange;
-use crate::domain::recurring::{ChangeRefusal, CustomerSubscription, SubscriptionChange};
-use crate::services::recurring::change::{ChangedSubscription, RenderChanged, kept_answer};
+use crate::domain::recurring::{
+    ChangeRefusal, ChangedSubscription, CustomerSubscription, SubscriptionChange,
+};
 use crate::services::recurring::{RecurringError, RecurringService};
 use crate::store::{Committed, IdempotencyClaim, TxError};
 
@@ -24,7 +25,7 @@ impl RecurringService {
         &self,
         subscription: &CustomerSubscription,
         change: SubscriptionChange,
-        claim: Option<(IdempotencyClaim, RenderChanged)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<ChangedSubscription>, RecurringError> {
         let manager = self.terms.manager.ok_or(RecurringError::NotConfigured)?;
         let fee_recipient = self
@@ -83,33 +84,27 @@ impl RecurringService {
         Ok(split.map_or(merchant, |split| split.address))
     }
 
-    /// Writes the change that happened on chain, with its response under the claim.
+    /// Writes the change that happened on chain, with the claim naming it.
     async fn apply_change(
         &self,
         subscription: &CustomerSubscription,
         change: &SubscriptionChange,
         tx_hash: Option<String>,
-        claim: Option<(IdempotencyClaim, RenderChanged)>,
+        claim: Option<IdempotencyClaim>,
     ) -> Result<Committed<ChangedSubscription>, RecurringError> {
         let now_ms = self.now_ms();
-        let expected = ChangedSubscription {
-            subscription: subscription.switched(change, now_ms),
-            change: change.facts(subscription.credit, tx_hash.clone()),
-        };
-        let response = claim.map(|(claim, render)| {
-            let response = kept_answer(&claim, render, &expected);
-            (claim, response)
-        });
         let applied = self
             .recurring
-            .apply_change(&change.id, tx_hash, now_ms, response)
+            .apply_change(&change.id, tx_hash.clone(), now_ms, claim)
             .await?;
         // Its `subscription.updated` webhook committed with it.
         self.outbox_wakeup.notify_one();
-        Ok(Committed::Fresh(ChangedSubscription {
-            subscription: applied.unwrap_or(expected.subscription),
-            change: expected.change,
-        }))
+        // Not pending any more: another run finished it, as this one would have.
+        let changed = applied.unwrap_or_else(|| ChangedSubscription {
+            subscription: subscription.switched(change, now_ms),
+            change: change.facts(subscription.credit, tx_hash),
+        });
+        Ok(Committed::Fresh(changed))
     }
 
     /// Settles the changes whose run crashed or lost the node after recording them (their lease over):

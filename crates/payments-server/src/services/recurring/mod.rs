@@ -31,13 +31,18 @@ use crate::runtime::master_key::MasterKey;
 use crate::secret::Secret;
 use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
-use crate::store::{Committed, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository};
+use crate::store::{EarlierCall, IdempotencyClaim, OutboxRepository, RecurringRepository, ShopRepository};
 
+pub(crate) use crate::domain::recurring::ChangedSubscription;
 pub(crate) use cancel::CancelAuthority;
-pub(crate) use change::ChangedSubscription;
 pub(crate) use error::RecurringError;
 pub(crate) use scheduler::start_scheduler;
 pub(crate) use subscribe::SubscribeError;
+
+/// Pause between reads of a key whose earlier call committed without keeping its answer yet, and how many
+/// pauses (about 0.1 s in all) before the answer is recovered from the resource the claim names.
+const KEEP_WAIT: Duration = Duration::from_millis(10);
+const KEEP_WAITS: u32 = 10;
 
 /// The `Idempotency-Key` scope of plan creates, claimed per merchant.
 const PLANS_SCOPE: &str = "plans.create";
@@ -108,20 +113,32 @@ impl RecurringService {
             .ok_or(RecurringError::NotConfigured)
     }
 
-    /// The response already kept under `claim`'s key for its wallet and scope: `Some` replays it (same
-    /// body), [`RecurringError::IdempotencyConflict`] for another body, `None` when the key is fresh. A read
-    /// before the use case's checks, so a retry of a success is answered as it was whatever changed since.
-    async fn kept_replay<T>(
+    /// What an earlier call under `claim`'s key (for its wallet and scope) left, read before the use case's
+    /// checks so that a retry of a success is answered as it was whatever changed since: its kept answer, or,
+    /// when it committed without keeping one yet, the resource its claim names. That call is almost always
+    /// keeping its answer right now, so it is waited for (about 0.1 s) first. `None` when the key is fresh.
+    ///
+    /// # Errors
+    /// [`RecurringError::IdempotencyConflict`] when the key was used with another body.
+    async fn earlier_call(
         &self,
         claim: Option<&IdempotencyClaim>,
-    ) -> Result<Option<Committed<T>>, RecurringError> {
+    ) -> Result<Option<EarlierCall>, RecurringError> {
         let Some(claim) = claim else {
             return Ok(None);
         };
-        match self.recurring.kept_response(claim).await? {
-            Some(kept) if kept.request_hash != claim.request_hash => Err(RecurringError::IdempotencyConflict),
-            Some(kept) => Ok(Some(Committed::Replayed(kept))),
-            None => Ok(None),
+        let mut waits = 0;
+        loop {
+            match self.recurring.earlier_call(claim).await? {
+                Some(earlier) if earlier.request_hash() != claim.request_hash => {
+                    return Err(RecurringError::IdempotencyConflict);
+                }
+                Some(EarlierCall::Committed { .. }) if waits < KEEP_WAITS => {
+                    waits += 1;
+                    tokio::time::sleep(KEEP_WAIT).await;
+                }
+                earlier => return Ok(earlier),
+            }
         }
     }
 

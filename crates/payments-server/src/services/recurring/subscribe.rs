@@ -17,7 +17,7 @@ use crate::domain::recurring::{
 use crate::services::idempotency::Outcome;
 use crate::services::receipts::IdempotencyRequest;
 use crate::services::recurring::{RecurringError, RecurringService, SUBSCRIPTIONS_SCOPE};
-use crate::store::{Committed, IdempotencyClaim, TxError};
+use crate::store::{Committed, EarlierCall, IdempotencyClaim, Resource, StoreError, TxError};
 
 /// A create request with its fields present and well-formed.
 struct Parsed {
@@ -73,10 +73,11 @@ pub(super) fn parse_signed_permission(
 impl RecurringService {
     /// Verifies and stores a subscription; the first charge is due at once. The customer's signature is
     /// checked first, before the `Idempotency-Key` is consulted: a caller who cannot sign for the customer
-    /// learns nothing about the customer's keys. With a key (claimed per customer wallet), a response
-    /// already kept for it is then answered before the plan and permission checks run again (a replay must
-    /// not depend on the plan as it is now); the create's transaction checks the key once more, so
-    /// concurrent duplicates still create one subscription.
+    /// learns nothing about the customer's keys. With a key (claimed per customer wallet), an earlier create
+    /// under it is then answered before the plan and permission checks run again (a replay must not depend on
+    /// the plan as it is now): its kept response, or the subscription it committed when its response was
+    /// lost. The create's transaction checks the key once more, so concurrent duplicates still create one
+    /// subscription.
     ///
     /// # Errors
     /// [`SubscribeError::Field`] for a missing or malformed field, else [`SubscribeError::Refused`] with the
@@ -91,11 +92,26 @@ impl RecurringService {
         let hash = self.signed_by_customer(&parsed).await?;
         let claim =
             idempotency.map(|request| request.claim(parsed.customer, SUBSCRIPTIONS_SCOPE, self.now_ms()));
-        if let Some(replayed) = self.kept_replay(claim.as_ref()).await? {
-            return Ok(Outcome::new(replayed, claim));
-        }
-        let committed = self.subscribe_parsed(parsed, hash, claim.clone()).await?;
+        let committed = match self.earlier_call(claim.as_ref()).await? {
+            Some(EarlierCall::Kept(kept)) => Committed::Replayed(kept),
+            Some(EarlierCall::Committed { resource, .. }) => {
+                Committed::Recovered(self.recovered_subscription(&resource).await?)
+            }
+            None => self.subscribe_parsed(parsed, hash, claim.clone()).await?,
+        };
         Ok(Outcome::new(committed, claim))
+    }
+
+    /// The subscription an earlier create under the same key committed, as stored now.
+    async fn recovered_subscription(
+        &self,
+        resource: &Resource,
+    ) -> Result<CustomerSubscription, RecurringError> {
+        let found = match resource {
+            Resource::Subscription(id) => self.recurring.fetch_subscription(id).await?,
+            _ => None,
+        };
+        found.ok_or_else(|| gone(resource))
     }
 
     /// The permission is the customer's and signed by it (under the configured manager's domain); answers
@@ -215,6 +231,13 @@ impl RecurringService {
             Err(error) => Err(RecurringError::InvalidSignature(error.to_string())),
         }
     }
+}
+
+/// A claim that names what the store no longer has, or not what its use case makes: a damaged row.
+pub(super) fn gone(resource: &Resource) -> RecurringError {
+    RecurringError::Store(StoreError::Corrupt(format!(
+        "an idempotency key names {resource:?}, which is not there"
+    )))
 }
 
 /// A create request refused for a malformed field (400 `invalid_input`) or for a reason of its own.

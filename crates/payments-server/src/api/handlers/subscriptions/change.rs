@@ -49,27 +49,13 @@ struct ChangeResponse<'a> {
 pub(crate) async fn change(ctx: &Ctx<'_>) -> Result<HttpResponse, ApiError> {
     let request = recurring::ChangeSubscriptionRequest::from(ctx.json::<ChangeSubscriptionRequest>().await?);
     let claim = idempotency::claim(ctx)?;
-    let committed = ctx
-        .state
-        .services
-        .recurring
-        .change_plan(&request, claim, kept_changed)
-        .await?;
-    Ok(idempotency::answer(ctx, committed, render_changed).await)
+    let outcome = ctx.state.services.recurring.change_plan(&request, claim).await?;
+    Ok(idempotency::answer(ctx, outcome, render_changed).await)
 }
 
-/// [`render_changed`] as the service keeps it with the change (it needs no context).
-fn kept_changed(changed: &ChangedSubscription) -> (u16, Vec<u8>) {
-    let (status, body) = changed_answer(changed);
-    (status.as_u16(), body)
-}
-
+/// `200 { success, subscription, change }`: the fresh answer, the one kept under an `Idempotency-Key`, and
+/// the one a replay recovers from the change's record.
 fn render_changed(changed: &ChangedSubscription, _: &RenderContext) -> (StatusCode, Vec<u8>) {
-    changed_answer(changed)
-}
-
-/// `200 { success, subscription, change }`: the fresh answer and the one kept under an `Idempotency-Key`.
-fn changed_answer(changed: &ChangedSubscription) -> (StatusCode, Vec<u8>) {
     idempotency::json_body(
         StatusCode::OK,
         &ChangeResponse {

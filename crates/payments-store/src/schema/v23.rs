@@ -5,7 +5,7 @@
 //!   kept response (the process stopped in between) is answered from the resource it names, never by a
 //!   second write. Rows from before v23 always carry their response, so they need no resource.
 
-pub(super) const SQL: &str = "
+pub(crate) const SQL: &str = "
 ALTER TABLE idempotency_keys ADD COLUMN resource_kind TEXT;
 ALTER TABLE idempotency_keys ADD COLUMN resource_id TEXT;
 ";
