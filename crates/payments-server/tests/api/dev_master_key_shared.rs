@@ -18,7 +18,8 @@ use crate::helpers::{Api, KEY_HEADER, send};
 use crate::receipts_create::{create_receipt, receipt_body};
 use crate::webhook_receiver::Receiver;
 
-async fn dev_instance(database: &PgTestDatabase) -> Api {
+/// A development instance on `database` (several share it).
+pub(crate) async fn dev_instance(database: &PgTestDatabase) -> Api {
     Api::spawn_with(TestOptions {
         postgres_url: Some(database.url().to_owned()),
         dev_master_key_from_database: true,

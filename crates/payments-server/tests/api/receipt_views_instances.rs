@@ -2,21 +2,13 @@
 //! from the database on every request) is unchanged. With two instances on one PostgreSQL database, a
 //! change made through one instance reads changed at once through the other, whose kept body went stale.
 
-use payments_server::testing::{PgTestDatabase, TestOptions};
+use payments_server::testing::PgTestDatabase;
 use reqwest::Method;
 use serde_json::{Value, json};
 
+use crate::dev_master_key_shared::dev_instance;
 use crate::helpers::{Api, send};
 use crate::receipts_create::{create_receipt, receipt_body};
-
-async fn instance(database: &PgTestDatabase) -> Api {
-    Api::spawn_with(TestOptions {
-        postgres_url: Some(database.url().to_owned()),
-        dev_master_key_from_database: true,
-        ..TestOptions::default()
-    })
-    .await
-}
 
 async fn read(api: &Api, key: &str, id: &str) -> Value {
     let reply = send(api.dev_as(key, Method::GET, &format!("/api/receipts/{id}"))).await;
@@ -29,8 +21,8 @@ async fn a_receipt_changed_through_another_instance_never_reads_from_the_first_i
     let Some(database) = PgTestDatabase::create().await else {
         return;
     };
-    let first = instance(&database).await;
-    let second = instance(&database).await;
+    let first = dev_instance(&database).await;
+    let second = dev_instance(&database).await;
     let key = first.app.key.clone();
     for index in 0..5 {
         assert_eq!(

@@ -65,6 +65,7 @@ macro_rules! contract_suite {
             sales::a_created_receipt_with_every_field_set_is_what_a_read_returns,
             sales::receipts_list_newest_first_within_the_limit,
             sales::parallel_idempotent_creates_have_one_effect,
+            sales::parallel_creates_of_one_id_without_a_key_store_one_receipt_and_refuse_the_rest,
             idempotency_keep::a_committed_claim_without_a_kept_response_answers_from_the_named_resource,
             idempotency_keep::a_committed_transition_without_a_kept_response_answers_the_statuses_it_moved_between,
             idempotency_keep::a_committed_change_without_a_kept_response_answers_from_its_record,

@@ -17,7 +17,8 @@ fn session(id: &str, created_at: i64) -> OnrampSession {
     }
 }
 
-fn pay(cents: i64) -> TransitionDecision {
+/// Paid in full by the chain (also the stamp tests' payment).
+pub(crate) fn pay(cents: i64) -> TransitionDecision {
     Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
         let to = ReceiptState {
             status: ReceiptStatus::Paid,

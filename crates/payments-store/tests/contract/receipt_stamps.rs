@@ -2,27 +2,16 @@
 //! still shows the stored receipt. It must equal the stamp of the full read on every backend and move with
 //! every change the view shows: a transition, a card-onramp session, the merchant's split.
 
-use payments_core::{Authority, Cents, OnrampProviderKind, ReceiptState, ReceiptStatus, Wallet};
+use payments_core::{Authority, OnrampProviderKind, ReceiptStatus, Wallet};
 
 use crate::Repositories;
-use crate::fixtures::{self, TransitionDecision, receipt_id, wallet};
-use payments_domain::receipt::{OnrampSession, Receipt};
+use crate::fixtures::{self, receipt_id, wallet};
+use crate::onramp_sessions::pay;
+use payments_domain::receipt::OnrampSession;
+use payments_store::ReceiptStamp;
 use payments_store::testing::split;
-use payments_store::{MerchantSnapshot, ReceiptStamp};
 
 const T0: i64 = 1_700_000_000_000;
-
-fn pay(cents: i64) -> TransitionDecision {
-    Box::new(move |receipt: &Receipt, _: &MerchantSnapshot| {
-        let to = ReceiptState {
-            status: ReceiptStatus::Paid,
-            paid: Cents::new(cents),
-            refunded: Cents::ZERO,
-            held_by: Authority::MerchantKey,
-        };
-        Ok(Some(fixtures::commit(receipt, to, "receipt.paid")))
-    })
-}
 
 /// The stamp of the full read, and the narrow one; asserted equal.
 async fn stamps_agree(repos: &Repositories, merchant: Wallet, id: &str) -> ReceiptStamp {
@@ -90,6 +79,6 @@ pub(crate) async fn a_receipts_stamp_is_the_full_reads_and_moves_with_every_chan
         .unwrap();
     let paid = stamps_agree(&repos, merchant, "stamped").await;
     assert_eq!(paid.status, ReceiptStatus::Paid);
-    assert_eq!(paid.status_authority, Authority::MerchantKey);
+    assert_eq!(paid.status_authority, Authority::Chain);
     assert!(paid.version > with_session.version);
 }

@@ -93,6 +93,59 @@ pub(crate) async fn parallel_idempotent_creates_have_one_effect(repos: Repositor
     assert_eq!(repos.receipts.list(merchant, 100).await.unwrap().len(), 1);
 }
 
+/// Without a key a sale that reserves nothing is one insert outside any transaction (PostgreSQL): racing
+/// creates of one id still store exactly one receipt, and the others are refused and write nothing, while
+/// creates of other ids running at the same time all succeed.
+pub(crate) async fn parallel_creates_of_one_id_without_a_key_store_one_receipt_and_refuse_the_rest(
+    repos: Repositories,
+) {
+    let merchant = wallet('a');
+    let racers = 12_i64;
+    let barrier = Arc::new(Barrier::new(usize::try_from(2 * racers).unwrap()));
+    let tasks: Vec<_> = (0..2 * racers)
+        .map(|racer| {
+            let (repos, barrier) = (repos.clone(), barrier.clone());
+            // Even racers share one id, each with its own total; odd ones have ids of their own.
+            let id = if racer % 2 == 0 {
+                "shared".to_owned()
+            } else {
+                format!("own-{racer}")
+            };
+            tokio::spawn(async move {
+                let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, &id, 100 + racer));
+                barrier.wait().await;
+                (id, repos.receipts.create(sale).await)
+            })
+        })
+        .collect();
+
+    let (mut shared_fresh, mut shared_taken, mut own_fresh) = (Vec::new(), 0, 0);
+    for task in tasks {
+        match task.await.unwrap() {
+            (id, Ok(Committed::Fresh(sale))) if id == "shared" => shared_fresh.push(sale.receipt),
+            (_, Ok(Committed::Fresh(_))) => own_fresh += 1,
+            (id, Err(TxError::Refused(SaleRefused::IdTaken(taken)))) if id == "shared" => {
+                assert_eq!(taken.as_str(), "shared");
+                shared_taken += 1;
+            }
+            (id, other) => panic!("{id}: {other:?}"),
+        }
+    }
+
+    assert_eq!(
+        (shared_fresh.len(), shared_taken, own_fresh),
+        (1, racers - 1, racers)
+    );
+    let stored = repos.receipts.list(merchant, 100).await.unwrap();
+    assert_eq!(stored.len(), usize::try_from(racers + 1).unwrap());
+    let shared: Vec<_> = stored
+        .iter()
+        .filter(|receipt| receipt.id.as_str() == "shared")
+        .collect();
+    assert_eq!(shared.len(), 1);
+    assert_eq!(shared[0].amounts.total, shared_fresh[0].amounts.total);
+}
+
 pub(crate) async fn an_idempotency_key_reused_with_another_body_conflicts(repos: Repositories) {
     let merchant = wallet('a');
     let first = fixtures::receipt_sale(fixtures::new_receipt(merchant, "order-1", 500));
