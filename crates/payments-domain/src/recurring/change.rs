@@ -5,7 +5,9 @@ use payments_core::{
     Cents, PlanChangeFacts, Proration, SpendPermission, SpendPermissionData, TokenAmount, Wallet,
 };
 
-use crate::recurring::{BillingEvent, CustomerSubscription, CustomerSubscriptionId, PlanId};
+use crate::recurring::{
+    BillingEvent, BillingEventStatus, CustomerSubscription, CustomerSubscriptionId, PlanId,
+};
 
 /// `POST /api/subscriptions/change` body: the customer's signed permission for the new plan.
 #[derive(Debug, Clone)]
@@ -100,7 +102,7 @@ impl SubscriptionChange {
             BillingEvent::with_units(
                 self.subscription_id.clone(),
                 self.period_index,
-                BillingEvent::PRORATED_CHARGE,
+                BillingEventStatus::ProratedCharge,
                 charged.to_cents_half_up().unwrap_or(Cents::ZERO),
                 (self.fee, self.net),
                 transaction_hash,

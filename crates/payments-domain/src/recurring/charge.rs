@@ -1,7 +1,7 @@
 //! The batch's units of work: a claim on one (subscription, period), its outcome, the billing event and
 //! subscription change recorded with it, and the batch's report.
 
-use payments_core::{Cents, ScheduleAfter, TokenAmount};
+use payments_core::{Cents, ScheduleAfter, SubscriptionStatus, TokenAmount};
 
 use crate::recurring::{CustomerSubscription, CustomerSubscriptionId};
 
@@ -77,7 +77,7 @@ pub enum SettleOutcome {
 pub struct BillingEvent {
     pub subscription_id: CustomerSubscriptionId,
     pub period_index: u64,
-    pub status: &'static str,
+    pub status: BillingEventStatus,
     pub gross_usd: Cents,
     /// The fee rounded to the cent (half up); `fee_base_units` is exact.
     pub fee_usd: Cents,
@@ -92,27 +92,47 @@ pub struct BillingEvent {
     pub created_at: i64,
 }
 
-impl BillingEvent {
-    pub const CHARGED: &'static str = "charged";
-    pub const CHARGE_FAILED: &'static str = "charge_failed";
+/// What a billing event records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BillingEventStatus {
+    /// A period's charge went through.
+    Charged,
+    /// A period's charge was refused; nothing moved.
+    ChargeFailed,
     /// An upgrade's prorated difference, charged at once with the plan change (not a period's charge: the
     /// period keeps its one `charged` event).
-    pub const PRORATED_CHARGE: &'static str = "prorated_charge";
+    ProratedCharge,
+}
 
-    /// The stored status as one of the constants (an unknown one reads as a failure, which moved nothing).
-    pub fn status_of(stored: &str) -> &'static str {
-        match stored {
-            Self::CHARGED => Self::CHARGED,
-            Self::PRORATED_CHARGE => Self::PRORATED_CHARGE,
-            _ => Self::CHARGE_FAILED,
+impl BillingEventStatus {
+    /// Its stored and wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BillingEventStatus::Charged => "charged",
+            BillingEventStatus::ChargeFailed => "charge_failed",
+            BillingEventStatus::ProratedCharge => "prorated_charge",
         }
     }
 
+    /// The stored status (an unknown one reads as a failure, which moved nothing).
+    pub fn from_stored(stored: &str) -> Self {
+        match stored {
+            "charged" => BillingEventStatus::Charged,
+            "prorated_charge" => BillingEventStatus::ProratedCharge,
+            _ => BillingEventStatus::ChargeFailed,
+        }
+    }
+}
+
+impl BillingEvent {
     /// The event a settlement records.
     pub fn of(settlement: &ChargeSettlement) -> Self {
         let (status, transaction_hash, failure) = match &settlement.outcome {
-            ChargeOutcome::Charged { tx_hash } => (Self::CHARGED, tx_hash.clone(), None),
-            ChargeOutcome::Failed { reason } => (Self::CHARGE_FAILED, None, Some(reason.clone())),
+            ChargeOutcome::Charged { tx_hash } => (BillingEventStatus::Charged, tx_hash.clone(), None),
+            ChargeOutcome::Failed { reason } => {
+                (BillingEventStatus::ChargeFailed, None, Some(reason.clone()))
+            }
         };
         BillingEvent::with_units(
             settlement.subscription_id.clone(),
@@ -131,7 +151,7 @@ impl BillingEvent {
     pub fn with_units(
         subscription_id: CustomerSubscriptionId,
         period_index: u64,
-        status: &'static str,
+        status: BillingEventStatus,
         gross: Cents,
         (fee, net): (TokenAmount, TokenAmount),
         transaction_hash: Option<String>,
@@ -176,7 +196,7 @@ pub struct ChargeResult {
     pub transaction_hash: Option<String>,
     pub error: Option<String>,
     /// The subscription's status afterwards.
-    pub subscription_status: &'static str,
+    pub subscription_status: SubscriptionStatus,
 }
 
 /// What a batch run did: its counts and one result per claimed charge, plus what it did besides charging:

@@ -16,8 +16,8 @@ pub use change::{
     ChangeRefusal, ChangeSubscriptionRequest, ChangedSubscription, SubscriptionChange, SubscriptionChangeId,
 };
 pub use charge::{
-    BatchReport, BillingEvent, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult, ChargeResultStatus,
-    ChargeSettlement, ClaimRequest, SettleOutcome,
+    BatchReport, BillingEvent, BillingEventStatus, ChargeClaim, ChargeClaimKind, ChargeOutcome, ChargeResult,
+    ChargeResultStatus, ChargeSettlement, ClaimRequest, SettleOutcome,
 };
 pub use ids::{CustomerSubscriptionId, PlanId};
 pub use notice::{ChargeNotice, PlatformCancelReason};

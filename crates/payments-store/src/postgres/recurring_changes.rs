@@ -205,7 +205,7 @@ pub(super) async fn apply(
             &[
                 &row_id,
                 &i64::try_from(event.period_index).unwrap_or(i64::MAX),
-                &event.status,
+                &event.status.as_str(),
                 &event.gross_usd.as_i64(),
                 &event.fee_usd.as_i64(),
                 &event.net_usd.as_i64(),

@@ -216,7 +216,7 @@ async fn settle(
             &[
                 &row_id,
                 &period,
-                &event.status,
+                &event.status.as_str(),
                 &event.gross_usd.as_i64(),
                 &event.fee_usd.as_i64(),
                 &event.net_usd.as_i64(),

@@ -2,7 +2,7 @@
 //! claim does with a due period, decided the same way on both backends.
 
 use payments_core::{Cents, TokenAmount};
-use payments_domain::recurring::{BillingEvent, ChargeClaimKind, CustomerSubscriptionId};
+use payments_domain::recurring::{BillingEvent, BillingEventStatus, ChargeClaimKind, CustomerSubscriptionId};
 
 /// Token units are stored as a signed integer; a negative one reads as none.
 pub(crate) fn units(stored: i64) -> TokenAmount {
@@ -65,7 +65,7 @@ impl BillingEventRow {
         BillingEvent::with_units(
             id.clone(),
             u64::try_from(self.period_index).unwrap_or_default(),
-            BillingEvent::status_of(&self.status),
+            BillingEventStatus::from_stored(&self.status),
             Cents::new(self.gross_cents),
             (units(self.fee_units), units(self.net_units)),
             self.tx_hash,

@@ -184,7 +184,7 @@ pub(super) fn apply(
         conn.prepare_cached(INSERT_EVENT)?.execute(params![
             row_id,
             i64::try_from(event.period_index).unwrap_or(i64::MAX),
-            event.status,
+            event.status.as_str(),
             event.gross_usd.as_i64(),
             event.fee_usd.as_i64(),
             event.net_usd.as_i64(),

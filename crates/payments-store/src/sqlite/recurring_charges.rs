@@ -178,7 +178,7 @@ fn settle(
     conn.prepare_cached(INSERT_EVENT)?.execute(params![
         row_id,
         period,
-        event.status,
+        event.status.as_str(),
         event.gross_usd.as_i64(),
         event.fee_usd.as_i64(),
         event.net_usd.as_i64(),

@@ -12,7 +12,8 @@ use crate::Repositories;
 use crate::fixtures::{T0, wallet};
 use crate::recurring::{WEEK_MS, charged, claim_request, first_claim, plan, subscribed};
 use payments_domain::recurring::{
-    BillingEvent, ChangeRefusal, CustomerSubscription, Plan, SubscriptionChange, SubscriptionChangeId,
+    BillingEvent, BillingEventStatus, ChangeRefusal, CustomerSubscription, Plan, SubscriptionChange,
+    SubscriptionChangeId,
 };
 use payments_store::TxError;
 
@@ -129,7 +130,7 @@ pub(crate) async fn an_applied_upgrade_switches_the_plan_and_records_its_prorate
         .filter(|event| event.transaction_hash.as_deref() == Some("0xabc"))
         .collect();
     assert_eq!(prorated.len(), 1, "{events:?}");
-    assert_eq!(prorated[0].status, BillingEvent::PRORATED_CHARGE);
+    assert_eq!(prorated[0].status, BillingEventStatus::ProratedCharge);
     assert_eq!(
         prorated[0].gross_base_units,
         TokenAmount::from_base_units(5_000_000)

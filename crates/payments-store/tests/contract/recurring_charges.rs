@@ -11,7 +11,8 @@ use crate::Repositories;
 use crate::fixtures::{T0, wallet};
 use crate::recurring::{WEEK_MS, charged, claim_request, first_claim, plan, subscribed};
 use payments_domain::recurring::{
-    ChargeClaimKind, ChargeOutcome, ChargeSettlement, CustomerSubscriptionId, SettleOutcome,
+    BillingEventStatus, ChargeClaimKind, ChargeOutcome, ChargeSettlement, CustomerSubscriptionId,
+    SettleOutcome,
 };
 
 pub(crate) async fn parallel_claims_lease_each_due_period_once(repos: Repositories) {
@@ -94,7 +95,7 @@ pub(crate) async fn only_the_lease_owner_settles_and_the_schedule_advances(repos
     assert_eq!(stored.next_charge_at, T0 + WEEK_MS);
     let events = repos.recurring.billing_events(&subscription.id).await.unwrap();
     assert_eq!(events.len(), 1);
-    assert_eq!(events[0].status, "charged");
+    assert_eq!(events[0].status, BillingEventStatus::Charged);
     assert_eq!(
         (events[0].gross_usd, events[0].fee_usd, events[0].net_usd),
         (Cents::new(999), Cents::new(5), Cents::new(994))
@@ -182,7 +183,7 @@ pub(crate) async fn a_failed_attempt_is_claimed_again_when_its_retry_is_due(repo
     assert_eq!(retry[0].attempt, 2);
     assert_eq!(retry[0].period_index, 0);
     let events = repos.recurring.billing_events(&subscription.id).await.unwrap();
-    assert_eq!(events[0].status, "charge_failed");
+    assert_eq!(events[0].status, BillingEventStatus::ChargeFailed);
     assert_eq!(events[0].failure.as_deref(), Some("insufficient balance"));
     assert_eq!(events[0].transaction_hash, None);
 }

@@ -77,7 +77,7 @@ fn a_billing_event_writes_its_base_units_as_text_and_an_absent_hash_or_failure_a
     let event = recurring::BillingEvent::with_units(
         CustomerSubscriptionId::from_stored("csub_1".to_owned()),
         3,
-        recurring::BillingEvent::CHARGED,
+        recurring::BillingEventStatus::Charged,
         Cents::new(99),
         (
             TokenAmount::from_base_units(4950),
@@ -108,7 +108,7 @@ fn a_batch_report_leaves_out_a_result_s_absent_hash_and_error() {
         status,
         transaction_hash: transaction_hash.map(str::to_owned),
         error: error.map(str::to_owned),
-        subscription_status: "active",
+        subscription_status: payments_core::SubscriptionStatus::Active,
     };
     let report = recurring::BatchReport {
         success: true,

@@ -42,7 +42,7 @@ impl<'a> From<&'a domain::BillingEvent> for BillingEvent<'a> {
         BillingEvent {
             subscription_id: event.subscription_id.as_str(),
             period_index: event.period_index,
-            status: event.status,
+            status: event.status.as_str(),
             gross_usd: event.gross_usd,
             fee_usd: event.fee_usd,
             net_usd: event.net_usd,
@@ -101,7 +101,7 @@ impl<'a> From<&'a domain::ChargeResult> for ChargeResult<'a> {
             status: result.status.into(),
             transaction_hash: result.transaction_hash.as_deref(),
             error: result.error.as_deref(),
-            subscription_status: result.subscription_status,
+            subscription_status: result.subscription_status.as_str(),
         }
     }
 }

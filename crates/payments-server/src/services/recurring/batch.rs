@@ -217,7 +217,7 @@ impl RecurringService {
                 status,
                 transaction_hash,
                 error,
-                subscription_status: settlement.schedule.status.as_str(),
+                subscription_status: settlement.schedule.status,
             });
         }
         for (claim, reason) in pending {
@@ -229,7 +229,7 @@ impl RecurringService {
                 status: ChargeResultStatus::Pending,
                 transaction_hash: None,
                 error: Some(reason),
-                subscription_status: claim.subscription.status.as_str(),
+                subscription_status: claim.subscription.status,
             });
         }
         Ok(())
