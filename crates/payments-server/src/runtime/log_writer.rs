@@ -1,5 +1,6 @@
-//! The log sink: each line is appended to a shared buffer, and one thread writes the buffer out every
-//! [`FLUSH_EVERY`], or as soon as it holds [`FLUSH_AT`] bytes.
+//! The log sink: each line is appended to a shared buffer, and one thread writes the buffer out
+//! [`FLUSH_EVERY`] after its first line, or as soon as it holds [`FLUSH_AT`] bytes; with nothing to write the
+//! thread sleeps.
 //!
 //! Why not `tracing-appender`'s non-blocking writer: it hands every line to its thread through a channel
 //! and writes whenever the channel runs empty, so under load each request cost a wake-up of that thread
@@ -87,6 +88,13 @@ fn write_batches(shared: &Shared, mut sink: impl Write) {
     loop {
         let closed = {
             let mut pending = shared.pending();
+            // Idle, the thread sleeps until a line comes (no tick while there is nothing to write).
+            while pending.bytes.is_empty() && !pending.closed {
+                pending = shared
+                    .wake_writer
+                    .wait(pending)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
             if !pending.closed && pending.bytes.len() < FLUSH_AT {
                 pending = shared
                     .wake_writer
@@ -130,8 +138,10 @@ impl Write for BatchedLog {
                 .wait(pending)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+        let was_empty = pending.bytes.is_empty();
         pending.bytes.extend_from_slice(line);
-        if pending.bytes.len() >= FLUSH_AT {
+        // The first line wakes the idle writer, which then waits out the tick; a full buffer goes at once.
+        if was_empty || pending.bytes.len() >= FLUSH_AT {
             self.shared.wake_writer.notify_one();
         }
         Ok(line.len())

@@ -83,6 +83,10 @@ async fn attempt_sale<S>(
 /// writes one row, atomic on its own: two round trips (the reads, pipelined; the insert) instead of four
 /// with `BEGIN` and `COMMIT`. A sale that reserves stock writes the reservations, the receipt and their
 /// link in one transaction.
+///
+/// Behind a transaction pooler the lone insert runs without the transaction's `SET LOCAL lock_timeout`: the
+/// only lock it can wait for is a concurrent insert of the same receipt id, which ends with its own short
+/// transaction.
 async fn unclaimed_sale<S>(
     mut client: PgClient,
     wallet: Wallet,
