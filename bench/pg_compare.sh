@@ -58,15 +58,40 @@ fi
 server="$target/payments-server"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# wrk's "Requests/sec" of one run: wrk_rps NAME URL [wrk args...]
+# CPU time (user + system, in clock ticks) of one process: cpu_ticks PID (0 when it is gone); and
+# "PID TICKS" of each PostgreSQL backend serving one database: backend_ticks NAME.
+ticks_per_second=$(getconf CLK_TCK)
+cpu_ticks() {
+    # The fields after the command name (in parentheses): utime and stime are the 12th and 13th.
+    if [[ -r /proc/$1/stat ]]; then sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; else echo 0; fi
+}
+backend_ticks() {
+    local pid
+    for pid in $(pgrep -f "postgres: .* $1 " || true); do echo "$pid $(cpu_ticks "$pid")"; done
+}
+
+# wrk's "Requests/sec" of one run: wrk_run NAME URL [wrk args...]. With `serving_pid` and `serving_db`
+# set, it also prints the CPU time per request of that process and of the database's backends.
 declare -A result
 wrk_run() {
     local name=$1 url=$2
     shift 2
-    local out
+    local out serving_before backends_before
+    serving_before=$(cpu_ticks "${serving_pid:-0}")
+    backends_before=$(backend_ticks "${serving_db:-none}")
     out=$(timeout $((duration + 30)) wrk -t2 -c64 -d"${duration}s" --latency "$@" "$url")
     result[$name]=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
-    echo "$name: ${result[$name]} req/s; $(grep -E 'non-2xx|Non-2xx' <<<"$out" | tr '\n' ' ')"
+    echo "$name: ${result[$name]} req/s; p50 $(awk '$1 == "50%" {print $2}' <<<"$out"), p99 $(awk '$1 == "99%" {print $2}' <<<"$out"); $(grep -E 'non-2xx|Non-2xx' <<<"$out" | tr '\n' ' ')"
+    local requests serving_used database_used
+    requests=$(awk '/requests in/ {print $1}' <<<"$out")
+    serving_used=$(($(cpu_ticks "${serving_pid:-0}") - serving_before))
+    # Backends opened during the run count in full.
+    database_used=$(awk 'NR == FNR { before[$1] = $2; next } { used += $2 - before[$1] } END { print used + 0 }' \
+        <(printf '%s\n' "$backends_before") <(backend_ticks "${serving_db:-none}"))
+    if [[ -n "${serving_pid:-}" && "${requests:-0}" -gt 0 ]]; then
+        awk -v s="$serving_used" -v d="$database_used" -v r="$requests" -v t="$ticks_per_second" \
+            'BEGIN { printf "  CPU per request: %.1f us serving, %.1f us database\n", s * 1e6 / t / r, d * 1e6 / t / r }'
+    fi
 }
 pgbench_run() {
     local name=$1
@@ -84,6 +109,7 @@ pgbench_run pgbench_select -S "$(url_of "${databases[0]}")"
 echo "== probe (log: $work/probe.log)"
 "$target/bench-baseline" pg-probe --port "$probe_port" --url "$(url_of "${databases[1]}")" >"$work/probe.log" 2>&1 &
 probe_pid=$!
+serving_pid=$probe_pid serving_db=${databases[1]}
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:${probe_port}/point" && break; sleep 0.1; done
 pgbench_run pgbench_order -f "$bench_root/bench/pg_order.sql" "$(url_of "${databases[1]}")"
 wrk_run probe_point "http://127.0.0.1:${probe_port}/point"
@@ -91,7 +117,7 @@ wrk_run probe_point "http://127.0.0.1:${probe_port}/point"
 # after the first read (every request then went out as a GET and was answered 404).
 printf 'wrk.method = "POST"\n' >"$work/post.lua"
 wrk_run probe_order "http://127.0.0.1:${probe_port}/orders" -s "$work/post.lua"
-kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true; probe_pid=""
+kill "$probe_pid"; wait "$probe_pid" 2>/dev/null || true; probe_pid="" serving_pid=""
 
 echo "== server"
 server_db="$(url_of "${databases[2]}")?sslmode=disable"
@@ -102,6 +128,7 @@ echo "== creating 5,000 receipts"
 seq 1 5000 | xargs -P 8 -I{} curl -sf -o /dev/null -X POST "${base}/api/receipts" \
     -H "X-Gateway-Subscription-Key: $BENCH_KEY" -H 'Content-Type: application/json' \
     -d '{"id":"pg-{}","lineItems":[{"label":"Coffee","priceUsd":3.5}],"totalUsd":3.5}'
+serving_pid=$server_pid serving_db=${databases[2]}
 wrk_run server_get "$base" -s "$bench_root/bench/get_receipt_random.lua"
 wrk_run server_post "${base}/api/receipts" -s "$bench_root/bench/create_receipt.lua"
 

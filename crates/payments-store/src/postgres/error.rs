@@ -21,6 +21,9 @@ pub(super) enum PgError {
     /// Another transaction won a race that this one only learns about by starting again: a row it meant to
     /// create appeared, or a row it waited for went away. The next attempt sees the winner's result.
     Contended(&'static str),
+    /// The connection broke while committing a transaction shared with other requests (see
+    /// [`super::batches`]): whether this request's rows were written is not known.
+    Lost(String),
 }
 
 impl From<tokio_postgres::Error> for PgError {
@@ -63,7 +66,7 @@ impl PgError {
         match self {
             PgError::Db(error) => error.code().is_some_and(|code| TRANSIENT.contains(code)),
             PgError::Contended(_) => true,
-            PgError::Pool(_) | PgError::Corrupt(_) => false,
+            PgError::Pool(_) | PgError::Corrupt(_) | PgError::Lost(_) => false,
         }
     }
 
@@ -74,6 +77,7 @@ impl PgError {
             PgError::Pool(error) => StoreError::Unavailable(error.to_string()),
             PgError::Corrupt(message) => StoreError::Corrupt(message),
             PgError::Contended(what) => StoreError::Busy(what.to_owned()),
+            PgError::Lost(why) => StoreError::Unavailable(format!("the commit did not complete: {why}")),
             PgError::Db(error) if transient || out_of_time(&error) => StoreError::Busy(error.to_string()),
             PgError::Db(error) if connection_lost(&error) => StoreError::Unavailable(error.to_string()),
             PgError::Db(error) => StoreError::Query(Box::new(error)),

@@ -7,6 +7,10 @@
 //! (serialization failures, deadlocks, lock timeouts) run it again, see [`retry`].
 
 mod admin_sessions;
+#[cfg(test)]
+mod batch_tests;
+mod batcher;
+mod batches;
 mod billing;
 mod chain;
 mod config;
@@ -96,6 +100,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use futures_util::future::BoxFuture;
 
 use crate::{Availability, HealthRepository, StoreError, StoreTiming};
+use batches::Batches;
 use connection::{PgClient, Queries, Statements};
 use error::PgError;
 
@@ -115,11 +120,19 @@ const BACKEND: &str = "postgres";
 /// The PostgreSQL store.
 #[derive(Clone)]
 pub struct PgStore {
-    pool: Pool,
-    /// The longest a request waits for a connection in all (see [`PgPoolOptions::wait_timeout`]).
-    connection_wait: Duration,
+    connections: Connections,
     availability: Availability,
     timing: StoreTiming,
+    /// The statements that concurrent requests share (see [`batcher`]).
+    batches: Batches,
+}
+
+/// Where pooled connections come from.
+#[derive(Clone)]
+struct Connections {
+    pool: Pool,
+    /// The longest a request waits for a connection in all (see [`PgPoolOptions::wait_timeout`]).
+    wait: Duration,
     /// Cached named statements, or unnamed ones behind a transaction pooler.
     statements: Statements,
 }
@@ -127,13 +140,13 @@ pub struct PgStore {
 impl fmt::Debug for PgStore {
     /// The pool's numbers only: the connection settings hold the password.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let status = self.pool.status();
+        let status = self.connections.pool.status();
         f.debug_struct("PgStore")
             .field("max_size", &status.max_size)
             .field("size", &status.size)
             .field("available", &status.available)
             .field("availability", &self.availability)
-            .field("statements", &self.statements.mode())
+            .field("statements", &self.connections.statements.mode())
             .finish()
     }
 }
@@ -190,12 +203,16 @@ impl PgStore {
         if !applied.is_empty() {
             tracing::info!(?applied, "applied PostgreSQL migrations");
         }
-        Ok(PgStore {
+        let connections = Connections {
             pool,
-            connection_wait: options.wait_timeout,
+            wait: options.wait_timeout,
+            statements: Statements::new(statements),
+        };
+        Ok(PgStore {
+            batches: Batches::start(&connections),
+            connections,
             availability,
             timing: StoreTiming::default(),
-            statements: Statements::new(statements),
         })
     }
 
@@ -235,17 +252,31 @@ impl PgStore {
         self.timing.time(BACKEND, "query", attempts).await
     }
 
+    /// A pooled connection (see [`Connections::get`]).
+    async fn client(&self) -> Result<PgClient, StoreError> {
+        self.connections.get().await
+    }
+}
+
+impl Connections {
+    /// A pooled connection inside an attempt, whose failure is the attempt's (bounded by the pool's own
+    /// wait and create timeouts).
+    async fn for_attempt(&self) -> Result<PgClient, PgError> {
+        let object = self.pool.get().await?;
+        Ok(PgClient::new(object, self.statements.clone()))
+    }
+
     /// A pooled connection; none within the wait timeout is [`StoreError::Unavailable`]. The pool bounds its
     /// wait for a free slot and the opening of a new connection each; this bounds the two together, so a
     /// request never waits longer than one timeout for the server.
-    async fn client(&self) -> Result<PgClient, StoreError> {
-        match tokio::time::timeout(self.connection_wait, self.pool.get()).await {
+    async fn get(&self) -> Result<PgClient, StoreError> {
+        match tokio::time::timeout(self.wait, self.pool.get()).await {
             Ok(pooled) => pooled
                 .map(|object| PgClient::new(object, self.statements.clone()))
                 .map_err(|error| PgError::from(error).into_store()),
             Err(_) => Err(StoreError::Unavailable(format!(
                 "no PostgreSQL connection within {} ms",
-                self.connection_wait.as_millis()
+                self.wait.as_millis()
             ))),
         }
     }

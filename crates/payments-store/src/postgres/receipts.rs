@@ -365,7 +365,14 @@ impl<S: Send + 'static, T: Send + 'static> ReceiptRepository<S, T> for PgStore {
             .await
     }
 
+    /// Read together with the stamps other requests want at the same time (see [`super::batcher`]), or
+    /// alone when that batch failed.
     async fn fetch_stamp(&self, wallet: Wallet, id: &ReceiptId) -> Result<Option<ReceiptStamp>, StoreError> {
+        self.availability.check()?;
+        let batched = self.batches.stamps.submit((wallet, id.clone()));
+        if let Some(stamp) = self.timing.time(BACKEND, "query", batched).await {
+            return Ok(stamp);
+        }
         self.run(|client| Box::pin(receipt_stamp::fetch(client, wallet, id)))
             .await
     }

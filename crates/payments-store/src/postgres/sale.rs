@@ -10,6 +10,7 @@ use crate::postgres::connection::{PgClient, Queries};
 use crate::postgres::error::PgError;
 use futures_util::future::try_join;
 use payments_core::Wallet;
+use std::sync::Arc;
 
 use crate::postgres::idempotency::{self, Claimed};
 use crate::postgres::retry::{self, Failed};
@@ -38,7 +39,14 @@ pub(super) async fn create<S: Send>(
     loop {
         let client = store.client().await?;
         let recover = attempt + 1 >= retry::MAX_ATTEMPTS;
-        let outcome = attempt_sale(client, wallet, &items, (claim.as_ref(), recover), &mut decide).await;
+        let outcome = attempt_sale(
+            (store, client),
+            wallet,
+            &items,
+            (claim.as_ref(), recover),
+            &mut decide,
+        )
+        .await;
         match retry::settle(outcome, attempt, decide.is_none()) {
             retry::Next::Answer(answer) => return answer,
             retry::Next::Retry(pause) => {
@@ -50,14 +58,14 @@ pub(super) async fn create<S: Send>(
 }
 
 async fn attempt_sale<S>(
-    mut client: PgClient,
+    (store, mut client): (&PgStore, PgClient),
     wallet: Wallet,
     items: &[ItemRef],
     (claim, recover): (Option<&IdempotencyClaim>, bool),
     decide: &mut Option<SaleDecision<S>>,
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
     let Some(claim) = claim else {
-        return unclaimed_sale(client, wallet, items, decide).await;
+        return unclaimed_sale((store, client), wallet, items, decide).await;
     };
     let tx = client.transaction().await?;
     let claim_id = match idempotency::claim(&tx, claim).await? {
@@ -80,27 +88,51 @@ async fn attempt_sale<S>(
 
 /// A sale without an idempotency key. Its reads are single statements that need no transaction around
 /// them (each sees one snapshot, as in a READ COMMITTED transaction), and a sale that reserves no stock
-/// writes one row, atomic on its own: two round trips (the reads, pipelined; the insert) instead of four
-/// with `BEGIN` and `COMMIT`. A sale that reserves stock writes the reservations, the receipt and their
-/// link in one transaction.
+/// writes one row, which needs no transaction of its own: it joins the concurrent sales' shared insert
+/// ([`lone_insert`]). A sale that reserves stock writes the reservations, the receipt and their link in
+/// one transaction.
 ///
-/// Behind a transaction pooler the lone insert runs without the transaction's `SET LOCAL lock_timeout`: the
-/// only lock it can wait for is a concurrent insert of the same receipt id, which ends with its own short
-/// transaction.
+/// Behind a transaction pooler the reads run without the transaction's `SET LOCAL lock_timeout`; they
+/// take no locks.
 async fn unclaimed_sale<S>(
-    mut client: PgClient,
+    (store, mut client): (&PgStore, PgClient),
     wallet: Wallet,
     items: &[ItemRef],
     decide: &mut Option<SaleDecision<S>>,
 ) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
     let decided = read_and_decide(&client, wallet, items, decide).await?;
     if decided.plan.reserve.is_empty() {
-        return Ok(Committed::Fresh(write_sale(&client, wallet, decided).await?));
+        // The connection goes back to the pool before waiting: the batch needs one of its own.
+        drop(client);
+        return lone_insert(store, decided).await;
     }
     let tx = client.transaction().await?;
     let sale = write_sale(&tx, wallet, decided).await?;
     tx.commit().await?;
     Ok(Committed::Fresh(sale))
+}
+
+/// The receipt of a sale that reserves nothing, inserted in a transaction shared with the lone inserts of
+/// concurrent sales (one commit for all, see [`super::batches`]), or alone when that transaction failed
+/// before its commit.
+async fn lone_insert<S>(
+    store: &PgStore,
+    Decided { merchant, plan, .. }: Decided,
+) -> Result<Committed<Sale>, Failed<SaleRefused<S>>> {
+    let receipt = Arc::new(plan.receipt);
+    let rowid = match store.batches.inserts.submit(Arc::clone(&receipt)).await {
+        Some(Ok(rowid)) => rowid,
+        Some(Err(why)) => return Err(Failed::Db(PgError::Lost(why))),
+        None => receipts::insert(&store.connections.for_attempt().await?, &receipt).await?,
+    };
+    let receipt = Arc::unwrap_or_clone(receipt);
+    if rowid.is_none() {
+        return Err(Failed::Refused(SaleRefused::IdTaken(receipt.id)));
+    }
+    Ok(Committed::Fresh(Sale {
+        receipt: receipt.into_stored(),
+        merchant,
+    }))
 }
 
 /// What the decision saw and planned.

@@ -37,7 +37,7 @@ async fn migrations_apply_once_and_reopening_changes_nothing() {
     let client = connect(&database).await;
     let tables = table_names(&client).await;
 
-    let mut pooled = first.pool.get().await.unwrap();
+    let mut pooled = first.connections.pool.get().await.unwrap();
     let applied_again = migrations::apply(&mut pooled, T0 + 1).await.unwrap();
     drop(pooled);
     PgStore::open(database.url(), T0 + 2).await.unwrap();

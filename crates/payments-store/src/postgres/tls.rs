@@ -154,7 +154,7 @@ impl TlsParameters {
         let text = match &failure {
             PgError::Db(error) => with_causes(error),
             PgError::Pool(error) => with_causes(error),
-            PgError::Corrupt(_) | PgError::Contended(_) => return failure.into_store(),
+            PgError::Corrupt(_) | PgError::Contended(_) | PgError::Lost(_) => return failure.into_store(),
         };
         StoreError::Unavailable(self.explain(&text).unwrap_or(text))
     }

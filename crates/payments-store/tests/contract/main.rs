@@ -62,6 +62,7 @@ macro_rules! contract_suite {
         $crate::contract_suite!(@each $backend;
             sales::a_created_receipt_reads_back_with_its_initial_status,
             receipt_stamps::a_receipts_stamp_is_the_full_reads_and_moves_with_every_change_its_view_shows,
+            receipt_stamps::concurrent_stamp_reads_each_answer_their_own_receipt,
             sales::a_created_receipt_with_every_field_set_is_what_a_read_returns,
             sales::receipts_list_newest_first_within_the_limit,
             sales::parallel_idempotent_creates_have_one_effect,

@@ -82,3 +82,58 @@ pub(crate) async fn a_receipts_stamp_is_the_full_reads_and_moves_with_every_chan
     assert_eq!(paid.status_authority, Authority::Chain);
     assert!(paid.version > with_session.version);
 }
+
+/// Stamp reads made at the same time (on PostgreSQL they share one statement) each answer their own
+/// receipt, another merchant's id as absent, and a receipt paid between two rounds with its new status.
+pub(crate) async fn concurrent_stamp_reads_each_answer_their_own_receipt(repos: Repositories) {
+    let (merchant, other) = (wallet('a'), wallet('b'));
+    let receipts = 12_i64;
+    for n in 0..receipts {
+        let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, &format!("r-{n}"), 100 + n));
+        repos.receipts.create(sale).await.unwrap();
+    }
+    let read_all = |repos: Repositories| async move {
+        let reads: Vec<_> = (0..4 * receipts)
+            .map(|n| {
+                let repos = repos.clone();
+                let wallet = if n % 5 == 4 { other } else { merchant };
+                let id = format!("r-{}", n % receipts);
+                tokio::spawn(async move {
+                    let stamp = repos
+                        .receipts
+                        .fetch_stamp(wallet, &receipt_id(&id))
+                        .await
+                        .unwrap();
+                    (wallet, id, stamp)
+                })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for read in reads {
+            answers.push(read.await.unwrap());
+        }
+        answers
+    };
+
+    for (wallet, id, stamp) in read_all(repos.clone()).await {
+        if wallet == other {
+            assert_eq!(stamp, None, "{id} of another merchant");
+        } else {
+            assert_eq!(stamp, Some(stamps_agree(&repos, merchant, &id).await), "{id}");
+        }
+    }
+    repos
+        .receipts
+        .transition(fixtures::transition(merchant, "r-3", pay(103)))
+        .await
+        .unwrap();
+    for (wallet, id, stamp) in read_all(repos.clone()).await {
+        let Some(stamp) = stamp else {
+            assert_eq!(wallet, other, "{id}");
+            continue;
+        };
+        let paid = id == "r-3";
+        assert_eq!(stamp.status == ReceiptStatus::Paid, paid, "{id}: {stamp:?}");
+        assert_eq!(stamp, stamps_agree(&repos, merchant, &id).await, "{id}");
+    }
+}

@@ -1,0 +1,139 @@
+//! The statements concurrent requests share ([`super::batches`]) on a real database: a shared insert
+//! refuses only a taken id, one that fails writes nothing and sends each sale back to run alone, and a
+//! shared stamp read answers each key with its own receipt.
+
+use std::sync::Arc;
+
+use tokio::sync::Barrier;
+
+use crate::postgres::batches::{insert_together, read_stamps};
+use crate::postgres::{PgStore, PgTestDatabase};
+use crate::testing::fixtures::{self, Repositories, T0, receipt_id, wallet};
+use crate::{Committed, ReceiptStamp, StoreError, TxError};
+
+async fn store() -> Option<(PgTestDatabase, Arc<PgStore>, Repositories)> {
+    let database = PgTestDatabase::create().await?;
+    let store = Arc::new(PgStore::open(database.url(), T0).await.unwrap());
+    let repos = Repositories::of(store.clone(), store.availability().clone());
+    Some((database, store, repos))
+}
+
+#[tokio::test]
+async fn a_shared_insert_refuses_only_the_receipt_whose_id_an_earlier_one_took() {
+    let Some((database, store, repos)) = store().await else {
+        return;
+    };
+    let merchant = wallet('a');
+    let receipts = ["first", "first", "second"]
+        .iter()
+        .zip([100, 200, 300])
+        .map(|(id, total)| Arc::new(fixtures::new_receipt(merchant, id, total)))
+        .collect();
+
+    let answers = insert_together(store.connections.clone(), receipts)
+        .await
+        .unwrap();
+
+    let stored: Vec<_> = answers
+        .iter()
+        .map(|answer| answer.as_ref().unwrap().is_some())
+        .collect();
+    assert_eq!(stored, [true, false, true]);
+    let first = repos
+        .receipts
+        .fetch(Some(merchant), &receipt_id("first"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.amounts.total.as_i64(), 100);
+    assert_eq!(repos.receipts.list(merchant, 10).await.unwrap().len(), 2);
+    drop((repos, store));
+    database.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_shared_insert_that_fails_writes_nothing_and_each_sale_then_stores_alone() {
+    let Some((database, store, repos)) = store().await else {
+        return;
+    };
+    let merchant = wallet('a');
+    // PostgreSQL refuses a NUL character in text; SQLite would store it.
+    let unstorable = |id: &str| {
+        let mut receipt = fixtures::new_receipt(merchant, id, 100);
+        receipt.brand_name = "Cafe\0".to_owned();
+        receipt
+    };
+    let together = vec![
+        Arc::new(fixtures::new_receipt(merchant, "good-0", 100)),
+        Arc::new(unstorable("bad")),
+        Arc::new(fixtures::new_receipt(merchant, "good-1", 100)),
+    ];
+    assert!(
+        insert_together(store.connections.clone(), together)
+            .await
+            .is_none()
+    );
+    assert!(repos.receipts.list(merchant, 10).await.unwrap().is_empty());
+
+    let sales = 24;
+    let barrier = Arc::new(Barrier::new(sales));
+    let tasks: Vec<_> = (0..sales)
+        .map(|sale| {
+            let (repos, barrier) = (repos.clone(), barrier.clone());
+            let receipt = if sale == 5 {
+                unstorable("bad")
+            } else {
+                fixtures::new_receipt(merchant, &format!("good-{sale}"), 100)
+            };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                repos.receipts.create(fixtures::receipt_sale(receipt)).await
+            })
+        })
+        .collect();
+    for (sale, task) in tasks.into_iter().enumerate() {
+        match task.await.unwrap() {
+            Ok(Committed::Fresh(stored)) if sale != 5 => {
+                assert_eq!(stored.receipt.id.as_str(), format!("good-{sale}"))
+            }
+            Err(TxError::Store(StoreError::Query(_))) if sale == 5 => {}
+            other => panic!("sale {sale}: {other:?}"),
+        }
+    }
+    assert_eq!(repos.receipts.list(merchant, 100).await.unwrap().len(), sales - 1);
+    drop((repos, store));
+    database.drop_database().await;
+}
+
+#[tokio::test]
+async fn a_shared_stamp_read_answers_each_key_with_its_own_receipt_or_none() {
+    let Some((database, store, repos)) = store().await else {
+        return;
+    };
+    let (merchant, other) = (wallet('a'), wallet('b'));
+    for (id, total) in [("one", 100), ("two", 200)] {
+        let sale = fixtures::receipt_sale(fixtures::new_receipt(merchant, id, total));
+        repos.receipts.create(sale).await.unwrap();
+    }
+    let keys = vec![
+        (merchant, receipt_id("two")),
+        (other, receipt_id("one")),
+        (merchant, receipt_id("one")),
+        (merchant, receipt_id("missing")),
+        (merchant, receipt_id("two")),
+    ];
+
+    let stamps = read_stamps(store.connections.clone(), keys.clone())
+        .await
+        .unwrap();
+
+    let mut expected = Vec::new();
+    for (wallet, id) in &keys {
+        let found = repos.receipts.fetch_with_split(Some(*wallet), id).await.unwrap();
+        expected.push(found.map(|(receipt, split)| ReceiptStamp::of(&receipt, split.as_ref())));
+    }
+    assert_eq!(stamps, expected);
+    assert_eq!(stamps.iter().filter(|stamp| stamp.is_some()).count(), 3);
+    drop((repos, store));
+    database.drop_database().await;
+}
