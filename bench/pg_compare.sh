@@ -8,7 +8,8 @@
 #      GET /api/receipts/{id} of a random one of 5,000 receipts created beforehand, POST /api/receipts;
 # each HTTP run with wrk -t2 -c64 -d${DURATION}s on 127.0.0.1, each bounded by `timeout`. Prints one table
 # with requests or transactions per second and the ratios server GET / probe point select and server POST /
-# probe order; the load average before and after.
+# probe order; the load average before and after. Each HTTP run also prints its p50 and p99 latency and the
+# CPU time per request of the serving process and of its database's backends (from /proc).
 #
 # Needs: cargo, curl, psql, pgbench, wrk (installed with apt-get when missing and root), a PostgreSQL server
 # that lets the URL's role create databases. Environment: PAYMENTS_BENCH_PG_URL
