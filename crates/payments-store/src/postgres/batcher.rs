@@ -122,6 +122,21 @@ mod tests {
         BatchLimits { in_flight, largest }
     }
 
+    /// Submits `0..count` at the same time, each from its own task; the answers in order.
+    async fn submit_all(batcher: &Batcher<u32, u32>, count: u32) -> Vec<BatchAnswer<u32>> {
+        let calls: Vec<_> = (0..count)
+            .map(|n| {
+                let batcher = batcher.clone();
+                tokio::spawn(async move { batcher.submit(n).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for call in calls {
+            answers.push(call.await.unwrap());
+        }
+        answers
+    }
+
     #[tokio::test]
     async fn a_lone_request_is_answered_at_once_as_a_batch_of_one() {
         let sizes = Arc::new(Mutex::new(Vec::new()));
@@ -145,16 +160,9 @@ mod tests {
                 Some(requests.into_iter().map(|n| n + 1000).collect())
             }
         });
-        let calls: Vec<_> = (0..40)
-            .map(|n| {
-                let batcher = batcher.clone();
-                tokio::spawn(async move { (n, batcher.submit(n).await) })
-            })
-            .collect();
-        for call in calls {
-            let (n, answer) = call.await.unwrap();
-            assert_eq!(answer, Some(n + 1000));
-        }
+        let answers = submit_all(&batcher, 40).await;
+        let expected: Vec<_> = (0..40).map(|n| Some(n + 1000)).collect();
+        assert_eq!(answers, expected);
         let sizes = sizes.lock().unwrap();
         assert_eq!(sizes.iter().sum::<usize>(), 40);
         assert!(
@@ -175,15 +183,8 @@ mod tests {
                 Some(requests)
             }
         });
-        let calls: Vec<_> = (0..23)
-            .map(|n| {
-                let batcher = batcher.clone();
-                tokio::spawn(async move { batcher.submit(n).await })
-            })
-            .collect();
-        for call in calls {
-            assert!(call.await.unwrap().is_some());
-        }
+        let answers = submit_all(&batcher, 23).await;
+        assert!(answers.iter().all(Option::is_some));
         assert!(sizes.lock().unwrap().iter().all(|size| *size <= 5));
     }
 
