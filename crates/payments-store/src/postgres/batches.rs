@@ -40,13 +40,13 @@ pub(super) struct Batches {
 }
 
 impl Batches {
-    /// Starts both batchers on the current runtime.
-    pub(super) fn start(connections: &Connections) -> Self {
+    /// Both batchers, idle until the first request.
+    pub(super) fn new(connections: &Connections) -> Self {
         let for_stamps = connections.clone();
         let for_inserts = connections.clone();
         Batches {
-            stamps: Batcher::start(STAMP_LIMITS, move |keys| read_stamps(for_stamps.clone(), keys)),
-            inserts: Batcher::start(INSERT_LIMITS, move |receipts| {
+            stamps: Batcher::new(STAMP_LIMITS, move |keys| read_stamps(for_stamps.clone(), keys)),
+            inserts: Batcher::new(INSERT_LIMITS, move |receipts| {
                 insert_together(for_inserts.clone(), receipts)
             }),
         }

@@ -209,7 +209,7 @@ impl PgStore {
             statements: Statements::new(statements),
         };
         Ok(PgStore {
-            batches: Batches::start(&connections),
+            batches: Batches::new(&connections),
             connections,
             availability,
             timing: StoreTiming::default(),
