@@ -7,11 +7,13 @@ mod failure;
 mod finality;
 mod history;
 mod redaction;
+mod relayer_key;
 mod sender;
 mod sent;
 mod spend;
 
 use failure::{contract_error, rpc_error, within};
+pub use relayer_key::RelayerKey;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +22,6 @@ use alloy::network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
 use alloy::primitives::{Address, B256, Bytes, keccak256};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::{Filter, Log, TransactionRequest};
-use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolEvent;
 use async_trait::async_trait;
 use payments_core::{ReceiptSalt, SPLIT_RUNTIME_CODE, Split, SplitRecipient, TokenAmount, Wallet};
@@ -33,34 +34,6 @@ use crate::chain::{BlockRef, Chain, ChainError, MinedTransaction, SentTransactio
 const READ_DEADLINE: Duration = Duration::from_secs(15);
 /// How long a write may take to be mined (a busy chain, a low fee) before it counts as failed for now.
 const WRITE_DEADLINE: Duration = Duration::from_secs(180);
-
-/// The relayer's private key: signs the platform's own transactions. Its `Debug` shows only the address.
-#[derive(Clone)]
-pub struct RelayerKey(PrivateKeySigner);
-
-impl RelayerKey {
-    /// Parses a 0x-hex secp256k1 private key (surrounding whitespace, such as a file's newline, ignored).
-    ///
-    /// # Errors
-    /// When the text is not a valid private key (the message never repeats it).
-    pub fn parse(text: &str) -> Result<RelayerKey, String> {
-        text.trim()
-            .parse::<PrivateKeySigner>()
-            .map(RelayerKey)
-            .map_err(|_| "not a 0x-hex secp256k1 private key".to_owned())
-    }
-
-    /// The relayer's address (it pays the gas of settlements and needs the chain's native coin).
-    pub fn address(&self) -> Wallet {
-        Wallet::from_address(self.0.address())
-    }
-}
-
-impl std::fmt::Debug for RelayerKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "RelayerKey({} [private key redacted])", self.address())
-    }
-}
 
 /// A node reached over HTTP(S) JSON-RPC.
 #[derive(Debug, Clone)]
