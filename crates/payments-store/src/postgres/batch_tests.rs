@@ -137,3 +137,81 @@ async fn a_shared_stamp_read_answers_each_key_with_its_own_receipt_or_none() {
     drop((repos, store));
     database.drop_database().await;
 }
+
+/// A trigger that refuses, at commit time, a receipt whose brand is `REFUSED_AT_COMMIT`.
+const REFUSED_AT_COMMIT: &str = "Refused at commit";
+const REFUSE_AT_COMMIT: &str = "CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql
+        AS $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$;
+    CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON receipts
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN (NEW.brand_name = 'Refused at commit') EXECUTE FUNCTION refuse_at_commit();";
+
+#[tokio::test]
+async fn a_shared_commit_that_fails_answers_each_of_its_sales_unavailable_and_stores_none_of_them() {
+    let Some((database, store, repos)) = store().await else {
+        return;
+    };
+    super::tests::connect(&database)
+        .await
+        .batch_execute(REFUSE_AT_COMMIT)
+        .await
+        .unwrap();
+    let merchant = wallet('a');
+    let refused = |id: &str| {
+        let mut receipt = fixtures::new_receipt(merchant, id, 100);
+        receipt.brand_name = REFUSED_AT_COMMIT.to_owned();
+        receipt
+    };
+    let together = vec![
+        Arc::new(fixtures::new_receipt(merchant, "good-0", 100)),
+        Arc::new(refused("refused")),
+    ];
+    let answers = insert_together(store.connections.clone(), together)
+        .await
+        .unwrap();
+    assert!(answers.iter().all(Result::is_err), "{answers:?}");
+    assert!(repos.receipts.list(merchant, 10).await.unwrap().is_empty());
+
+    // Many sales at once: each is answered created and stored, or unavailable and not stored; the one the
+    // commit refuses is never created.
+    let sales = 24;
+    let barrier = Arc::new(Barrier::new(sales));
+    let tasks: Vec<_> = (0..sales)
+        .map(|sale| {
+            let (repos, barrier) = (repos.clone(), barrier.clone());
+            let id = format!("sale-{sale}");
+            let receipt = if sale == 7 {
+                refused(&id)
+            } else {
+                fixtures::new_receipt(merchant, &id, 100)
+            };
+            tokio::spawn(async move {
+                barrier.wait().await;
+                (id, repos.receipts.create(fixtures::receipt_sale(receipt)).await)
+            })
+        })
+        .collect();
+    let mut created = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            (id, Ok(Committed::Fresh(_))) if id != "sale-7" => created.push(id),
+            (_, Err(TxError::Store(StoreError::Unavailable(why)))) => {
+                assert!(why.contains("the commit did not complete"), "{why}");
+            }
+            (id, other) => panic!("{id}: {other:?}"),
+        }
+    }
+    let mut stored: Vec<String> = repos
+        .receipts
+        .list(merchant, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|receipt| receipt.id.as_str().to_owned())
+        .collect();
+    stored.sort();
+    created.sort();
+    assert_eq!(stored, created);
+    drop((repos, store));
+    database.drop_database().await;
+}

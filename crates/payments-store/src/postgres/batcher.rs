@@ -1,9 +1,9 @@
 //! Natural batching of one kind of statement across concurrent requests: a request joins a queue, and
 //! whenever fewer than `in_flight` batches are running, everything queued so far (up to `largest`) goes
-//! out together as one batch, on a task of its own. Nothing waits for a timer: alone on an idle server a request is a batch of
-//! one and goes out at once; under load, requests that arrive while earlier batches run share the next
-//! one. One statement or one commit then serves many requests, which is where the database and the
-//! connection's wake-ups spend their time (docs/benchmarks.md).
+//! out together as one batch, on a task of its own. Nothing waits for a timer: alone on an idle server a
+//! request is a batch of one and goes out at once; under load, requests that arrive while earlier batches
+//! run share the next one. One statement or one commit then serves many requests, which is where the
+//! database and the connection's wake-ups spend their time (docs/benchmarks.md).
 //!
 //! Each batch starts after every request in it arrived, so it sees every commit that finished before
 //! any of its requests was made, exactly as a statement of the request's own would.

@@ -21,8 +21,9 @@ pub(super) enum PgError {
     /// Another transaction won a race that this one only learns about by starting again: a row it meant to
     /// create appeared, or a row it waited for went away. The next attempt sees the winner's result.
     Contended(&'static str),
-    /// The connection broke while committing a transaction shared with other requests (see
-    /// [`super::batches`]): whether this request's rows were written is not known.
+    /// The commit of a transaction shared with other requests failed (see [`super::batches`]): the
+    /// connection may have broken after the server committed, so whether this request's rows were written
+    /// is not known.
     Lost(String),
 }
 

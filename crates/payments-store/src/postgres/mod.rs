@@ -270,10 +270,8 @@ impl Connections {
     /// wait for a free slot and the opening of a new connection each; this bounds the two together, so a
     /// request never waits longer than one timeout for the server.
     async fn get(&self) -> Result<PgClient, StoreError> {
-        match tokio::time::timeout(self.wait, self.pool.get()).await {
-            Ok(pooled) => pooled
-                .map(|object| PgClient::new(object, self.statements.clone()))
-                .map_err(|error| PgError::from(error).into_store()),
+        match tokio::time::timeout(self.wait, self.for_attempt()).await {
+            Ok(pooled) => pooled.map_err(PgError::into_store),
             Err(_) => Err(StoreError::Unavailable(format!(
                 "no PostgreSQL connection within {} ms",
                 self.wait.as_millis()

@@ -46,8 +46,9 @@ pub(super) async fn fetch_many(
     let mut stamps: Vec<Option<ReceiptStamp>> = keys.iter().map(|_| None).collect();
     for row in rows {
         let position: i64 = rows::get(&row, "position")?;
-        let slot = usize::try_from(position - 1)
-            .ok()
+        let slot = position
+            .checked_sub(1)
+            .and_then(|index| usize::try_from(index).ok())
             .and_then(|index| stamps.get_mut(index))
             .ok_or_else(|| PgError::corrupt("a batch of stamps", format!("position {position}")))?;
         *slot = Some(stamp_of(&row)?);
