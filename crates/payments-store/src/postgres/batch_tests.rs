@@ -8,14 +8,38 @@ use tokio::sync::Barrier;
 
 use crate::postgres::batches::{insert_together, read_stamps};
 use crate::postgres::{PgStore, PgTestDatabase};
-use crate::testing::fixtures::{self, Repositories, T0, receipt_id, wallet};
-use crate::{Committed, ReceiptStamp, StoreError, TxError};
+use crate::testing::fixtures::{self, Refusal, Repositories, T0, receipt_id, wallet};
+use crate::{Committed, ReceiptStamp, Sale, SaleRefused, StoreError, TxError};
+use payments_domain::receipt::NewReceipt;
 
 async fn store() -> Option<(PgTestDatabase, Arc<PgStore>, Repositories)> {
     let database = PgTestDatabase::create().await?;
     let store = Arc::new(PgStore::open(database.url(), T0).await.unwrap());
     let repos = Repositories::of(store.clone(), store.availability().clone());
     Some((database, store, repos))
+}
+
+/// The outcomes of sales of `receipts` made at the same time (each from its own task), in order.
+async fn sell_at_once(
+    repos: &Repositories,
+    receipts: Vec<NewReceipt>,
+) -> Vec<Result<Committed<Sale>, TxError<SaleRefused<Refusal>>>> {
+    let barrier = Arc::new(Barrier::new(receipts.len()));
+    let tasks: Vec<_> = receipts
+        .into_iter()
+        .map(|receipt| {
+            let (repos, barrier) = (repos.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                repos.receipts.create(fixtures::receipt_sale(receipt)).await
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.unwrap());
+    }
+    outcomes
 }
 
 #[tokio::test]
@@ -76,23 +100,14 @@ async fn a_shared_insert_that_fails_writes_nothing_and_each_sale_then_stores_alo
     assert!(repos.receipts.list(merchant, 10).await.unwrap().is_empty());
 
     let sales = 24;
-    let barrier = Arc::new(Barrier::new(sales));
-    let tasks: Vec<_> = (0..sales)
-        .map(|sale| {
-            let (repos, barrier) = (repos.clone(), barrier.clone());
-            let receipt = if sale == 5 {
-                unstorable("bad")
-            } else {
-                fixtures::new_receipt(merchant, &format!("good-{sale}"), 100)
-            };
-            tokio::spawn(async move {
-                barrier.wait().await;
-                repos.receipts.create(fixtures::receipt_sale(receipt)).await
-            })
+    let receipts = (0..sales)
+        .map(|sale| match sale {
+            5 => unstorable("bad"),
+            _ => fixtures::new_receipt(merchant, &format!("good-{sale}"), 100),
         })
         .collect();
-    for (sale, task) in tasks.into_iter().enumerate() {
-        match task.await.unwrap() {
+    for (sale, outcome) in sell_at_once(&repos, receipts).await.into_iter().enumerate() {
+        match outcome {
             Ok(Committed::Fresh(stored)) if sale != 5 => {
                 assert_eq!(stored.receipt.id.as_str(), format!("good-{sale}"))
             }
@@ -174,31 +189,20 @@ async fn a_shared_commit_that_fails_answers_each_of_its_sales_unavailable_and_st
 
     // Many sales at once: each is answered created and stored, or unavailable and not stored; the one the
     // commit refuses is never created.
-    let sales = 24;
-    let barrier = Arc::new(Barrier::new(sales));
-    let tasks: Vec<_> = (0..sales)
-        .map(|sale| {
-            let (repos, barrier) = (repos.clone(), barrier.clone());
-            let id = format!("sale-{sale}");
-            let receipt = if sale == 7 {
-                refused(&id)
-            } else {
-                fixtures::new_receipt(merchant, &id, 100)
-            };
-            tokio::spawn(async move {
-                barrier.wait().await;
-                (id, repos.receipts.create(fixtures::receipt_sale(receipt)).await)
-            })
+    let receipts = (0..24)
+        .map(|sale| match sale {
+            7 => refused("sale-7"),
+            _ => fixtures::new_receipt(merchant, &format!("sale-{sale}"), 100),
         })
         .collect();
     let mut created = Vec::new();
-    for task in tasks {
-        match task.await.unwrap() {
-            (id, Ok(Committed::Fresh(_))) if id != "sale-7" => created.push(id),
-            (_, Err(TxError::Store(StoreError::Unavailable(why)))) => {
+    for (sale, outcome) in sell_at_once(&repos, receipts).await.into_iter().enumerate() {
+        match outcome {
+            Ok(Committed::Fresh(made)) if sale != 7 => created.push(made.receipt.id.as_str().to_owned()),
+            Err(TxError::Store(StoreError::Unavailable(why))) => {
                 assert!(why.contains("the commit did not complete"), "{why}");
             }
-            (id, other) => panic!("{id}: {other:?}"),
+            other => panic!("sale {sale}: {other:?}"),
         }
     }
     let mut stored: Vec<String> = repos
